@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { Email } from './auth.js';
+import { RECURRENCES } from './constants.js';
+import { onlyDigits } from './documents.js';
+
+const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'date');
+
+export const CompanyInput = z.object({
+  name: z.string().trim().min(2).max(50),
+  email: Email.or(z.literal('')).optional(),
+  phone: z.string().max(20).transform(onlyDigits).optional(),
+  document: z.string().max(18).transform(onlyDigits).optional(),
+  planId: z.coerce.number().int().positive(),
+  status: z.boolean().default(true),
+  dueDate: DateOnly.nullable().optional(),
+  recurrence: z.enum(RECURRENCES).default('MENSAL'),
+  trialPeriod: z.boolean().default(false),
+  billingName: z.string().max(120).optional(),
+  addressZipCode: z.string().max(20).optional(),
+  addressStreet: z.string().max(200).optional(),
+  addressState: z.string().max(60).optional(),
+  addressCity: z.string().max(100).optional(),
+  addressDistrict: z.string().max(100).optional(),
+  /** Optional first admin created with the company. */
+  adminName: z.string().trim().min(2).max(50).optional(),
+  adminPassword: z.string().min(5).max(50).optional(),
+});
+export type CompanyInput = z.infer<typeof CompanyInput>;
+export const CompanyUpdate = CompanyInput.omit({ adminName: true, adminPassword: true }).partial();
+export type CompanyUpdate = z.infer<typeof CompanyUpdate>;
+
+const Time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time ##:##');
+export const WEEKDAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
+export const DaySchedule = z.object({
+  weekday: z.string().max(20),
+  weekdayEn: z.enum(WEEKDAYS),
+  startTime: Time.or(z.literal('')),
+  endTime: Time.or(z.literal('')),
+});
+export const CompanySchedulesInput = z.object({ schedules: z.array(DaySchedule).length(7) });
+export type DaySchedule = z.infer<typeof DaySchedule>;
+
+export interface Company {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  document: string;
+  planId: number;
+  plan?: { id: number; name: string };
+  status: boolean;
+  dueDate: string | null;
+  recurrence: string;
+  trialPeriod: boolean;
+  billingName: string;
+  addressZipCode: string;
+  addressStreet: string;
+  addressState: string;
+  addressCity: string;
+  addressDistrict: string;
+  schedules: DaySchedule[];
+  createdAt: string;
+}
+
+export const HelpInput = z.object({
+  title: z.string().trim().min(2).max(120),
+  description: z.string().max(2000).default(''),
+  /** A YouTube video code (11 characters) or id. */
+  video: z
+    .string()
+    .trim()
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]*$/, 'video code'),
+});
+export type HelpInput = z.infer<typeof HelpInput>;
+export interface Help extends HelpInput {
+  id: number;
+}

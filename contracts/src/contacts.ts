@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { onlyDigits } from './documents.js';
+import { ListQuery } from './users.js';
+
+/** Core §5: name 2–50; number 8–50 (digits, before the 55 prefix is added); e-mail valid or empty. */
+export const ContactName = z.string().trim().min(2).max(50);
+
+/** What people type: digits with the usual punctuation ("+55 (11) 98888-7777"); the server normalises it. */
+export const ContactNumber = z
+  .string()
+  .trim()
+  .max(50)
+  .regex(/^\+?[\d\s().-]*$/, 'digits only')
+  .refine((v) => onlyDigits(v).length >= 8, { message: 'at least 8 digits' });
+
+export const ContactEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(120)
+  .pipe(z.union([z.literal(''), z.email()]));
+
+export const ContactExtraInfoInput = z.object({
+  name: z.string().trim().min(1).max(100),
+  value: z.string().trim().max(1000).default(''),
+});
+export type ContactExtraInfoInput = z.infer<typeof ContactExtraInfoInput>;
+
+export const MAX_CONTACT_EXTRA_INFO = 50;
+
+export const ContactInput = z.object({
+  name: ContactName,
+  number: ContactNumber,
+  email: ContactEmail.default(''),
+  extraInfo: z.array(ContactExtraInfoInput).max(MAX_CONTACT_EXTRA_INFO).default([]),
+});
+export type ContactInput = z.input<typeof ContactInput>;
+export type ContactInputParsed = z.infer<typeof ContactInput>;
+
+/** PUT /contacts/:id: what is sent changes; extraInfo, when sent, replaces the list. */
+export const ContactUpdate = z.object({
+  name: ContactName.optional(),
+  number: ContactNumber.optional(),
+  email: ContactEmail.optional(),
+  extraInfo: z.array(ContactExtraInfoInput).max(MAX_CONTACT_EXTRA_INFO).optional(),
+});
+export type ContactUpdate = z.infer<typeof ContactUpdate>;
+
+/** Calendar day in the company's time zone. */
+const Day = z.iso.date();
+
+/** GET /contacts: search from 3 characters over name and number; date filters on createdAt. */
+export const ContactListQuery = ListQuery.extend({
+  date: Day.optional(),
+  dateStart: Day.optional(),
+  dateEnd: Day.optional(),
+});
+export type ContactListQuery = z.infer<typeof ContactListQuery>;
+export const CONTACT_SEARCH_MIN_LENGTH = 3;
+
+/** POST /contacts/upload: spreadsheet rows as read (objects keyed by column), at most this many. */
+export const MAX_CONTACT_UPLOAD_ROWS = 5000;
+/** Rows are checked one by one on the server, so one bad row never refuses the others. */
+export const ContactUploadRows = z.array(z.unknown()).max(MAX_CONTACT_UPLOAD_ROWS);
+
+/** Column names a spreadsheet may use (compared without case and accents). */
+export const CONTACT_UPLOAD_COLUMNS = {
+  name: ['name', 'nome', 'nombre'],
+  number: ['number', 'numero', 'telefone', 'phone', 'celular', 'whatsapp', 'telefono'],
+  email: ['email', 'e-mail', 'mail', 'correo'],
+} as const;
+
+/** "Número" → "numero", " E-Mail " → "e-mail". */
+export const columnKey = (header: string): string =>
+  header
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .trim()
+    .toLowerCase();
+
+export interface ContactExtraInfo {
+  id: number;
+  name: string;
+  value: string;
+}
+
+export interface ContactView {
+  id: number;
+  name: string;
+  /** Canonical digits: 55 + DDD + number for Brazil, ninth digit included on mobiles. */
+  number: string;
+  email: string;
+  profilePicUrl: string;
+  isGroup: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** Present on single-contact answers and events. */
+  extraInfo?: ContactExtraInfo[];
+}
+
+export interface ContactPage {
+  contacts: ContactView[];
+  hasMore: boolean;
+  count: number;
+}
+
+export interface ContactListItem {
+  id: number;
+  name: string;
+  number: string;
+}
+
+export interface ContactImportResult {
+  imported: number;
+  skipped: number;
+  /** True when the default connection's channel has no address book to read. */
+  unsupported?: boolean;
+}
+
+export interface ContactUploadError {
+  /** 1-based position of the row in the uploaded array. */
+  row: number;
+  contactName: string;
+  number: string;
+  error: { code: string; message: string; field?: string };
+}
+
+export interface ContactUploadResult {
+  newContacts: { contactId: number; contactName: string }[];
+  errorBag: ContactUploadError[];
+}
+
+export type ContactEvent =
+  { action: 'create' | 'update'; contact: ContactView } | { action: 'delete'; contactId: number };

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { Email, UserPassword } from './auth.js';
+import { PROFILES } from './constants.js';
+
+export const UserInput = z.object({
+  name: z.string().trim().min(2).max(50),
+  email: Email,
+  password: UserPassword,
+  profile: z.enum(PROFILES).default('user'),
+  allTicket: z.enum(['enabled', 'desabled']).default('desabled'),
+  showQueuelessTickets: z.boolean().default(true),
+  whatsappId: z.coerce.number().int().positive().nullable().optional(),
+  queueIds: z.array(z.coerce.number().int().positive()).max(500).default([]),
+  /** Super user only: create the user in another company. */
+  companyId: z.coerce.number().int().positive().optional(),
+  super: z.boolean().optional(),
+});
+export type UserInput = z.infer<typeof UserInput>;
+
+/** Updates change only what is sent: no defaults here (a missing queueIds must not clear the queues). */
+export const UserUpdate = z
+  .object({
+    name: z.string().trim().min(2).max(50),
+    email: Email,
+    password: UserPassword.or(z.literal('')),
+    profile: z.enum(PROFILES),
+    allTicket: z.enum(['enabled', 'desabled']),
+    showQueuelessTickets: z.boolean(),
+    whatsappId: z.coerce.number().int().positive().nullable(),
+    queueIds: z.array(z.coerce.number().int().positive()).max(500),
+    super: z.boolean(),
+  })
+  .partial();
+export type UserUpdate = z.infer<typeof UserUpdate>;
+
+export const ListQuery = z.object({
+  searchParam: z.string().trim().toLowerCase().max(100).optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
+
+export const IdParam = z.object({ id: z.coerce.number().int().positive().max(2147483647) });
+
+export interface UserView {
+  id: number;
+  name: string;
+  email: string;
+  profile: string;
+  super: boolean;
+  companyId: number;
+  allTicket: string;
+  showQueuelessTickets: boolean;
+  language: string;
+  whatsappId: number | null;
+  online: boolean;
+  createdAt: string;
+  queues: { id: number; name: string; color: string }[];
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "plans" ADD COLUMN "is_public" boolean DEFAULT true NOT NULL;

@@ -1,0 +1,314 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import multipart from '@fastify/multipart';
+import type { Server } from 'socket.io';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { installErrorHandler } from './http/errors.js';
+import { requireAuth } from './http/auth-hooks.js';
+import { tokenService } from './lib/tokens.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { socketEvents, type Events } from './realtime/events.js';
+import { createSocketServer } from './realtime/socket-server.js';
+import type { RoomGuards } from './realtime/room-policy.js';
+import { authService } from './modules/auth/auth-service.js';
+import { authRoutes } from './modules/auth/auth-routes.js';
+import { invalidatingEvents, sessionCache, type SessionCache } from './modules/auth/session-cache.js';
+import { companyService } from './modules/companies/company-service.js';
+import { companyRoutes } from './modules/companies/company-routes.js';
+import { planService } from './modules/plans/plan-service.js';
+import { planRoutes } from './modules/plans/plan-routes.js';
+import { userService } from './modules/users/user-service.js';
+import { userRoutes } from './modules/users/user-routes.js';
+import { settingService } from './modules/settings/setting-service.js';
+import { settingRoutes } from './modules/settings/setting-routes.js';
+import { helpService } from './modules/helps/help-service.js';
+import { helpRoutes } from './modules/helps/help-routes.js';
+import { contactService } from './modules/contacts/contact-service.js';
+import { contactRoutes } from './modules/contacts/contact-routes.js';
+import { queueService } from './modules/queues/queue-service.js';
+import { queueOptionService } from './modules/queues/queue-option-service.js';
+import { queueRoutes } from './modules/queues/queue-routes.js';
+import { systemRoutes } from './modules/system/system-routes.js';
+import { whatsappService } from './modules/whatsapps/whatsapp-service.js';
+import { whatsappRoutes } from './modules/whatsapps/whatsapp-routes.js';
+import { simulatorService } from './modules/simulator/simulator-service.js';
+import { simulatorRoutes } from './modules/simulator/simulator-routes.js';
+import { mediaStore } from './messaging/media-store.js';
+import { inboundPipeline } from './messaging/inbound-pipeline.js';
+import { sessionManager, type SessionManager } from './messaging/session-manager.js';
+import { simulatorChannel } from './messaging/channels/simulator-channel.js';
+import { messageService, type MessageService } from './modules/messages/message-service.js';
+import { voiceNotes } from './modules/messages/voice-note.js';
+import { messageRoutes, MAX_UPLOAD_BYTES } from './modules/messages/message-routes.js';
+import { ticketService } from './modules/tickets/ticket-service.js';
+import { ticketRoutes } from './modules/tickets/ticket-routes.js';
+import { canSeeTicket, loadViewer } from './modules/tickets/ticket-queries.js';
+import { tickets as ticketTable } from './db/schema/index.js';
+import { and, eq } from 'drizzle-orm';
+import { whatsapps as whatsappTable } from './db/schema/index.js';
+import { secretBox } from './lib/crypto.js';
+import { cloudApiChannel } from './messaging/channels/cloud-api/cloud-api-channel.js';
+import { baileysChannel } from './messaging/channels/baileys/baileys-channel.js';
+import { sealCloudConfig } from './messaging/channels/cloud-api/cloud-api-config.js';
+import { cloudApiWebhookRoutes } from './messaging/channels/cloud-api/cloud-api-routes.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  mailer?: Mailer;
+  /** Login/reset attempts allowed per IP and e-mail in 5 minutes. */
+  loginLimit?: number;
+  /** Serve the built web client from this folder (production start). */
+  webDist?: string;
+  logger?: boolean | object;
+  /** Session manager options (tests shorten leases or run two "processes"). */
+  sessions?: { leaseMs?: number; processId?: string; autoStart?: boolean };
+}
+
+export interface App {
+  app: FastifyInstance;
+  io: Server;
+  events: Events;
+  services: ReturnType<typeof makeServices>;
+  sessions: SessionManager;
+  close(): Promise<void>;
+}
+
+function makeServices(deps: {
+  db: Database['db'];
+  events: Events;
+  mailer: Mailer;
+  config: Config;
+  sessions: () => SessionManager | undefined;
+  log: FastifyInstance['log'];
+  sessionCache: SessionCache;
+}) {
+  const { db, events, mailer, config, sessions, log } = deps;
+  const tokens = tokenService(config.jwtSecret, config.accessTokenTtl);
+  const media = mediaStore(config.dataDir);
+  const box = secretBox(config.appSecret);
+  const voice = voiceNotes({ ffmpegPath: config.ffmpegPath, log });
+  const messages: MessageService = messageService({ db, events, media, sessions, voice });
+  return {
+    messages,
+    tickets: ticketService({ db, events, messages: () => messages, log }),
+    media,
+    pipeline: inboundPipeline({ db, events, media, log }),
+    box,
+    whatsapps: whatsappService({
+      db,
+      events,
+      sessions,
+      // Cloud API secrets are sealed before they are stored; other channels keep no secrets in their config.
+      sealConfig: (channel, cfg, previous) =>
+        channel === 'cloud_api' ? sealCloudConfig(cfg, box, previous) : cfg,
+    }),
+    simulator: simulatorService({ db, media, events, sessions, log }),
+    tokens,
+    auth: authService({
+      db,
+      tokens,
+      events,
+      mailer,
+      appSecret: config.appSecret,
+      refreshTtlSeconds: config.refreshTokenTtl,
+      publicUrl: config.publicUrl,
+      sessionCache: deps.sessionCache,
+    }),
+    companies: companyService({ db, events }),
+    plans: planService({ db }),
+    users: userService({ db, events }),
+    settings: settingService({ db, events }),
+    helps: helpService({ db }),
+    contacts: contactService({ db, events, sessions, log }),
+    queues: queueService({ db, events }),
+    queueOptions: queueOptionService({ db }),
+  };
+}
+
+/** Builds the whole application on a migrated database; tests call it without listening. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            ...(typeof deps.logger === 'object' ? deps.logger : {}),
+          },
+    bodyLimit: 2 * 1024 * 1024,
+    // The spec's client calls both /users and /users/.
+    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  // Assigned once the HTTP server is ready; services emit through the getter below.
+  // eslint-disable-next-line prefer-const
+  let io: Server | undefined;
+  // Live sessions authenticate from memory for a few seconds; ending a session or changing a user forgets them.
+  const liveSessions = sessionCache();
+  const events = invalidatingEvents(
+    socketEvents(() => io),
+    liveSessions,
+  );
+  const mailer =
+    deps.mailer ??
+    (await createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.smtpFrom,
+      outboxDir: join(config.dataDir, 'outbox'),
+      log: app.log,
+    }));
+  // eslint-disable-next-line prefer-const -- assigned once the app is ready; services read it lazily
+  let sessions: SessionManager | undefined;
+  const services = makeServices({
+    db: database.db,
+    events,
+    mailer,
+    config,
+    sessions: () => sessions,
+    log: app.log,
+    sessionCache: liveSessions,
+  });
+  const authenticate = services.auth.authenticate;
+
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } });
+  // preHandler: the per-e-mail key needs the parsed body.
+  await app.register(rateLimit, { global: false, hook: 'preHandler' });
+
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes);
+      // Meta's webhook: signed with the app secret, no user token.
+      await api.register(
+        cloudApiWebhookRoutes({
+          box: services.box,
+          findConnection: async (id) =>
+            (
+              await database.db
+                .select({
+                  companyId: whatsappTable.companyId,
+                  channel: whatsappTable.channel,
+                  channelConfig: whatsappTable.channelConfig,
+                })
+                .from(whatsappTable)
+                .where(eq(whatsappTable.id, id))
+            )[0],
+          // Processed before the 200: a failure answers 500 and Meta delivers again (the pipeline is idempotent).
+          deliver: async (id, payload) => {
+            const channel = sessions?.get(id) as { handleWebhook?(p: unknown): Promise<unknown> } | undefined;
+            if (!channel?.handleWebhook) throw new Error('connection not running in this process');
+            await channel.handleWebhook(payload);
+          },
+        }),
+      );
+      api.get('/plans/list', () => services.plans.listPublic());
+      await api.register(
+        authRoutes({
+          auth: services.auth,
+          companies: services.companies,
+          authenticate,
+          secureCookies: config.env === 'production',
+          refreshTtlSeconds: config.refreshTokenTtl,
+          loginLimit: deps.loginLimit ?? config.loginRateLimit,
+        }),
+      );
+      await api.register(async (priv) => {
+        priv.addHook('onRequest', requireAuth(authenticate));
+        await priv.register(userRoutes(services.users));
+        await priv.register(settingRoutes(services.settings));
+        await priv.register(companyRoutes(services.companies));
+        await priv.register(planRoutes(services.plans));
+        await priv.register(helpRoutes(services.helps));
+        await priv.register(contactRoutes(services.contacts));
+        await priv.register(queueRoutes(services.queues, services.queueOptions));
+        await priv.register(whatsappRoutes(services.whatsapps));
+        await priv.register(simulatorRoutes(services.simulator));
+        await priv.register(ticketRoutes(services.tickets));
+        await priv.register(messageRoutes(services.messages));
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  const webDist = deps.webDist;
+  const spa = Boolean(webDist && existsSync(join(webDist, 'index.html')));
+  if (spa) await app.register(fastifyStatic, { root: webDist!, wildcard: false, maxAge: '1h' });
+  // The SPA's client-side routes all answer index.html; unknown /api paths keep their JSON 404.
+  app.setNotFoundHandler((req, reply) => {
+    if (spa && req.method === 'GET' && !req.url.startsWith('/api') && !req.url.startsWith('/socket.io'))
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply
+      .status(404)
+      .send({ error: 'ERR_NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` });
+  });
+
+  await app.ready();
+  const guards: RoomGuards = {
+    // A ticket's room: same company, and a ticket this user may see.
+    ticket: async (t, ticketId) => {
+      const [row] = await database.db
+        .select()
+        .from(ticketTable)
+        .where(and(eq(ticketTable.id, ticketId), eq(ticketTable.companyId, t.companyId)));
+      return Boolean(row) && canSeeTicket(await loadViewer(database.db, t), row!);
+    },
+  };
+  io = await createSocketServer({
+    httpServer: app.server,
+    log: app.log,
+    authenticate,
+    guards,
+    redisUrl: config.redisUrl,
+    onPresence: (t, online) => services.users.setPresence(t, online),
+  });
+
+  sessions = sessionManager({
+    db: database.db,
+    log: app.log,
+    processId: deps.sessions?.processId,
+    leaseMs: deps.sessions?.leaseMs,
+    inbound: services.pipeline,
+    onState: (ref, s) => services.whatsapps.applyState(ref, s),
+    createChannel: (kind, ref, sink) => {
+      const ctx = { whatsappId: ref.id, companyId: ref.companyId, config: ref.channelConfig, sink };
+      if (kind === 'simulator')
+        return simulatorChannel(ctx, {
+          db: database.db,
+          media: services.media,
+          notify: services.simulator.notify,
+        });
+      if (kind === 'cloud_api') return cloudApiChannel({ ...ctx, box: services.box });
+      if (kind === 'baileys')
+        return baileysChannel(ctx, { db: database.db, box: services.box, log: app.log });
+      return undefined;
+    },
+  });
+  if (deps.sessions?.autoStart !== false) await sessions.start();
+  const manager = sessions;
+
+  return {
+    app,
+    io,
+    events,
+    services,
+    sessions: manager,
+    async close() {
+      await manager.stop();
+      io?.close();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadConfig } from './config.js';
+
+const STRONG_APP = 'Vq3xY8rT2mKp9LwZ4nB7cD1fG6hJ0sAe';
+const STRONG_JWT = 'k2P9sR4tW7yB1nM5qX8vC3zL6dF0gHjU';
+const dir = () => mkdtempSync(join(tmpdir(), 'recado-config-'));
+const prod = (over: Record<string, string | undefined> = {}) => ({
+  NODE_ENV: 'production',
+  DATA_DIR: dir(),
+  APP_SECRET: STRONG_APP,
+  JWT_SECRET: STRONG_JWT,
+  ...over,
+});
+
+describe('production', () => {
+  test('starts with strong secrets and writes nothing into DATA_DIR', () => {
+    const env = prod({ SUPERUSER_PASSWORD: 'a-Long-and-Unique-pass-42' });
+    const c = loadConfig(env);
+    expect(c).toMatchObject({ env: 'production', appSecret: STRONG_APP, jwtSecret: STRONG_JWT });
+    expect(() => statSync(join(env.DATA_DIR, '.app_secret'))).toThrow();
+  });
+
+  test.each(['APP_SECRET', 'JWT_SECRET'])(
+    'refuses a missing, empty, default, short or repetitive %s',
+    (name) => {
+      for (const value of [
+        undefined,
+        '',
+        'changeme',
+        'secret',
+        'recado',
+        'default',
+        'x'.repeat(31),
+        'x'.repeat(64),
+        'changemechangemechangemechangeme',
+      ])
+        expect(() => loadConfig(prod({ [name]: value })), String(value)).toThrow(new RegExp(name));
+    },
+  );
+
+  test('refuses a default SUPERUSER_PASSWORD, whatever its case', () => {
+    for (const value of [
+      'changeme',
+      'CHANGEME',
+      'secret',
+      'recado',
+      'default',
+      'admin',
+      '123456',
+      'password',
+      'Demo@1234',
+    ])
+      expect(() => loadConfig(prod({ SUPERUSER_PASSWORD: value })), value).toThrow(/SUPERUSER_PASSWORD/);
+    // Absent is fine: one is generated and printed once.
+    expect(loadConfig(prod()).superuserPassword).toBeUndefined();
+  });
+
+  test('refuses malformed numbers', () => {
+    expect(() => loadConfig(prod({ PORT: 'eighty' }))).toThrow();
+    expect(() => loadConfig(prod({ ACCESS_TOKEN_TTL: '5' }))).toThrow();
+  });
+});
+
+describe('outside production', () => {
+  test('missing secrets are generated once into DATA_DIR and reused on the next load', () => {
+    const DATA_DIR = dir();
+    const first = loadConfig({ NODE_ENV: 'development', DATA_DIR });
+    expect(first.appSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.jwtSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.appSecret).not.toBe(first.jwtSecret);
+    const file = join(DATA_DIR, '.app_secret');
+    expect(readFileSync(file, 'utf8')).toBe(first.appSecret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const second = loadConfig({ NODE_ENV: 'development', DATA_DIR });
+    expect(second.appSecret).toBe(first.appSecret);
+    expect(second.jwtSecret).toBe(first.jwtSecret);
+    // Another data directory is another installation.
+    expect(loadConfig({ NODE_ENV: 'development', DATA_DIR: dir() }).appSecret).not.toBe(first.appSecret);
+  });
+
+  test('a given secret wins over the stored one', () => {
+    const DATA_DIR = dir();
+    loadConfig({ NODE_ENV: 'development', DATA_DIR });
+    expect(loadConfig({ NODE_ENV: 'development', DATA_DIR, JWT_SECRET: 'given' }).jwtSecret).toBe('given');
+  });
+
+  test('an empty or truncated secret file is replaced, never used as a key', () => {
+    const DATA_DIR = dir();
+    writeFileSync(join(DATA_DIR, '.jwt_secret'), '\n');
+    const c = loadConfig({ NODE_ENV: 'development', DATA_DIR });
+    expect(c.jwtSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(loadConfig({ NODE_ENV: 'development', DATA_DIR }).jwtSecret).toBe(c.jwtSecret);
+  });
+
+  test('defaults of the embedded mode', () => {
+    const DATA_DIR = dir();
+    const c = loadConfig({ DATA_DIR });
+    expect(c).toMatchObject({
+      env: 'development',
+      port: 8080,
+      dataDir: DATA_DIR,
+      databaseUrl: undefined,
+      publicUrl: 'http://localhost:8080',
+      accessTokenTtl: 900,
+      refreshTokenTtl: 604800,
+      seedDemo: true,
+    });
+  });
+});

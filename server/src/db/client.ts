@@ -1,0 +1,80 @@
+import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs migrations (idempotent). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** Plain SQL, used by infrastructure (job queue, benchmarks). */
+  raw(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/**
+ * Connections of the server's pool on PostgreSQL. Inbound messages go in batches and most requests
+ * authenticate from memory, so bursts hold few connections: 20 measured no better than 10 on the ingest
+ * benchmark (README, Benchmarks; BENCH_POOL tries other sizes).
+ */
+export const DEFAULT_POOL_SIZE = 10;
+
+export interface DatabaseOptions {
+  /** A PostgreSQL URL; absent means embedded PGlite. */
+  url?: string;
+  /** PGlite data directory; absent means in memory (tests). */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.url) {
+    const { default: pg } = await import('pg');
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? DEFAULT_POOL_SIZE });
+    // An idle connection the server ended (restart, terminated backend, a dropped scratch database while
+    // closing) must not take the process down: the pool drops it and the next query opens another.
+    pool.on('error', () => undefined);
+    const db = drizzle(pool, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'postgres',
+      migrate: () => migrate(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+      close: () => pool.end(),
+      raw: async (text, params) => {
+        const r = await pool.query(text, params as unknown[]);
+        return { rows: r.rows };
+      },
+    };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  // pg_trgm backs the search indexes (migration 0005); PGlite bundles it as a contrib extension.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const extensions = { pg_trgm };
+  const client = opts.dataDir
+    ? new PGlite(join(opts.dataDir, 'pglite'), { extensions })
+    : new PGlite({ extensions });
+  await client.waitReady;
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    migrate: () => migrate(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+    close: () => client.close(),
+    raw: async (text, params) => {
+      const r = await client.query<Record<string, unknown>>(text, params as unknown[]);
+      return { rows: r.rows };
+    },
+  };
+}

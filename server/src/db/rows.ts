@@ -1,0 +1,42 @@
+import { getTableColumns, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from './client.js';
+
+const dialect = new PgDialect();
+
+type Pool = {
+  totalCount: number;
+  query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+};
+
+/**
+ * The rows of `db.execute` on either driver (node-postgres and PGlite both answer `{ rows }`). With a
+ * `prepared` name, on PostgreSQL the statement is prepared once per connection and planned from then on
+ * without parsing it again (for hot statements whose text never changes; PGlite runs it as usual).
+ */
+export async function executeRows<T = Record<string, unknown>>(
+  db: Db,
+  query: SQL,
+  prepared?: string,
+): Promise<T[]> {
+  const client = (db as unknown as { $client?: Pool }).$client;
+  if (prepared && client && typeof client.totalCount === 'number') {
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    return (await client.query({ name: prepared, text, values: params })).rows as T[];
+  }
+  const result = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
+  return Array.isArray(result) ? result : (result.rows ?? []);
+}
+
+/**
+ * A table row from raw SQL — a `returning *` row or `row_to_json(...)` of one (snake_case names) — mapped
+ * the way drizzle maps its own results (timestamps to Date, bigint ids to numbers, jsonb parsed).
+ */
+export function rowOf<T extends PgTable>(table: T, raw: Record<string, unknown>): T['$inferSelect'] {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return out as T['$inferSelect'];
+}

@@ -1,0 +1,274 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { companies, timestamps } from './platform.js';
+import { queues } from './queues.js';
+import { users } from './users.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A messaging connection ("whatsapp" in the spec's URLs): one channel session owned by one process at a time. */
+export const whatsapps = pgTable(
+  'whatsapps',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** baileys | cloud_api | simulator */
+    channel: text('channel').notNull().default('baileys'),
+    status: text('status').notNull().default('DISCONNECTED'),
+    qrcode: text('qrcode').notNull().default(''),
+    retries: integer('retries').notNull().default(0),
+    /** The connection's own phone number, once known. */
+    number: text('number').notNull().default(''),
+    isDefault: boolean('is_default').notNull().default(false),
+    greetingMessage: text('greeting_message').notNull().default(''),
+    complationMessage: text('complation_message').notNull().default(''),
+    outOfHoursMessage: text('out_of_hours_message').notNull().default(''),
+    ratingMessage: text('rating_message').notNull().default(''),
+    expiresInactiveMessage: text('expires_inactive_message').notNull().default(''),
+    /** Token of the external messaging API for this connection. */
+    token: text('token').notNull().default(''),
+    provider: text('provider').notNull().default('beta'),
+    transferQueueId: integer('transfer_queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    timeToTransfer: integer('time_to_transfer'),
+    promptId: integer('prompt_id'),
+    integrationId: integer('integration_id'),
+    expiresTicket: integer('expires_ticket').notNull().default(0),
+    timeUseBotQueues: integer('time_use_bot_queues').notNull().default(0),
+    maxUseBotQueues: integer('max_use_bot_queues').notNull().default(3),
+    /** Minutes after which open chats without activity are closed (0 = never). */
+    closeOpenChatsAfter: integer('close_open_chats_after').notNull().default(0),
+    /** Channel settings (Cloud API ids, Graph base URL); secrets inside are encrypted with APP_SECRET. */
+    channelConfig: jsonb('channel_config').$type<Record<string, unknown>>().notNull().default({}),
+    /** Lease: which process runs this session, until when. */
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: ts('lease_expires_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('whatsapps_company_name_uq').on(t.companyId, sql`lower(${t.name})`),
+    index('whatsapps_company_idx').on(t.companyId),
+    // At most one default connection per company.
+    uniqueIndex('whatsapps_one_default_uq')
+      .on(t.companyId)
+      .where(sql`is_default`),
+  ],
+);
+
+export const whatsappQueues = pgTable(
+  'whatsapp_queues',
+  {
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    queueId: integer('queue_id')
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.whatsappId, t.queueId] }),
+    index('whatsapp_queues_queue_idx').on(t.queueId),
+  ],
+);
+
+/** Channel session state (Baileys creds and signal keys), encrypted with APP_SECRET, one row per key. */
+export const channelAuth = pgTable(
+  'channel_auth',
+  {
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.key] })],
+);
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Digits only, canonical (Brazilian mobiles with the ninth digit); '' while only a hidden id (LID) is known. */
+    number: text('number').notNull().default(''),
+    /** WhatsApp's hidden identifier (Baileys 7), mapped to the number when WhatsApp provides it. */
+    lid: text('lid'),
+    email: text('email').notNull().default(''),
+    profilePicUrl: text('profile_pic_url').notNull().default(''),
+    profilePicFetchedAt: ts('profile_pic_fetched_at'),
+    isGroup: boolean('is_group').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('contacts_company_number_uq')
+      .on(t.companyId, t.number)
+      .where(sql`number <> ''`),
+    uniqueIndex('contacts_company_lid_uq')
+      .on(t.companyId, t.lid)
+      .where(sql`lid is not null`),
+    index('contacts_company_name_idx').on(t.companyId, sql`lower(${t.name})`),
+    // Searches by any part of a name or number (ILIKE '%x%'), pg_trgm's GIN indexes.
+    index('contacts_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('contacts_number_trgm_idx').using('gin', t.number.op('gin_trgm_ops')),
+  ],
+);
+
+export const contactCustomFields = pgTable(
+  'contact_custom_fields',
+  {
+    id: serial('id').primaryKey(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    value: text('value').notNull().default(''),
+  },
+  (t) => [index('contact_custom_fields_contact_idx').on(t.contactId)],
+);
+
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().defaultRandom(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    queueId: integer('queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('pending'),
+    lastMessage: text('last_message').notNull().default(''),
+    lastMessageAt: ts('last_message_at'),
+    unreadMessages: integer('unread_messages').notNull().default(0),
+    isGroup: boolean('is_group').notNull().default(false),
+    chatbot: boolean('chatbot').notNull().default(false),
+    amountUsedBotQueues: integer('amount_used_bot_queues').notNull().default(0),
+    queueOptionId: integer('queue_option_id'),
+    useIntegration: boolean('use_integration').notNull().default(false),
+    integrationId: integer('integration_id'),
+    promptId: integer('prompt_id'),
+    closedAt: ts('closed_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('tickets_uuid_uq').on(t.uuid),
+    // One active ticket per contact and connection: a database guarantee, not a look-up (GUIDE §9).
+    uniqueIndex('tickets_one_active_uq')
+      .on(t.contactId, t.whatsappId)
+      .where(sql`status <> 'closed'`),
+    // The lists, newest activity first with the id as tie-breaker (ORDER BY ... DESC, whose nulls come
+    // first), read in index order: a page costs its rows, not a sort of every ticket.
+    index('tickets_company_status_recent_idx').on(
+      t.companyId,
+      t.status,
+      t.updatedAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('tickets_company_recent_idx').on(
+      t.companyId,
+      t.updatedAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // "My open tickets": one user's tickets of one status.
+    index('tickets_user_status_recent_idx').on(
+      t.userId,
+      t.status,
+      t.updatedAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('tickets_company_queue_idx').on(t.companyId, t.queueId),
+    index('tickets_contact_idx').on(t.contactId),
+  ],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: integer('company_id').notNull(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    /** The channel's message id; (connection, providerId) makes redelivery a no-op. */
+    providerId: text('provider_id').notNull(),
+    body: text('body').notNull().default(''),
+    mediaType: text('media_type'),
+    mediaUrl: text('media_url'),
+    mediaName: text('media_name'),
+    fromMe: boolean('from_me').notNull().default(false),
+    ack: smallint('ack').notNull().default(0),
+    read: boolean('read').notNull().default(false),
+    isDeleted: boolean('is_deleted').notNull().default(false),
+    isEdited: boolean('is_edited').notNull().default(false),
+    quotedMsgId: bigint('quoted_msg_id', { mode: 'number' }),
+    participant: text('participant'),
+    userId: integer('user_id'),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('messages_provider_uq').on(t.whatsappId, t.providerId),
+    index('messages_ticket_created_idx').on(t.ticketId, t.createdAt.desc(), t.id.desc()),
+    // Ticket search inside message texts (ILIKE '%x%'), pg_trgm's GIN index.
+    index('messages_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')),
+  ],
+);
+
+/** The simulator's phone: what each simulated customer's WhatsApp shows, both ways. */
+export const simulatorMessages = pgTable(
+  'simulator_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    number: text('number').notNull(),
+    name: text('name').notNull().default(''),
+    providerId: text('provider_id').notNull(),
+    fromMe: boolean('from_me').notNull(),
+    body: text('body').notNull().default(''),
+    mediaType: text('media_type'),
+    media: jsonb('media').$type<{ mimetype: string; filename: string; path: string }>(),
+    ack: smallint('ack').notNull().default(1),
+    /** Inbound only: handed to the company's pipeline (false until then, so nothing is lost on a crash). */
+    delivered: boolean('delivered').notNull().default(false),
+    isDeleted: boolean('is_deleted').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('simulator_messages_provider_uq').on(t.whatsappId, t.providerId),
+    index('simulator_messages_conversation_idx').on(t.whatsappId, t.number, t.id),
+    // What the owner still has to hand to the pipeline, oldest first.
+    index('simulator_messages_pending_idx')
+      .on(t.whatsappId, t.id)
+      .where(sql`not delivered and not from_me`),
+  ],
+);

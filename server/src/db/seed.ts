@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from './client.js';
+import { companies, plans, queues, userQueues, users, whatsapps } from './schema/index.js';
+import { hashPassword } from '../lib/passwords.js';
+
+/** Plan 7 is the signup default (core §9): the free trial plan. */
+export const SEED_PLANS = [
+  {
+    id: 1,
+    name: 'Bronze',
+    users: 3,
+    connections: 1,
+    queues: 3,
+    value: 49,
+    useCampaigns: false,
+    useKanban: true,
+    useOpenAi: false,
+    useIntegrations: false,
+    useSchedules: true,
+    useInternalChat: true,
+    useExternalApi: false,
+  },
+  {
+    id: 2,
+    name: 'Prata',
+    users: 5,
+    connections: 2,
+    queues: 5,
+    value: 69,
+    useCampaigns: true,
+    useKanban: true,
+    useOpenAi: false,
+    useIntegrations: false,
+    useSchedules: true,
+    useInternalChat: true,
+    useExternalApi: true,
+  },
+  {
+    id: 3,
+    name: 'Ouro',
+    users: 10,
+    connections: 3,
+    queues: 10,
+    value: 97,
+    useCampaigns: true,
+    useKanban: true,
+    useOpenAi: true,
+    useIntegrations: true,
+    useSchedules: true,
+    useInternalChat: true,
+    useExternalApi: true,
+  },
+  {
+    id: 4,
+    name: 'Diamante',
+    users: 25,
+    connections: 5,
+    queues: 20,
+    value: 197,
+    useCampaigns: true,
+    useKanban: true,
+    useOpenAi: true,
+    useIntegrations: true,
+    useSchedules: true,
+    useInternalChat: true,
+    useExternalApi: true,
+  },
+  {
+    id: 5,
+    name: 'Empresarial',
+    users: 100,
+    connections: 20,
+    queues: 50,
+    value: 497,
+    useCampaigns: true,
+    useKanban: true,
+    useOpenAi: true,
+    useIntegrations: true,
+    useSchedules: true,
+    useInternalChat: true,
+    useExternalApi: true,
+  },
+  {
+    id: 6,
+    name: 'Plataforma',
+    isPublic: false,
+    users: 1000,
+    connections: 100,
+    queues: 100,
+    value: 0,
+    useCampaigns: true,
+    useKanban: true,
+    useOpenAi: true,
+    useIntegrations: true,
+    useSchedules: true,
+    useInternalChat: true,
+    useExternalApi: true,
+  },
+  {
+    id: 7,
+    name: 'Teste grátis',
+    users: 3,
+    connections: 1,
+    queues: 3,
+    value: 0,
+    useCampaigns: true,
+    useKanban: true,
+    useOpenAi: true,
+    useIntegrations: true,
+    useSchedules: true,
+    useInternalChat: true,
+    useExternalApi: true,
+  },
+];
+
+export const DEMO = {
+  company: 'Empresa Demo',
+  admin: { name: 'Ana Admin', email: 'admin@demo.local', password: 'Demo@1234' },
+  attendant: { name: 'Beto Atendente', email: 'atendente@demo.local', password: 'Demo@1234' },
+  connection: 'Simulador',
+};
+
+export interface SeedOptions {
+  superuserEmail?: string;
+  superuserPassword?: string;
+  demo: boolean;
+  /** Where a generated super-user password is kept (embedded mode); absent in tests. */
+  dataDir?: string;
+  print?: (line: string) => void;
+}
+
+/** Idempotent first-start data. Runs under an advisory lock so several processes can start together. */
+export async function seed(db: Db, opts: SeedOptions): Promise<{ superuserPassword?: string }> {
+  const print = opts.print ?? ((l: string) => console.log(l));
+  const superEmail = (opts.superuserEmail ?? 'super@recado.local').toLowerCase();
+  let generated: string | undefined;
+  const superPassword = opts.superuserPassword ?? (generated = randomBytes(9).toString('base64url'));
+  const [superHash, demoHash] = await Promise.all([
+    hashPassword(superPassword),
+    opts.demo ? hashPassword(DEMO.admin.password) : undefined,
+  ]);
+
+  const created = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(727001)`);
+    for (const p of SEED_PLANS) await tx.insert(plans).values(p).onConflictDoNothing();
+    await tx.execute(
+      sql`select setval(pg_get_serial_sequence('plans', 'id'), greatest((select max(id) from plans), 1))`,
+    );
+
+    const [existingSuper] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.super, true))
+      .limit(1);
+    let superCreated = false;
+    if (!existingSuper) {
+      const [platform] = await tx
+        .insert(companies)
+        .values({ name: 'Recado', email: superEmail, planId: 6, status: true, recurrence: 'ANUAL' })
+        .onConflictDoNothing()
+        .returning({ id: companies.id });
+      const platformId =
+        platform?.id ??
+        (await tx.select({ id: companies.id }).from(companies).where(eq(companies.name, 'Recado')))[0]!.id;
+      await tx.insert(users).values({
+        companyId: platformId,
+        name: 'Super',
+        email: superEmail,
+        passwordHash: superHash,
+        profile: 'admin',
+        super: true,
+        allTicket: 'enabled',
+      });
+      superCreated = true;
+    }
+    if (opts.demo) {
+      const [demo] = await tx
+        .select({ id: companies.id })
+        .from(companies)
+        .where(eq(companies.name, DEMO.company));
+      if (!demo) {
+        const due = new Date(Date.now() + 365 * 86400_000).toISOString().slice(0, 10);
+        const [c] = await tx
+          .insert(companies)
+          .values({
+            name: DEMO.company,
+            email: DEMO.admin.email,
+            planId: 5,
+            status: true,
+            dueDate: due,
+            recurrence: 'MENSAL',
+            document: '11222333000181',
+            phone: '11999990000',
+          })
+          .returning({ id: companies.id });
+        const [admin, attendant] = await tx
+          .insert(users)
+          .values([
+            {
+              companyId: c!.id,
+              name: DEMO.admin.name,
+              email: DEMO.admin.email,
+              passwordHash: demoHash!,
+              profile: 'admin',
+              allTicket: 'enabled',
+            },
+            {
+              companyId: c!.id,
+              name: DEMO.attendant.name,
+              email: DEMO.attendant.email,
+              passwordHash: demoHash!,
+              profile: 'user',
+            },
+          ])
+          .returning({ id: users.id });
+        // Two departments: the attendant works in Suporte, the admin in both (transfers can be tried at once).
+        const [support, sales] = await tx
+          .insert(queues)
+          .values([
+            {
+              companyId: c!.id,
+              name: 'Suporte',
+              color: '#1976D2',
+              orderQueue: 1,
+              greetingMessage: 'Você está no Suporte.',
+            },
+            {
+              companyId: c!.id,
+              name: 'Vendas',
+              color: '#2E7D32',
+              orderQueue: 2,
+              greetingMessage: 'Você está em Vendas.',
+            },
+          ])
+          .returning({ id: queues.id });
+        await tx.insert(userQueues).values([
+          { userId: admin!.id, queueId: support!.id },
+          { userId: admin!.id, queueId: sales!.id },
+          { userId: attendant!.id, queueId: support!.id },
+        ]);
+        // A simulator connection: a newcomer can hold a conversation with no phone at all.
+        await tx.insert(whatsapps).values({
+          companyId: c!.id,
+          name: DEMO.connection,
+          channel: 'simulator',
+          status: 'OPENING',
+          isDefault: true,
+          greetingMessage: 'Olá! Bem-vindo à Empresa Demo. Em que podemos ajudar?',
+        });
+      }
+    }
+    return superCreated;
+  });
+
+  if (created && generated) {
+    // Printed once, at the first start; kept beside the database so it is not lost.
+    if (opts.dataDir) {
+      const file = join(opts.dataDir, 'superuser.txt');
+      if (!existsSync(file)) writeFileSync(file, `${superEmail}\n${generated}\n`, { mode: 0o600 });
+    }
+    print(
+      `\n  Super user created: ${superEmail} / ${generated}\n  (shown once; also saved in ${opts.dataDir ?? 'memory'}/superuser.txt)\n`,
+    );
+    return { superuserPassword: generated };
+  }
+  return {};
+}

@@ -1,0 +1,155 @@
+import type { SecretBox } from '../lib/crypto.js';
+
+/**
+ * The one interface the product talks to for every messaging channel (Baileys, Cloud API, simulator).
+ * A channel turns its provider's protocol into these calls and events; nothing above it knows which
+ * provider is underneath.
+ */
+
+export const CHANNELS = ['baileys', 'cloud_api', 'simulator'] as const;
+export type ChannelKind = (typeof CHANNELS)[number];
+
+export const CONNECTION_STATUSES = [
+  'qrcode',
+  'PAIRING',
+  'DISCONNECTED',
+  'TIMEOUT',
+  'OPENING',
+  'CONNECTED',
+] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+export type MediaType =
+  | 'image'
+  | 'audio'
+  | 'video'
+  | 'application'
+  | 'locationMessage'
+  | 'vcard'
+  | 'contactMessage'
+  | 'call_log'
+  | 'sticker';
+
+export interface MediaPayload {
+  mimetype: string;
+  filename: string;
+  data: Buffer;
+}
+
+/** A message as a channel delivers it, before the product stores it. */
+export interface InboundMessage {
+  /** The provider's id; with the connection, the idempotency key. */
+  providerId: string;
+  kind: 'message' | 'edit' | 'revoke' | 'reaction' | 'call';
+  /** The customer's (or group's) phone number in digits; '' when only a hidden id is known. */
+  from: string;
+  /** WhatsApp's hidden id (LID) of the sender when the channel has one. */
+  lid?: string;
+  /** The address to answer to, as the channel needs it (a JID for Baileys, digits for others). */
+  replyTo: string;
+  /** Push name / profile name. */
+  name?: string;
+  fromMe: boolean;
+  isGroup: boolean;
+  /** In a group, who wrote. */
+  participant?: { number: string; lid?: string; name?: string };
+  body: string;
+  mediaType?: MediaType;
+  /** Downloads the media lazily (the pipeline decides when). */
+  media?: () => Promise<MediaPayload>;
+  quotedProviderId?: string;
+  /** For edit, revoke and reaction: the message acted upon. */
+  targetProviderId?: string;
+  timestamp: Date;
+  /** Extra structured data (location coordinates, vcard text, call status). */
+  data?: Record<string, unknown>;
+}
+
+export interface AckUpdate {
+  providerId: string;
+  /** 0 failed, 1 sent, 2 delivered, 3 read, 4 played. */
+  ack: number;
+  /** Why a send failed (ack 0), as the provider said. */
+  data?: Record<string, unknown>;
+}
+
+export interface StateUpdate {
+  status: ConnectionStatus;
+  qrcode?: string;
+  retries?: number;
+  number?: string;
+  /** Why the connection cannot run (shown to the admin). */
+  data?: { reason: string };
+}
+
+/** What the session manager gives a channel: where to put what arrives. */
+export interface ChannelSink {
+  message(m: InboundMessage): Promise<void>;
+  /**
+   * Several messages at once (each customer's in the order given), for channels that receive bursts; one
+   * answer per message: true when it was taken (stored, a duplicate or ignored), false when it failed.
+   */
+  messages?(ms: InboundMessage[]): Promise<boolean[]>;
+  ack(a: AckUpdate): Promise<void>;
+  state(s: StateUpdate): Promise<void>;
+}
+
+export interface SendResult {
+  providerId: string;
+  timestamp: Date;
+}
+
+export interface OutboundOptions {
+  quotedProviderId?: string;
+}
+
+export interface Channel {
+  readonly kind: ChannelKind;
+  /** Connects (or resumes) the session; state changes go to the sink. */
+  start(): Promise<void>;
+  /** Stops without logging out (process shutdown, lease handed over). */
+  stop(): Promise<void>;
+  /** Ends the session on the provider's side and forgets its credentials. */
+  logout(): Promise<void>;
+  sendText(to: string, body: string, opts?: OutboundOptions): Promise<SendResult>;
+  sendMedia(
+    to: string,
+    media: MediaPayload & { caption?: string; asVoice?: boolean },
+    opts?: OutboundOptions,
+  ): Promise<SendResult>;
+  markRead(to: string, providerIds: string[]): Promise<void>;
+  deleteMessage(to: string, providerId: string, fromMe: boolean): Promise<void>;
+  /** Absent when the channel cannot edit sent messages. */
+  editMessage?(to: string, providerId: string, body: string): Promise<void>;
+  /** Whether the number has WhatsApp, and the address to reach it. */
+  checkNumber(number: string): Promise<{ exists: boolean; replyTo?: string; number?: string }>;
+  profilePicture(replyTo: string): Promise<string | null>;
+  /** The connection's address book, where the channel has one. */
+  addressBook?(): Promise<{ number: string; name: string }[]>;
+}
+
+export interface ChannelContext {
+  whatsappId: number;
+  companyId: number;
+  config: Record<string, unknown>;
+  sink: ChannelSink;
+  /** Opens the secrets sealed in `config` and in the channel's stored state. */
+  box?: SecretBox;
+}
+
+export type ChannelFactory = (ctx: ChannelContext) => Channel;
+
+export class ChannelError extends Error {
+  constructor(
+    public readonly code:
+      | 'ERR_WAPP_NOT_INITIALIZED'
+      | 'ERR_SENDING_WAPP_MSG'
+      | 'ERR_WAPP_CHECK_CONTACT'
+      | 'ERR_DELETE_WAPP_MSG'
+      | 'ERR_WAPP_DOWNLOAD_MEDIA'
+      | 'ERR_WAPP_INVALID_CONTACT',
+    message?: string,
+  ) {
+    super(message ?? code);
+  }
+}

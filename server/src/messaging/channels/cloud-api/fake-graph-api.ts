@@ -1,0 +1,198 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Test double of Meta's Graph API for the WhatsApp Cloud API, on a real local port. It answers the way Meta
+ * does (wamid ids, media ids, media URLs that need the bearer token, Graph error objects) and records
+ * every request so tests can assert what went over the wire.
+ */
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  authorization: string | undefined;
+  contentType: string | undefined;
+  /** Parsed JSON body (JSON requests). */
+  json?: Record<string, unknown>;
+  /** Parsed multipart fields (uploads); files as { type, name, data }. */
+  form?: Record<string, string | { type: string; name: string; data: Buffer }>;
+}
+
+export interface FakeGraph {
+  url: string;
+  token: string;
+  phoneNumberId: string;
+  displayPhoneNumber: string;
+  requests: RecordedRequest[];
+  /** Numbers Meta refuses to send to. */
+  badNumbers: Set<string>;
+  /** Media Meta holds (uploaded, or received from customers). */
+  media: Map<string, { data: Buffer; mimetype: string }>;
+  addMedia(data: Buffer, mimetype: string): string;
+  close(): Promise<void>;
+}
+
+const graphError = (message: string, code: number, type = 'OAuthException', details?: string) => ({
+  error: {
+    message,
+    type,
+    code,
+    ...(details ? { error_data: { messaging_product: 'whatsapp', details } } : {}),
+    fbtrace_id: randomBytes(8).toString('base64url'),
+  },
+});
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startFakeGraph(
+  opts: { token?: string; phoneNumberId?: string; version?: string } = {},
+): Promise<FakeGraph> {
+  const token = opts.token ?? `EAAG${randomBytes(16).toString('hex')}`;
+  const phoneNumberId = opts.phoneNumberId ?? '106540352242922';
+  const version = opts.version ?? 'v21.0';
+  const requests: RecordedRequest[] = [];
+  const badNumbers = new Set<string>();
+  const media = new Map<string, { data: Buffer; mimetype: string }>();
+  let nextMediaId = 1_000_000_000_000_000;
+  const addMedia = (data: Buffer, mimetype: string) => {
+    const id = String(nextMediaId++);
+    media.set(id, { data, mimetype });
+    return id;
+  };
+  let base = '';
+
+  const server: Server = createServer(async (req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    try {
+      const url = new URL(req.url ?? '/', base);
+      const raw = await readBody(req);
+      const contentType = req.headers['content-type'];
+      const rec: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        authorization: req.headers.authorization,
+        contentType,
+      };
+      if (contentType?.startsWith('application/json')) rec.json = JSON.parse(raw.toString('utf8'));
+      if (contentType?.startsWith('multipart/form-data')) {
+        const form = await new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': contentType },
+          body: raw,
+        }).formData();
+        rec.form = {};
+        for (const [k, v] of form.entries())
+          rec.form[k] =
+            typeof v === 'string'
+              ? v
+              : { type: v.type, name: v.name, data: Buffer.from(await v.arrayBuffer()) };
+      }
+      requests.push(rec);
+
+      if (req.headers.authorization !== `Bearer ${token}`)
+        return send(401, graphError('Invalid OAuth access token - Cannot parse access token', 190));
+
+      // The media bytes themselves (Meta serves them from lookaside.fbsbx.com, bearer required).
+      const download = /^\/media-download\/(\d+)$/.exec(url.pathname);
+      if (download && req.method === 'GET') {
+        const m = media.get(download[1]!);
+        if (!m) return send(404, graphError('Media not found', 100, 'GraphMethodException'));
+        res.writeHead(200, { 'content-type': m.mimetype, 'content-length': m.data.length });
+        return res.end(m.data);
+      }
+
+      const parts = url.pathname.split('/').filter(Boolean);
+      if (parts[0] !== version) return send(400, graphError('Unknown path components', 2500));
+      const [, id, edge] = parts;
+
+      if (req.method === 'POST' && id === phoneNumberId && edge === 'messages') {
+        const body = rec.json ?? {};
+        if (body.messaging_product !== 'whatsapp')
+          return send(400, graphError('(#100) The parameter messaging_product is required.', 100));
+        if (body.status === 'read') return send(200, { success: true });
+        const to = String(body.to ?? '');
+        if (!to || badNumbers.has(to))
+          return send(
+            400,
+            graphError(
+              '(#131030) Recipient phone number not in allowed list',
+              131030,
+              'OAuthException',
+              'Recipient phone number not in allowed list: Add recipient phone number to recipient list and try again.',
+            ),
+          );
+        const type = String(body.type ?? 'text');
+        const content = body[type] as { id?: string } | undefined;
+        if (!content) return send(400, graphError(`(#100) Param ${type} is required`, 100));
+        if (type !== 'text' && content.id && !media.has(content.id))
+          return send(400, graphError('(#131053) Media upload error', 131053));
+        return send(200, {
+          messaging_product: 'whatsapp',
+          contacts: [{ input: to, wa_id: to }],
+          messages: [{ id: `wamid.HBgM${randomBytes(18).toString('base64url')}` }],
+        });
+      }
+
+      if (req.method === 'POST' && id === phoneNumberId && edge === 'media') {
+        const file = rec.form?.file;
+        if (rec.form?.messaging_product !== 'whatsapp' || !file || typeof file === 'string')
+          return send(400, graphError('(#100) The parameter file is required.', 100));
+        return send(200, { id: addMedia(file.data, file.type) });
+      }
+
+      if (req.method === 'GET' && id === phoneNumberId && !edge)
+        return send(200, {
+          display_phone_number: '+1 555-078-3881',
+          verified_name: 'Recado Test',
+          id: phoneNumberId,
+        });
+
+      if (req.method === 'GET' && id && !edge && media.has(id)) {
+        const m = media.get(id)!;
+        return send(200, {
+          messaging_product: 'whatsapp',
+          url: `${base}/media-download/${id}`,
+          mime_type: m.mimetype,
+          sha256: createHash('sha256').update(m.data).digest('hex'),
+          file_size: m.data.length,
+          id,
+        });
+      }
+
+      return send(
+        400,
+        graphError(
+          `Unsupported ${req.method} request. Object with ID '${id}' does not exist`,
+          100,
+          'GraphMethodException',
+        ),
+      );
+    } catch (err) {
+      send(500, graphError(`fake graph failure: ${(err as Error).message}`, 1, 'OAuthException'));
+    }
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: base,
+    token,
+    phoneNumberId,
+    displayPhoneNumber: '15550783881',
+    requests,
+    badNumbers,
+    media,
+    addMedia,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,235 @@
+import { normalizeNumber } from '@recado/contracts';
+import { ChannelError, type MediaPayload, type SendResult } from '../../channel.js';
+
+/**
+ * A small client of Meta's Graph API for one WhatsApp Cloud API phone number.
+ * The access token only travels in the Authorization header; it never appears in an error or a log line.
+ */
+
+export interface GraphClientOptions {
+  graphBaseUrl: string;
+  apiVersion: string;
+  phoneNumberId: string;
+  accessToken: string;
+  /** Per request; Graph normally answers well under a second. */
+  timeoutMs?: number;
+  /** Largest media download accepted (Cloud API's own limit is 100 MB for documents). */
+  maxMediaBytes?: number;
+}
+
+export type GraphMediaKind = 'image' | 'audio' | 'video' | 'document' | 'sticker';
+
+export interface GraphMediaInfo {
+  url: string;
+  mime_type?: string;
+  file_size?: number;
+  sha256?: string;
+}
+
+type ErrCode = ChannelError['code'];
+
+interface GraphErrorBody {
+  error?: { message?: string; code?: number; error_subcode?: number; error_data?: { details?: string } };
+}
+
+/** Meta's media kinds for a MIME type; what Meta will not show inline goes as a document. */
+export function mediaKindFor(mimetype: string): Exclude<GraphMediaKind, 'sticker'> {
+  const m = mimetype.toLowerCase().split(';')[0]!.trim();
+  if (m === 'image/jpeg' || m === 'image/png') return 'image';
+  if (m === 'video/mp4' || m === 'video/3gpp') return 'video';
+  if (m.startsWith('audio/')) return 'audio';
+  return 'document';
+}
+
+const extensionOf: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+  'video/3gpp': '3gp',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/amr': 'amr',
+  'application/pdf': 'pdf',
+};
+export const extensionFor = (mimetype: string): string =>
+  extensionOf[mimetype.toLowerCase().split(';')[0]!.trim()] ?? 'bin';
+
+/**
+ * Cloud API has no contact check (the old /contacts endpoint is gone): any plausible number is taken as
+ * existing, and a wrong one fails when a message is sent to it.
+ */
+export function checkCloudNumber(number: string): { exists: boolean; replyTo?: string; number?: string } {
+  const normalized = normalizeNumber(number);
+  if (normalized.length < 8 || normalized.length > 15) return { exists: false };
+  return { exists: true, replyTo: normalized, number: normalized };
+}
+
+export function graphClient(opts: GraphClientOptions) {
+  const base = `${opts.graphBaseUrl.replace(/\/+$/, '')}/${opts.apiVersion}`;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const maxMediaBytes = opts.maxMediaBytes ?? 100 * 1024 * 1024;
+  const auth = { authorization: `Bearer ${opts.accessToken}` };
+
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    code: ErrCode,
+    body?: Record<string, unknown> | FormData,
+    timeout = timeoutMs,
+  ): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${base}/${path}`, {
+        method,
+        headers: body && !(body instanceof FormData) ? { ...auth, 'content-type': 'application/json' } : auth,
+        body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(timeout),
+      });
+    } catch (err) {
+      throw new ChannelError(code, `Graph API unreachable: ${(err as Error).name}`);
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : {};
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok || json === undefined || (json as GraphErrorBody).error) {
+      const e = (json as GraphErrorBody | undefined)?.error;
+      const detail = e?.error_data?.details ? ` (${e.error_data.details})` : '';
+      const err = new ChannelError(
+        code,
+        e?.message
+          ? `Graph API error ${e.code ?? res.status}: ${e.message}${detail}`
+          : `Graph API answered HTTP ${res.status}`,
+      );
+      throw Object.assign(err, { status: res.status, graphCode: e?.code });
+    }
+    return json as T;
+  }
+
+  interface SendAnswer {
+    messages?: { id?: string }[];
+  }
+
+  async function send(
+    to: string,
+    type: string,
+    content: Record<string, unknown>,
+    quotedId?: string,
+  ): Promise<SendResult> {
+    const answer = await call<SendAnswer>('POST', `${opts.phoneNumberId}/messages`, 'ERR_SENDING_WAPP_MSG', {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to,
+      type,
+      [type]: content,
+      ...(quotedId ? { context: { message_id: quotedId } } : {}),
+    });
+    const providerId = answer.messages?.[0]?.id;
+    if (!providerId)
+      throw new ChannelError('ERR_SENDING_WAPP_MSG', 'Graph API answered without a message id');
+    return { providerId, timestamp: new Date() };
+  }
+
+  function mediaInfo(mediaId: string): Promise<GraphMediaInfo> {
+    return call<GraphMediaInfo>('GET', encodeURIComponent(mediaId), 'ERR_WAPP_DOWNLOAD_MEDIA');
+  }
+
+  return {
+    sendText(to: string, body: string, quotedId?: string): Promise<SendResult> {
+      return send(to, 'text', { preview_url: /https?:\/\//i.test(body), body }, quotedId);
+    },
+
+    /** Uploads to Meta's media store; the id is valid for 30 days. */
+    async uploadMedia(media: MediaPayload): Promise<string> {
+      const form = new FormData();
+      form.append('messaging_product', 'whatsapp');
+      form.append('type', media.mimetype);
+      form.append(
+        'file',
+        new Blob([new Uint8Array(media.data)], { type: media.mimetype }),
+        media.filename || `file.${extensionFor(media.mimetype)}`,
+      );
+      const answer = await call<{ id?: string }>(
+        'POST',
+        `${opts.phoneNumberId}/media`,
+        'ERR_SENDING_WAPP_MSG',
+        form,
+      );
+      if (!answer.id) throw new ChannelError('ERR_SENDING_WAPP_MSG', 'Graph API answered without a media id');
+      return answer.id;
+    },
+
+    sendMediaById(
+      to: string,
+      kind: GraphMediaKind,
+      mediaId: string,
+      extra: { caption?: string; filename?: string; voice?: boolean; quotedId?: string } = {},
+    ): Promise<SendResult> {
+      const content: Record<string, unknown> = { id: mediaId };
+      // Meta rejects captions on audio and stickers, and filenames on anything but documents.
+      if (extra.caption && (kind === 'image' || kind === 'video' || kind === 'document'))
+        content.caption = extra.caption;
+      if (kind === 'document' && extra.filename) content.filename = extra.filename;
+      if (kind === 'audio' && extra.voice) content.voice = true;
+      return send(to, kind, content, extra.quotedId);
+    },
+
+    async markRead(messageId: string): Promise<void> {
+      await call('POST', `${opts.phoneNumberId}/messages`, 'ERR_SENDING_WAPP_MSG', {
+        messaging_product: 'whatsapp',
+        status: 'read',
+        message_id: messageId,
+      });
+    },
+
+    mediaInfo,
+
+    /** Looks the media up, then downloads it with the bearer token (Meta's media URLs require it). */
+    async downloadMedia(mediaId: string): Promise<{ data: Buffer; mimetype: string }> {
+      const info = await mediaInfo(mediaId);
+      if (!info.url)
+        throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', 'Graph API answered without a media URL');
+      if (info.file_size && info.file_size > maxMediaBytes)
+        throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media too large (${info.file_size} bytes)`);
+      let res: Response;
+      try {
+        res = await fetch(info.url, { headers: auth, signal: AbortSignal.timeout(timeoutMs * 4) });
+      } catch (err) {
+        throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media download failed: ${(err as Error).name}`);
+      }
+      if (!res.ok)
+        throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media download answered HTTP ${res.status}`);
+      const data = Buffer.from(await res.arrayBuffer());
+      if (data.length > maxMediaBytes)
+        throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media too large (${data.length} bytes)`);
+      const mimetype =
+        info.mime_type || res.headers.get('content-type')?.split(';')[0] || 'application/octet-stream';
+      return { data, mimetype };
+    },
+
+    /** The number this connection sends from; a cheap call that also proves the token works. */
+    phoneNumber(timeout = 5_000): Promise<{ display_phone_number?: string; verified_name?: string }> {
+      return call(
+        'GET',
+        `${opts.phoneNumberId}?fields=display_phone_number,verified_name`,
+        'ERR_WAPP_NOT_INITIALIZED',
+        undefined,
+        timeout,
+      );
+    },
+
+    checkNumber: checkCloudNumber,
+
+    profilePicture(): null {
+      return null;
+    },
+  };
+}
+
+export type GraphClient = ReturnType<typeof graphClient>;

@@ -1,0 +1,478 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { normalizeNumber } from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import { simulatorMessages } from '../../db/schema/index.js';
+import type { MediaStore } from '../media-store.js';
+import {
+  ChannelError,
+  type Channel,
+  type ChannelContext,
+  type InboundMessage,
+  type MediaPayload,
+  type MediaType,
+  type SendResult,
+} from '../channel.js';
+
+export type SimulatorRow = typeof simulatorMessages.$inferSelect;
+
+const BATCH = 500;
+/** Messages on their way at once (queued, in the pipeline or waiting for their mark) before the poll waits. */
+const MAX_WAITING = 5000;
+/** Customers whose next message goes in one statement of the pipeline. */
+const BATCH_MAX = 100;
+/** Pipeline statements on their way at once for one connection. */
+const IN_FLIGHT = 4;
+/** How often the owner looks for customer messages accepted elsewhere. */
+const POLL_MS = 2000;
+
+export interface SimulatorDeps {
+  db: Db;
+  media: MediaStore;
+  /** Tells the simulator page that a customer's phone changed. */
+  notify(
+    companyId: number,
+    whatsappId: number,
+    payload: { action: 'message' | 'update'; message: SimulatorView },
+  ): void;
+  /** Delay before the simulated phone confirms delivery (ack 2). */
+  deliveryDelayMs?: number;
+}
+
+export interface SimulatorView {
+  id: string;
+  number: string;
+  fromMe: boolean;
+  body: string;
+  mediaType: string | null;
+  mediaUrl: string | null;
+  ack: number;
+  isDeleted: boolean;
+  createdAt: string;
+}
+
+export const toSimulatorView = (r: SimulatorRow, whatsappId: number): SimulatorView => ({
+  id: r.providerId,
+  number: r.number,
+  fromMe: r.fromMe,
+  body: r.body,
+  mediaType: r.mediaType,
+  mediaUrl: r.media ? `/api/simulator/${whatsappId}/media/${encodeURIComponent(r.providerId)}` : null,
+  ack: r.ack,
+  isDeleted: r.isDeleted,
+  createdAt: r.createdAt.toISOString(),
+});
+
+export const mediaTypeOf = (mimetype: string): MediaType => {
+  const top = mimetype.split('/')[0];
+  return top === 'image' || top === 'audio' || top === 'video' ? top : 'application';
+};
+
+/**
+ * A channel that lives inside Recado: the "phone" of each simulated customer is a table. Messages the
+ * customer sends are stored first (undelivered) and then handed to the pipeline, so a crash in between
+ * only delays them: start() hands over whatever is still undelivered, like WhatsApp's offline delivery.
+ */
+export interface SimulatorChannelApi {
+  deliverPending(): Promise<number>;
+  accept(rows: SimulatorRow[]): void;
+  customerRead(number: string): Promise<number>;
+}
+
+export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Channel & SimulatorChannelApi {
+  const { db } = deps;
+  const { whatsappId, companyId, sink } = ctx;
+  let running = false;
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, fn: () => Promise<void>) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      void fn().catch(() => undefined);
+    }, ms);
+    timers.add(t);
+  };
+
+  const toInbound = (r: SimulatorRow): InboundMessage => ({
+    providerId: r.providerId,
+    kind: 'message',
+    from: r.number,
+    replyTo: r.number,
+    name: r.name || undefined,
+    fromMe: false,
+    isGroup: false,
+    body: r.body,
+    mediaType: (r.mediaType as MediaType | null) ?? undefined,
+    media: r.media
+      ? async () => ({
+          mimetype: r.media!.mimetype,
+          filename: r.media!.filename,
+          data: await deps.media.read(r.media!.path),
+        })
+      : undefined,
+    timestamp: r.createdAt,
+  });
+
+  /*
+   * Delivery. Customer messages reach the dispatcher two ways: handed over in-process by the HTTP entry
+   * right after their row is durable (accept), or read back from the table (deliverPending: at start, and
+   * every POLL_MS for rows accepted by another process or left behind by a failure). Each customer's
+   * messages go one at a time, oldest first: the next one of every ready customer goes in one batch to the
+   * pipeline (one statement for all of them), up to IN_FLIGHT batches at once, and a customer is ready
+   * again as soon as its batch returns. A message is marked delivered only after the pipeline took it —
+   * in batches, while delivery goes on; a crash in between only means a redelivery, which the pipeline
+   * ignores.
+   */
+  const waiting = new Map<string, SimulatorRow[]>(); // per customer, ascending id
+  const ready: string[] = []; // customers with waiting messages and none on its way
+  const busy = new Set<string>(); // customers with a message on its way to the pipeline
+  const known = new Set<number>(); // ids waiting, in the pipeline, or waiting for their mark
+  const failed = new Set<string>(); // customers whose delivery failed: the poll takes them over, in order
+  const settled = new Set<(id: number) => void>();
+  // Marked while a poll reads: its snapshot may still show them undelivered.
+  const markedDuringPoll = new Set<number>();
+  let flights = 0;
+  let toMark: number[] = [];
+  let marking: Promise<void> | null = null;
+  let polling: Promise<number> | null = null;
+
+  const settle = (id: number) => {
+    known.delete(id);
+    settled.forEach((fn) => fn(id));
+  };
+
+  /** Queues rows for delivery; returns how many were new here. */
+  function enqueue(rows: SimulatorRow[], fromPoll: boolean): number {
+    let added = 0;
+    for (const row of rows) {
+      if (row.fromMe || row.delivered || known.has(row.id)) continue;
+      // After a failure a customer's messages come only from the table, so their order is kept.
+      if (failed.has(row.number) && !fromPoll) continue;
+      known.add(row.id);
+      added++;
+      const list = waiting.get(row.number);
+      if (!list) {
+        waiting.set(row.number, [row]);
+        if (!busy.has(row.number)) ready.push(row.number);
+      } else {
+        let i = list.length;
+        while (i > 0 && list[i - 1]!.id > row.id) i--;
+        list.splice(i, 0, row);
+      }
+    }
+    schedulePump();
+    return added;
+  }
+
+  /** Pumps once the loop has taken in what already arrived, so that a burst leaves as one batch. */
+  let pumpSoon = false;
+  function schedulePump() {
+    if (pumpSoon) return;
+    pumpSoon = true;
+    setImmediate(() => {
+      pumpSoon = false;
+      pump();
+    });
+  }
+
+  /** Sends the next message of every ready customer (up to BATCH_MAX) as one batch, while slots are free. */
+  function pump() {
+    while (running && flights < IN_FLIGHT && ready.length) {
+      const numbers = ready.splice(0, BATCH_MAX);
+      const rows = numbers.map((number) => {
+        busy.add(number);
+        const list = waiting.get(number)!;
+        const row = list.shift()!;
+        if (!list.length) waiting.delete(number);
+        return row;
+      });
+      flights++;
+      void deliver(rows).finally(() => {
+        flights--;
+        for (const number of numbers) {
+          busy.delete(number);
+          if (waiting.has(number)) ready.push(number);
+        }
+        schedulePump();
+      });
+    }
+  }
+
+  async function deliver(rows: SimulatorRow[]) {
+    const taken = sink.messages
+      ? await sink.messages(rows.map(toInbound)).catch(() => rows.map(() => false))
+      : await Promise.all(
+          rows.map((r) =>
+            sink.message(toInbound(r)).then(
+              () => true,
+              () => false,
+            ),
+          ),
+        );
+    rows.forEach((row, i) => {
+      if (taken[i]) {
+        toMark.push(row.id);
+        return;
+      }
+      // Left undelivered: this customer's waiting messages go back to the table, and the poll retries.
+      failed.add(row.number);
+      settle(row.id);
+      for (const r of waiting.get(row.number) ?? []) settle(r.id);
+      waiting.delete(row.number);
+    });
+    if (toMark.length && !marking) marking = new Promise<void>((r) => setImmediate(r)).then(markDelivered);
+  }
+
+  async function markDelivered() {
+    try {
+      while (toMark.length) {
+        const ids = toMark;
+        toMark = [];
+        try {
+          // Delivered to the company: the customer's phone shows ✓✓.
+          const rows = await db
+            .update(simulatorMessages)
+            .set({ delivered: true, ack: sql`greatest(${simulatorMessages.ack}, 2)` })
+            .where(sql`${simulatorMessages.id} = any(string_to_array(${ids.join(',')}, ',')::bigint[])`)
+            .returning();
+          rows.forEach((r) =>
+            deps.notify(companyId, whatsappId, { action: 'update', message: toSimulatorView(r, whatsappId) }),
+          );
+          if (polling) ids.forEach((id) => markedDuringPoll.add(id));
+          ids.forEach(settle);
+        } catch {
+          // Still undelivered in the table: they stay known (not redelivered) and are marked later.
+          toMark.push(...ids);
+          if (!running) return;
+          await new Promise((r) => setTimeout(r, 1000).unref());
+        }
+      }
+    } finally {
+      marking = null;
+    }
+  }
+
+  /** Reads undelivered rows from the table, oldest first, and waits until those it queued are settled. */
+  async function deliverPendingOnce(): Promise<number> {
+    let count = 0;
+    const mine = new Set<number>();
+    let resolveDone: () => void = () => undefined;
+    const done = new Promise<void>((r) => (resolveDone = r));
+    const onSettled = (id: number) => {
+      if (mine.delete(id) && !mine.size) resolveDone();
+    };
+    settled.add(onSettled);
+    try {
+      const retrying = new Set(failed);
+      let after = 0;
+      for (;;) {
+        // Bounded memory: wait while many messages are already on their way.
+        while (running && known.size >= MAX_WAITING) await new Promise((r) => setTimeout(r, 20));
+        const batch = await db
+          .select()
+          .from(simulatorMessages)
+          .where(
+            and(
+              eq(simulatorMessages.whatsappId, whatsappId),
+              eq(simulatorMessages.delivered, false),
+              eq(simulatorMessages.fromMe, false),
+              gt(simulatorMessages.id, after),
+            ),
+          )
+          .orderBy(asc(simulatorMessages.id))
+          .limit(BATCH);
+        if (!running) break;
+        // This pass has read everything these customers had: the in-process hand-over may resume.
+        if (batch.length < BATCH) retrying.forEach((n) => failed.delete(n));
+        const fresh = batch.filter((row) => !markedDuringPoll.has(row.id));
+        for (const row of fresh) if (!known.has(row.id)) mine.add(row.id);
+        count += enqueue(fresh, true);
+        if (batch.length < BATCH) break;
+        after = batch[batch.length - 1]!.id;
+      }
+      if (mine.size) await done;
+      return count;
+    } finally {
+      settled.delete(onSettled);
+    }
+  }
+
+  async function outbound(
+    to: string,
+    fields: { body: string; mediaType?: string; media?: SimulatorRow['media'] },
+  ): Promise<SendResult> {
+    if (!running) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED');
+    const number = normalizeNumber(to);
+    const providerId = `SIM${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
+    const [row] = await db
+      .insert(simulatorMessages)
+      .values({
+        whatsappId,
+        number,
+        providerId,
+        fromMe: true,
+        body: fields.body,
+        mediaType: fields.mediaType ?? null,
+        media: fields.media ?? null,
+        ack: 1,
+        delivered: true,
+      })
+      .returning();
+    deps.notify(companyId, whatsappId, { action: 'message', message: toSimulatorView(row!, whatsappId) });
+    // The customer's phone confirms delivery shortly after, as a real one would.
+    later(deps.deliveryDelayMs ?? 300, async () => {
+      const [updated] = await db
+        .update(simulatorMessages)
+        .set({ ack: sql`greatest(${simulatorMessages.ack}, 2)` })
+        .where(eq(simulatorMessages.id, row!.id))
+        .returning();
+      if (!updated) return;
+      await sink.ack({ providerId, ack: updated.ack });
+      deps.notify(companyId, whatsappId, { action: 'update', message: toSimulatorView(updated, whatsappId) });
+    });
+    return { providerId, timestamp: row!.createdAt };
+  }
+
+  return {
+    kind: 'simulator',
+    async start() {
+      running = true;
+      // Messages accepted by another process (the HTTP entry may run anywhere) are picked up here.
+      const poll = setInterval(() => void this.deliverPending().catch(() => undefined), POLL_MS);
+      poll.unref();
+      timers.add(poll);
+      await sink.state({
+        status: 'CONNECTED',
+        number: `5500000${String(whatsappId).padStart(6, '0')}`,
+        retries: 0,
+        qrcode: '',
+      });
+      await this.deliverPending();
+    },
+    async stop() {
+      running = false;
+      // Whatever still waits stays undelivered in the table for the next start.
+      waiting.clear();
+      ready.length = 0;
+      failed.clear();
+      [...known].forEach(settle);
+      timers.forEach((t) => {
+        clearTimeout(t);
+        clearInterval(t);
+      });
+      timers.clear();
+    },
+    async logout() {
+      await this.stop();
+      await sink.state({ status: 'DISCONNECTED', qrcode: '' });
+    },
+    /** Reads what is still undelivered in the table (one pass at a time; a call during a pass joins it). */
+    async deliverPending() {
+      if (!polling)
+        polling = deliverPendingOnce().finally(() => {
+          polling = null;
+          markedDuringPoll.clear();
+        });
+      return polling;
+    },
+    /** The HTTP entry hands over rows it just stored durably (no need to read them back). */
+    accept(rows: SimulatorRow[]) {
+      if (running) enqueue(rows, false);
+    },
+    /** The customer opens the chat: the company's messages to them become read (ack 3). */
+    async customerRead(number: string) {
+      const rows = await markCustomerRead(db, whatsappId, number);
+      for (const r of rows) {
+        await sink.ack({ providerId: r.providerId, ack: 3 });
+        deps.notify(companyId, whatsappId, { action: 'update', message: toSimulatorView(r, whatsappId) });
+      }
+      return rows.length;
+    },
+    sendText: (to, body) => outbound(to, { body }),
+    async sendMedia(to, media: MediaPayload & { caption?: string; asVoice?: boolean }) {
+      const path = await deps.media.save(companyId, media.data, media.filename, 'simulator');
+      return outbound(to, {
+        body: media.caption ?? '',
+        mediaType: mediaTypeOf(media.mimetype),
+        media: { mimetype: media.mimetype, filename: media.filename, path },
+      });
+    },
+    async markRead(_to, providerIds) {
+      if (!providerIds.length) return;
+      // The company read the customer's messages: the customer's phone shows blue ticks.
+      const rows = await db
+        .update(simulatorMessages)
+        .set({ ack: 3 })
+        .where(
+          and(
+            eq(simulatorMessages.whatsappId, whatsappId),
+            inArray(simulatorMessages.providerId, providerIds),
+          ),
+        )
+        .returning();
+      rows.forEach((r) =>
+        deps.notify(companyId, whatsappId, { action: 'update', message: toSimulatorView(r, whatsappId) }),
+      );
+    },
+    async deleteMessage(_to, providerId) {
+      const rows = await db
+        .update(simulatorMessages)
+        .set({ isDeleted: true, body: '' })
+        .where(
+          and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.providerId, providerId)),
+        )
+        .returning();
+      if (!rows.length) throw new ChannelError('ERR_DELETE_WAPP_MSG');
+      deps.notify(companyId, whatsappId, {
+        action: 'update',
+        message: toSimulatorView(rows[0]!, whatsappId),
+      });
+    },
+    async editMessage(_to, providerId, body) {
+      const rows = await db
+        .update(simulatorMessages)
+        .set({ body })
+        .where(
+          and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.providerId, providerId)),
+        )
+        .returning();
+      if (!rows.length) throw new ChannelError('ERR_SENDING_WAPP_MSG');
+      deps.notify(companyId, whatsappId, {
+        action: 'update',
+        message: toSimulatorView(rows[0]!, whatsappId),
+      });
+    },
+    async checkNumber(number) {
+      // Every plausible phone number "has WhatsApp" in the simulator.
+      const n = normalizeNumber(number);
+      return n.length >= 10 && n.length <= 15 ? { exists: true, replyTo: n, number: n } : { exists: false };
+    },
+    profilePicture: async () => null,
+    async addressBook() {
+      const rows = await db
+        .selectDistinctOn([simulatorMessages.number], {
+          number: simulatorMessages.number,
+          name: simulatorMessages.name,
+        })
+        .from(simulatorMessages)
+        .where(and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.fromMe, false)))
+        .orderBy(asc(simulatorMessages.number), sql`${simulatorMessages.id} desc`);
+      return rows.map((r) => ({ number: r.number, name: r.name || r.number }));
+    },
+  };
+}
+
+/** Marks every company message to `number` as read on the customer's phone; returns the changed rows. */
+export function markCustomerRead(db: Db, whatsappId: number, number: string): Promise<SimulatorRow[]> {
+  return db
+    .update(simulatorMessages)
+    .set({ ack: 3 })
+    .where(
+      and(
+        eq(simulatorMessages.whatsappId, whatsappId),
+        eq(simulatorMessages.number, normalizeNumber(number)),
+        eq(simulatorMessages.fromMe, true),
+        sql`${simulatorMessages.ack} < 3`,
+      ),
+    )
+    .returning();
+}

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { freshDatabase } from '../../test/helpers.js';
+import { seed } from '../db/seed.js';
+import type { Database } from '../db/client.js';
+import { messages, ticketHistories, tickets, whatsapps } from '../db/schema/index.js';
+import type { Events } from '../realtime/events.js';
+import { ticketQueries } from '../modules/tickets/ticket-queries.js';
+import { messagePage } from '../modules/messages/message-queries.js';
+import { mediaStore } from './media-store.js';
+import { inboundPipeline } from './inbound-pipeline.js';
+import type { InboundMessage } from './channel.js';
+import type { ConnectionRef } from './session-manager.js';
+
+let database: Database & { drop(): Promise<void> };
+let ref: ConnectionRef;
+const sent: { room: string | string[]; entity: string; payload: Record<string, unknown> }[] = [];
+const events: Events = {
+  toCompany: () => undefined,
+  toAdmins: () => undefined,
+  toUser: () => undefined,
+  toRoom: (room, _cid, entity, payload) => void sent.push({ room, entity, payload: payload as never }),
+  endSessions: () => undefined,
+};
+let pipeline: ReturnType<typeof inboundPipeline>;
+
+let n = 0;
+const msg = (from: string, extra: Partial<InboundMessage> = {}): InboundMessage => ({
+  providerId: `P${Date.now()}-${n++}`,
+  kind: 'message',
+  from,
+  replyTo: from,
+  name: `Cliente ${from}`,
+  fromMe: false,
+  isGroup: false,
+  body: `hello ${n}`,
+  timestamp: new Date(),
+  ...extra,
+});
+
+const ticketOf = async (whatsappId: number, ticketId: number) =>
+  (
+    await database.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.id, ticketId), eq(tickets.whatsappId, whatsappId)))
+  )[0]!;
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  await seed(database.db, {
+    superuserEmail: 'super@pipe.local',
+    superuserPassword: 'Super@12345',
+    demo: true,
+    print: () => undefined,
+  });
+  const [w] = await database.db.select().from(whatsapps).where(eq(whatsapps.channel, 'simulator'));
+  ref = { id: w!.id, companyId: w!.companyId, channel: 'simulator', channelConfig: {} };
+  pipeline = inboundPipeline({
+    db: database.db,
+    events,
+    media: mediaStore(mkdtempSync(join(tmpdir(), 'recado-pipe-'))),
+    log: { warn: () => undefined },
+  });
+});
+afterAll(() => database?.drop());
+
+describe('inbound pipeline', () => {
+  test('a new customer opens a pending ticket with its history; events carry the HTTP shapes', async () => {
+    sent.length = 0;
+    const r = await pipeline.message(ref, msg('5511987650001'));
+    expect(r.status).toBe('stored');
+    const ticket = await ticketOf(ref.id, r.ticketId!);
+    expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 1 });
+    const hist = await database.db
+      .select()
+      .from(ticketHistories)
+      .where(eq(ticketHistories.ticketId, ticket.id));
+    expect(hist.map((h) => h.action)).toEqual(['create']);
+    const created = sent.find((e) => e.entity === 'appMessage')!.payload;
+    const view = await ticketQueries.byId(database.db, ref.companyId, ticket.id);
+    expect(created.ticket).toEqual(view);
+    expect(created.contact).toEqual(view!.contact);
+    const page = await messagePage(database.db, ticket.id, 1);
+    expect(created.message).toEqual(page.messages[0]);
+  });
+
+  test('a redelivery is a no-op, alone or inside a batch; the ticket counts once', async () => {
+    const first = msg('5511987650002');
+    const r = await pipeline.message(ref, first);
+    expect((await pipeline.message(ref, first)).status).toBe('duplicate');
+    const other = msg('5511987650003');
+    const batch = await pipeline.messages(ref, [first, other, first]);
+    expect(batch.map((b) => (b.status === 'fulfilled' ? b.value.status : 'rejected'))).toEqual([
+      'duplicate',
+      'stored',
+      'duplicate',
+    ]);
+    expect((await ticketOf(ref.id, r.ticketId!)).unreadMessages).toBe(1);
+    const rows = await database.db.select().from(messages).where(eq(messages.providerId, first.providerId));
+    expect(rows).toHaveLength(1);
+  });
+
+  test('a batch with several messages of one customer keeps their order and makes one ticket', async () => {
+    const from = '5511987650004';
+    const ms = [msg(from), msg(from), msg(from), msg('5511987650005')];
+    const results = await pipeline.messages(ref, ms);
+    const ids = results.map((r) => (r.status === 'fulfilled' ? r.value : null));
+    expect(ids.every((r) => r?.status === 'stored')).toBe(true);
+    expect(new Set(ids.slice(0, 3).map((r) => r!.ticketId)).size).toBe(1);
+    expect(ids[0]!.messageId! < ids[1]!.messageId! && ids[1]!.messageId! < ids[2]!.messageId!).toBe(true);
+    expect((await ticketOf(ref.id, ids[0]!.ticketId!)).unreadMessages).toBe(3);
+  });
+
+  test('two first messages of a new customer at the same time still make one ticket', async () => {
+    const from = '5511987650008';
+    const [a, b] = await Promise.all([pipeline.message(ref, msg(from)), pipeline.message(ref, msg(from))]);
+    expect(a!.ticketId).toBe(b!.ticketId);
+    expect((await ticketOf(ref.id, a!.ticketId!)).unreadMessages).toBe(2);
+  });
+
+  test('a quoted message is linked; a call touches only an active ticket; a hidden id stays apart', async () => {
+    const base = msg('5511987650006');
+    const r = await pipeline.message(ref, base);
+    const reply = await pipeline.message(ref, msg('5511987650006', { quotedProviderId: base.providerId }));
+    const [row] = await database.db.select().from(messages).where(eq(messages.id, reply.messageId!));
+    expect(row!.quotedMsgId).toBe(r.messageId);
+
+    expect((await pipeline.message(ref, msg('5511987650007', { kind: 'call', body: '' }))).status).toBe(
+      'ignored',
+    );
+    const call = await pipeline.message(ref, msg('5511987650006', { kind: 'call', body: '' }));
+    expect(call).toMatchObject({ status: 'stored', ticketId: r.ticketId });
+
+    const lid = await pipeline.message(ref, msg('', { lid: '123456789@lid', name: 'Hidden' }));
+    expect(lid.status).toBe('stored');
+    const again = await pipeline.message(ref, msg('', { lid: '123456789@lid' }));
+    expect(again.ticketId).toBe(lid.ticketId);
+    const view = await ticketQueries.byId(database.db, ref.companyId, lid.ticketId!);
+    expect(view!.contact.number).toBe('');
+  });
+});

@@ -1,0 +1,369 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { rooms, type TicketView } from '@recado/contracts';
+import type { Db } from '../db/client.js';
+import { contacts, messages, tickets } from '../db/schema/index.js';
+import { executeRows, rowOf } from '../db/rows.js';
+import { toMessageView, type MessageRow } from '../modules/messages/message-queries.js';
+import { tagsFor, toTicketView, trackingFor, type ViewRow } from '../modules/tickets/ticket-queries.js';
+import type { Events } from '../realtime/events.js';
+import { readSetting } from '../modules/settings/setting-service.js';
+import type { AckUpdate, InboundMessage } from './channel.js';
+import type { MediaStore } from './media-store.js';
+import type { ConnectionRef } from './session-manager.js';
+
+class Duplicate extends Error {}
+
+interface Item {
+  m: InboundMessage;
+  mediaPath: string | null;
+  mediaName: string | null;
+}
+
+interface Stored {
+  contact: TicketView['contact'];
+  ticket: TicketView;
+  message: MessageRow;
+  quoted: MessageRow | null;
+}
+
+export interface InboundResult {
+  status: 'stored' | 'duplicate' | 'ignored' | 'updated';
+  messageId?: number;
+  ticketId?: number;
+}
+
+/** A short preview for ticket lists. */
+const preview = (m: InboundMessage) => (m.body || (m.mediaType ? `[${m.mediaType}]` : '')).slice(0, 255);
+
+/**
+ * Every inbound message of every channel passes here. It is stored exactly once, keyed by (connection,
+ * provider id); the contact and the contact's active ticket on that connection are found or created by
+ * the database's unique rules (never look-up-then-insert), and the ticket's counters change in the same
+ * statement as the message — one statement per message, or per batch of different customers' messages
+ * (`messages`), prepared once per connection on PostgreSQL. Events go out after the commit, built from
+ * what the statement returned.
+ */
+export function inboundPipeline(deps: {
+  db: Db;
+  events: Events;
+  media: MediaStore;
+  log: { warn(o: object, m: string): void };
+}) {
+  const { db, events } = deps;
+
+  async function exists(whatsappId: number, providerId: string) {
+    const [hit] = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.providerId, providerId)))
+      .limit(1);
+    return hit;
+  }
+
+  async function applyToTarget(ref: ConnectionRef, m: InboundMessage): Promise<InboundResult> {
+    if (!m.targetProviderId) return { status: 'ignored' };
+    const set =
+      m.kind === 'edit'
+        ? { body: m.body, isEdited: true, updatedAt: new Date() }
+        : m.kind === 'revoke'
+          ? { isDeleted: true, updatedAt: new Date() }
+          : {
+              data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify({ reaction: m.body })}::jsonb`,
+              updatedAt: new Date(),
+            };
+    const [updated] = await db
+      .update(messages)
+      .set(set)
+      .where(and(eq(messages.whatsappId, ref.id), eq(messages.providerId, m.targetProviderId)))
+      .returning();
+    if (!updated) return { status: 'ignored' };
+    const payload = { action: 'update', message: toMessageView(updated) };
+    events.toRoom(rooms.ticket(ref.companyId, updated.ticketId), ref.companyId, 'appMessage', payload);
+    return { status: 'updated', messageId: updated.id, ticketId: updated.ticketId };
+  }
+
+  /**
+   * Stores messages of different customers (at most one per contact) in one statement, atomic on its own:
+   * each contact upserted by number (or hidden id), each contact's active ticket on this connection
+   * upserted through the unique index (a call only touches an existing one), the ticket's first history
+   * entry when the statement created it, each message inserted once per (connection, provider id) with
+   * its quoted message resolved, and the ticket views' joins read back. A message already stored (a
+   * redelivery) is left out from the start. One stored by someone else while this statement ran (a race
+   * between two deliveries) trips the guard, a division by zero that aborts the whole statement: no ticket
+   * counter ever moves for a duplicate. Returns what was stored and which were duplicates, by index; a
+   * call without an active ticket is in neither.
+   */
+  async function storeMany(
+    ref: ConnectionRef,
+    items: Item[],
+    calls: boolean,
+  ): Promise<{ stored: Map<number, Stored>; duplicates: Set<number> }> {
+    const now = new Date().toISOString();
+    const rows = items.map(({ m, mediaPath, mediaName }, i) => ({
+      i,
+      name: m.isGroup ? m.name || m.from : m.name || m.from || m.lid || '',
+      number: m.from,
+      lid: m.from ? (m.lid ?? null) : m.lid,
+      is_group: m.isGroup,
+      provider_id: m.providerId,
+      body: m.body,
+      media_type: m.kind === 'call' ? 'call_log' : (m.mediaType ?? null),
+      media_url: mediaPath,
+      media_name: mediaName,
+      from_me: m.fromMe,
+      participant: m.participant?.number ?? null,
+      data: m.data ?? null,
+      created_at: m.timestamp.toISOString(),
+      preview: preview(m),
+      unread: m.fromMe ? 0 : 1,
+      quoted: m.quotedProviderId ?? null,
+    }));
+    const cid = sql`${ref.companyId}::int`;
+    const wid = sql`${ref.id}::int`;
+    const at = sql`${now}::timestamptz`;
+    const ticketStep = calls
+      ? // A call never opens a ticket: it is recorded on the active one, if any.
+        sql`update tickets set last_message = x.preview, last_message_at = x.created_at,
+            unread_messages = tickets.unread_messages + x.unread, updated_at = ${at}
+          from x join c on c.i = x.i
+          where tickets.contact_id = c.id and tickets.whatsapp_id = ${wid} and tickets.status <> 'closed'
+          returning tickets.*, false as created`
+      : sql`insert into tickets (company_id, contact_id, whatsapp_id, status, is_group, last_message,
+            last_message_at, unread_messages)
+          select ${cid}, c.id, ${wid}, 'pending', x.is_group, x.preview, x.created_at, x.unread
+          from x join c on c.i = x.i order by c.id
+          on conflict (contact_id, whatsapp_id) where status <> 'closed' do update set
+            last_message = excluded.last_message, last_message_at = excluded.last_message_at,
+            unread_messages = tickets.unread_messages + excluded.unread_messages, updated_at = ${at}
+          returning *, (xmax = 0) as created`;
+    const tid = sql.raw('t.id');
+    const result = await executeRows<{
+      duplicates: number[];
+      i: number;
+      contact: Record<string, unknown> | null;
+      ticket: Record<string, unknown> | null;
+      extra: Omit<ViewRow, 'ticket' | 'contact'> | null;
+      message: Record<string, unknown> | null;
+      quoted: Record<string, unknown> | null;
+    }>(
+      db,
+      sql`with input as (
+          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(i int, name text, number text,
+            lid text, is_group boolean, provider_id text, body text, media_type text, media_url text,
+            media_name text, from_me boolean, participant text, data jsonb, created_at timestamptz,
+            preview text, unread int, quoted text)),
+        x as (select * from input where not exists (
+          select 1 from messages m where m.whatsapp_id = ${wid} and m.provider_id = input.provider_id)),
+        cn as (insert into contacts (company_id, name, number, lid, is_group)
+          select ${cid}, x.name, x.number, x.lid, x.is_group from x where x.number <> '' order by x.number
+          on conflict (company_id, number) where number <> '' do update set
+            lid = coalesce(excluded.lid, contacts.lid),
+            -- A pushed name replaces only a name nobody typed (still the bare number).
+            name = case when contacts.name = contacts.number and excluded.name <> '' then excluded.name
+              else contacts.name end,
+            updated_at = ${at}
+          returning *),
+        cl as (insert into contacts (company_id, name, number, lid, is_group)
+          select ${cid}, x.name, '', x.lid, x.is_group from x where x.number = '' order by x.lid
+          on conflict (company_id, lid) where lid is not null do update set updated_at = ${at}
+          returning *),
+        c as (select x.i, cn.* from x join cn on x.number <> '' and cn.number = x.number
+          union all
+          select x.i, cl.* from x join cl on x.number = '' and cl.lid = x.lid),
+        t as (${ticketStep}),
+        h as (insert into ticket_histories (company_id, ticket_id, action, whatsapp_id, status, data)
+          select ${cid}, t.id, 'create', ${wid}, t.status, '{"by":"customer"}'::jsonb from t where t.created),
+        q as (select x.i, m.* from x join messages m on m.whatsapp_id = ${wid} and m.provider_id = x.quoted),
+        n as (insert into messages (company_id, ticket_id, contact_id, whatsapp_id, provider_id, body, media_type,
+            media_url, media_name, from_me, ack, read, participant, data, created_at, quoted_msg_id)
+          select ${cid}, t.id, t.contact_id, ${wid}, x.provider_id, x.body, x.media_type, x.media_url,
+            x.media_name, x.from_me, case when x.from_me then 1 else 0 end, x.from_me, x.participant, x.data,
+            x.created_at, q.id
+          from x join c on c.i = x.i join t on t.contact_id = c.id left join q on q.i = x.i
+          order by x.i
+          on conflict do nothing
+          returning *)
+      select g.guard, g.duplicates, c.i, row_to_json(c) as contact, row_to_json(t) as ticket,
+        json_build_object(
+          'queue', (select json_build_object('id', y.id, 'name', y.name, 'color', y.color)
+            from queues y where y.id = t.queue_id),
+          'user', (select json_build_object('id', y.id, 'name', y.name) from users y where y.id = t.user_id),
+          'whatsapp', (select json_build_object('id', y.id, 'name', y.name, 'channel', y.channel)
+            from whatsapps y where y.id = t.whatsapp_id),
+          'tags', ${tagsFor(tid)},
+          'tracking', ${trackingFor(tid)}) as extra,
+        row_to_json(n) as message, row_to_json(q) as quoted
+      from (select 1 / (case when (select count(*) from n) < (select count(*) from t) then 0 else 1 end) as guard,
+          (select coalesce(json_agg(i), '[]') from input where i not in (select i from x)) as duplicates) g
+      left join (n join t on t.id = n.ticket_id join c on c.id = t.contact_id left join q on q.i = c.i) on true`,
+      calls ? 'recado_inbound_calls_v1' : 'recado_inbound_messages_v1',
+    ).catch((err: unknown) => {
+      const e = err as { code?: string; cause?: { code?: string } };
+      if ((e?.code ?? e?.cause?.code) === '22012') throw new Duplicate();
+      throw err;
+    });
+    const stored = new Map<number, Stored>();
+    const duplicates = new Set<number>(result[0]?.duplicates ?? []);
+    for (const r of result) {
+      if (!r.ticket || !r.message || !r.contact) continue;
+      const c = rowOf(contacts, r.contact);
+      const contact = {
+        id: c.id,
+        name: c.name,
+        number: c.number,
+        email: c.email,
+        profilePicUrl: c.profilePicUrl,
+        isGroup: c.isGroup,
+      };
+      stored.set(r.i, {
+        contact,
+        ticket: toTicketView({ ticket: rowOf(tickets, r.ticket), contact, ...r.extra! }),
+        message: rowOf(messages, r.message),
+        quoted: r.quoted ? rowOf(messages, r.quoted) : null,
+      });
+    }
+    return { stored, duplicates };
+  }
+
+  /** Events after the commit, in the same shapes as the HTTP answers (built from what the statement returned). */
+  function announce(ref: ConnectionRef, { contact, ticket, message, quoted }: Stored): InboundResult {
+    const messageView = toMessageView(message, { quoted, contact: { id: contact.id, name: contact.name } });
+    const lists = [rooms.ticketStatus(ref.companyId, ticket.status), rooms.notification(ref.companyId)];
+    events.toRoom([rooms.ticket(ref.companyId, ticket.id), ...lists], ref.companyId, 'appMessage', {
+      action: 'create',
+      message: messageView,
+      ticket,
+      contact: ticket.contact,
+    });
+    events.toRoom(lists, ref.companyId, 'ticket', { action: 'update', ticket });
+    return { status: 'stored', messageId: message.id, ticketId: ticket.id };
+  }
+
+  /** Whether a message can share a statement with others (plain, no media to fetch, one customer). */
+  const batchable = (m: InboundMessage) =>
+    m.kind === 'message' && !m.isGroup && !m.media && Boolean(m.from || m.lid);
+  const customerOf = (m: InboundMessage) => (m.from ? `n:${m.from}` : `l:${m.lid}`);
+
+  const pipeline = {
+    async message(ref: ConnectionRef, m: InboundMessage): Promise<InboundResult> {
+      if (m.kind === 'edit' || m.kind === 'revoke' || m.kind === 'reaction') return applyToTarget(ref, m);
+      if (m.isGroup && (await readSetting(db, ref.companyId, 'CheckMsgIsGroup')) === 'enabled')
+        return { status: 'ignored' };
+      if (m.kind === 'call' && (await readSetting(db, ref.companyId, 'call')) === 'disabled')
+        return { status: 'ignored' };
+      if (!m.from && !m.lid) return { status: 'ignored' };
+      // Saves downloading a redelivered message's media; the statement itself refuses duplicates.
+      if (m.media && (await exists(ref.id, m.providerId))) return { status: 'duplicate' };
+
+      let mediaPath: string | null = null;
+      let mediaName: string | null = null;
+      if (m.media) {
+        try {
+          const file = await m.media();
+          mediaPath = await deps.media.save(ref.companyId, file.data, file.filename);
+          mediaName = file.filename;
+        } catch (err) {
+          deps.log.warn({ err, whatsappId: ref.id }, 'media download failed; message kept without media');
+        }
+      }
+
+      let result: Awaited<ReturnType<typeof storeMany>>;
+      try {
+        result = await storeMany(ref, [{ m, mediaPath, mediaName }], m.kind === 'call');
+      } catch (err) {
+        if (!(err instanceof Duplicate)) throw err;
+        result = { stored: new Map(), duplicates: new Set([0]) };
+      }
+      const stored = result.stored.get(0);
+      if (stored) return announce(ref, stored);
+      if (!result.duplicates.has(0)) return { status: 'ignored' };
+      if (mediaPath) await deps.media.remove(mediaPath);
+      return { status: 'duplicate' };
+    },
+
+    /**
+     * Several messages at once, each customer's in the order given. Plain messages of different customers
+     * share one statement; anything else, and a statement that fails (a duplicate among them), goes one by
+     * one. Settles per message: a failure of one does not fail the others.
+     */
+    async messages(ref: ConnectionRef, ms: InboundMessage[]): Promise<PromiseSettledResult<InboundResult>[]> {
+      const results: PromiseSettledResult<InboundResult>[] = new Array(ms.length);
+      const one = async (i: number) => {
+        try {
+          results[i] = { status: 'fulfilled', value: await pipeline.message(ref, ms[i]!) };
+        } catch (reason) {
+          results[i] = { status: 'rejected', reason };
+        }
+      };
+      // Rounds: one message per customer each, so a customer's later message waits for its earlier one.
+      let left = ms.map((_, i) => i);
+      while (left.length) {
+        const seen = new Set<string>();
+        const round: number[] = [];
+        const later: number[] = [];
+        for (const i of left) {
+          const key = customerOf(ms[i]!);
+          if (seen.has(key)) later.push(i);
+          else {
+            seen.add(key);
+            round.push(i);
+          }
+        }
+        left = later;
+        const plain = round.filter((i) => batchable(ms[i]!));
+        const other = round.filter((i) => !batchable(ms[i]!));
+        const single = other.map(one);
+        if (plain.length > 1) {
+          try {
+            const { stored, duplicates } = await storeMany(
+              ref,
+              plain.map((i) => ({ m: ms[i]!, mediaPath: null, mediaName: null })),
+              false,
+            );
+            plain.forEach((i, k) => {
+              const s = stored.get(k);
+              const value: InboundResult = s
+                ? announce(ref, s)
+                : { status: duplicates.has(k) ? 'duplicate' : 'ignored' };
+              results[i] = { status: 'fulfilled', value };
+            });
+          } catch {
+            // A race with another delivery (or a clash between two of them): each on its own says which.
+            await Promise.all(plain.map(one));
+          }
+        } else await Promise.all(plain.map(one));
+        await Promise.all(single);
+      }
+      return results;
+    },
+    /** Acks only move forward (a late "delivered" never overwrites "read"); a failure (0) marks the message. */
+    async ack(ref: ConnectionRef, a: AckUpdate): Promise<void> {
+      const failed = a.ack === 0;
+      const [updated] = await db
+        .update(messages)
+        .set(
+          failed
+            ? {
+                data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify({ error: a.data ?? 'failed' })}::jsonb`,
+                updatedAt: new Date(),
+              }
+            : { ack: a.ack, updatedAt: new Date() },
+        )
+        .where(
+          and(
+            eq(messages.whatsappId, ref.id),
+            eq(messages.providerId, a.providerId),
+            failed ? sql`${messages.ack} <= 1` : sql`${messages.ack} < ${a.ack}`,
+          ),
+        )
+        .returning();
+      if (updated)
+        events.toRoom(rooms.ticket(ref.companyId, updated.ticketId), ref.companyId, 'appMessage', {
+          action: 'update',
+          message: toMessageView(updated),
+        });
+    },
+  };
+  return pipeline;
+}
+export type InboundPipeline = ReturnType<typeof inboundPipeline>;

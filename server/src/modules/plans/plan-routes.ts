@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { IdParam, PlanInput, PlanUpdate } from '@recado/contracts';
+import { patchSchema } from '../../http/patch-schema.js';
+import type { PlanService } from './plan-service.js';
+
+const PlanPatch = patchSchema(PlanUpdate);
+
+/** Private plan routes; GET /plans/list is public (signup) and registered in app.ts. */
+export const planRoutes =
+  (plans: PlanService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get('/plans/all', (req) => plans.listAll(req.tenant));
+    app.get('/plans/:id', { schema: { params: IdParam } }, (req) => plans.get(req.params.id));
+    app.post('/plans', { schema: { body: PlanInput } }, async (req, reply) =>
+      reply.status(201).send(await plans.create(req.tenant, req.body)),
+    );
+    app.put('/plans/:id', { schema: { params: IdParam, body: PlanPatch } }, (req) =>
+      plans.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete('/plans/:id', { schema: { params: IdParam } }, (req) =>
+      plans.remove(req.tenant, req.params.id),
+    );
+  };

@@ -1,0 +1,91 @@
+import { and, eq } from 'drizzle-orm';
+import { AppError } from '../../http/errors.js';
+import {
+  SETTING_DEFAULTS,
+  SETTING_KEYS,
+  SETTING_VALUES,
+  SUPER_ONLY_SETTINGS,
+  can,
+  rooms,
+  type Setting,
+  type SettingKey,
+} from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import { settings } from '../../db/schema/index.js';
+import type { Events } from '../../realtime/events.js';
+import type { Tenant } from '../../http/tenant.js';
+
+/** Stored rows override the defaults of contracts; a new company needs no setting rows at all. */
+export async function readSettings(db: Db, companyId: number): Promise<Setting[]> {
+  const rows = await db
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(eq(settings.companyId, companyId));
+  const stored = new Map(rows.map((r) => [r.key, r.value]));
+  return SETTING_KEYS.map((key) => ({ key, value: stored.get(key) ?? SETTING_DEFAULTS[key] }));
+}
+
+export async function readSetting(db: Db, companyId: number, key: SettingKey): Promise<string> {
+  const [row] = await db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+  return row?.value ?? SETTING_DEFAULTS[key];
+}
+
+export function settingService({ db, events }: { db: Db; events: Events }) {
+  return {
+    async list(t: Tenant): Promise<Setting[]> {
+      const all = await readSettings(db, t.companyId);
+      // Gateway credentials are the platform owner's business.
+      return t.super ? all : all.filter((s) => !SUPER_ONLY_SETTINGS.includes(s.key));
+    },
+    async get(t: Tenant, key: SettingKey): Promise<Setting> {
+      if (SUPER_ONLY_SETTINGS.includes(key) && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
+      return { key, value: await readSetting(db, t.companyId, key) };
+    },
+    async update(t: Tenant, key: SettingKey, value: string): Promise<Setting> {
+      if (!can(t, 'settings:manage')) throw new AppError('ERR_NO_PERMISSION', 403);
+      if (SUPER_ONLY_SETTINGS.includes(key) && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
+      const allowed = SETTING_VALUES[key];
+      if (allowed && !allowed.includes(value))
+        throw new AppError('ERR_VALIDATION', 400, `value must be one of ${allowed.join(', ')}`);
+      if (key === 'timezone') {
+        const zone = canonicalTimeZone(value);
+        if (!zone) throw new AppError('ERR_VALIDATION', 400, 'unknown time zone');
+        value = zone;
+      }
+      await db
+        .insert(settings)
+        .values({ companyId: t.companyId, key, value })
+        .onConflictDoUpdate({
+          target: [settings.companyId, settings.key],
+          set: { value, updatedAt: new Date() },
+        });
+      const setting = { key, value };
+      // A super-only value (a gateway token) goes to super users' sockets only, never to the whole company.
+      if (SUPER_ONLY_SETTINGS.includes(key))
+        events.toRoom(rooms.platform(), t.companyId, 'settings', { action: 'update', setting });
+      else events.toCompany(t.companyId, 'settings', { action: 'update', setting });
+      return setting;
+    },
+  };
+}
+export type SettingService = ReturnType<typeof settingService>;
+
+/**
+ * The IANA zone's canonical spelling ("america/recife" → "America/Recife"), or null. UTC offsets such as
+ * "+03:00" are refused although newer ICU versions accept them: business hours need a zone with its rules.
+ */
+export function canonicalTimeZone(tz: string): string | null {
+  if (!/^[A-Za-z][\w+-]*(\/[\w+-]+)*$/.test(tz) || tz.length > 64) return null;
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+  if (resolved.toLowerCase() === tz.toLowerCase()) return resolved;
+  const lower = tz.toLowerCase();
+  return Intl.supportedValuesOf('timeZone').find((z) => z.toLowerCase() === lower) ?? resolved;
+}

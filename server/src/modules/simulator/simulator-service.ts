@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { normalizeNumber, type SimulatorInbound } from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import { executeRows, rowOf } from '../../db/rows.js';
+import { simulatorMessages, whatsapps } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { Tenant } from '../../http/tenant.js';
+import type { MediaStore } from '../../messaging/media-store.js';
+import type { SessionManager } from '../../messaging/session-manager.js';
+import {
+  markCustomerRead,
+  mediaTypeOf,
+  toSimulatorView,
+  type SimulatorChannelApi,
+  type SimulatorRow,
+  type SimulatorView,
+} from '../../messaging/channels/simulator-channel.js';
+import type { Events } from '../../realtime/events.js';
+
+/** The simulator's HTTP entry (GUIDE §8) and what its page reads: the customers' side of the conversation. */
+export function simulatorService(deps: {
+  db: Db;
+  media: MediaStore;
+  events: Events;
+  sessions: () => SessionManager | undefined;
+  log: { warn(o: object, m: string): void };
+}) {
+  const { db } = deps;
+
+  async function connection(t: Tenant, whatsappId: number) {
+    const [w] = await db
+      .select({ id: whatsapps.id, channel: whatsapps.channel })
+      .from(whatsapps)
+      .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, t.companyId)));
+    if (!w) throw new AppError('ERR_NO_WAPP_FOUND', 404);
+    if (w.channel !== 'simulator') throw new AppError('ERR_VALIDATION', 400, 'not a simulator connection');
+    return w;
+  }
+
+  /*
+   * Group commit: messages arriving while an insert is on its way are stored together by the next one, so
+   * a burst costs a few statements instead of one each. Each caller still answers only once its own row
+   * is committed. The connection check (this company's, a simulator) is part of the insert.
+   */
+  type Incoming = {
+    whatsapp_id: number;
+    company_id: number;
+    number: string;
+    name: string;
+    provider_id: string;
+    body: string;
+    media_type: string | null;
+    media: { mimetype: string; filename: string; path: string } | null;
+  };
+  let waiting: { row: Incoming; done(r: SimulatorRow | null): void; fail(e: unknown): void }[] = [];
+  let inserting = false;
+
+  async function insertMany(rows: Incoming[]): Promise<(SimulatorRow | null)[]> {
+    const inserted = await executeRows(
+      db,
+      sql`insert into simulator_messages (whatsapp_id, number, name, provider_id, from_me, body, media_type, media, ack, delivered)
+        select w.id, x.number, x.name, x.provider_id, false, x.body, x.media_type, x.media, 1, false
+        from jsonb_to_recordset(${JSON.stringify(rows.map((r, i) => ({ ...r, i })))}::jsonb) as x(i int,
+          whatsapp_id int, company_id int, number text, name text, provider_id text, body text, media_type text, media jsonb)
+        join whatsapps w on w.id = x.whatsapp_id and w.company_id = x.company_id and w.channel = 'simulator'
+        order by x.i
+        on conflict do nothing
+        returning *`,
+      'recado_simulator_inbound_v1',
+    );
+    const byKey = new Map(
+      inserted.map((r) => {
+        const row = rowOf(simulatorMessages, r);
+        return [`${row.whatsappId}:${row.providerId}`, row];
+      }),
+    );
+    // The same id twice in one batch: the first caller stored it, the second is a duplicate.
+    return rows.map((r) => {
+      const key = `${r.whatsapp_id}:${r.provider_id}`;
+      const row = byKey.get(key) ?? null;
+      byKey.delete(key);
+      return row;
+    });
+  }
+
+  async function flush() {
+    try {
+      while (waiting.length) {
+        const batch = waiting.slice(0, 200);
+        waiting = waiting.slice(batch.length);
+        try {
+          const rows = await insertMany(batch.map((b) => b.row));
+          batch.forEach((b, i) => b.done(rows[i]!));
+        } catch (err) {
+          // One bad row must not fail the others: alone, each one answers for itself.
+          if (batch.length === 1) batch[0]!.fail(err);
+          else for (const b of batch) await insertMany([b.row]).then(([r]) => b.done(r ?? null), b.fail);
+        }
+      }
+    } finally {
+      inserting = false;
+    }
+  }
+
+  function storeIncoming(row: Incoming): Promise<SimulatorRow | null> {
+    return new Promise((done, fail) => {
+      waiting.push({ row, done, fail });
+      // Flushed after the requests already read from the network have joined (one turn of the loop).
+      if (!inserting) {
+        inserting = true;
+        setImmediate(() => void flush());
+      }
+    });
+  }
+
+  const notify = (
+    companyId: number,
+    whatsappId: number,
+    payload: { action: 'message' | 'update'; message: SimulatorView },
+  ) => deps.events.toCompany(companyId, 'simulator', { ...payload, whatsappId });
+
+  return {
+    notify,
+
+    /**
+     * Stores the customer's message durably (idempotent by id), answers, then hands it to the pipeline. The
+     * connection check (this company's, a simulator) is part of the insert: one round trip per message.
+     */
+    async inbound(
+      t: Tenant,
+      whatsappId: number,
+      input: SimulatorInbound,
+    ): Promise<{ id: string; duplicate: boolean }> {
+      const number = normalizeNumber(input.from);
+      const invalid = number.length < 10 || number.length > 15;
+      // Media is stored first (rare, large): check the connection before writing a file for it.
+      if (input.media || invalid) await connection(t, whatsappId);
+      if (invalid) throw new AppError('ERR_WAPP_INVALID_CONTACT', 400);
+      const providerId = input.id ?? `SIMIN${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
+      let media: { mimetype: string; filename: string; path: string } | null = null;
+      if (input.media) {
+        const data = Buffer.from(input.media.data, 'base64');
+        if (!data.length) throw new AppError('ERR_VALIDATION', 400, 'empty media');
+        const path = await deps.media.save(t.companyId, data, input.media.filename, 'simulator');
+        media = { mimetype: input.media.mimetype, filename: input.media.filename, path };
+      }
+      const row = await storeIncoming({
+        whatsapp_id: whatsappId,
+        company_id: t.companyId,
+        number,
+        name: input.name ?? '',
+        provider_id: providerId,
+        body: input.body ?? '',
+        media_type: media ? mediaTypeOf(media.mimetype) : null,
+        media,
+      });
+      if (!row) {
+        if (media) await deps.media.remove(media.path);
+        // Nothing stored: another company's or no connection (404/400), or this id was already accepted.
+        await connection(t, whatsappId);
+        return { id: providerId, duplicate: true };
+      }
+      notify(t.companyId, whatsappId, { action: 'message', message: toSimulatorView(row, whatsappId) });
+      // The answer means "durably accepted"; the session running here delivers it now, or its owner's poll does.
+      const channel = deps.sessions()?.get(whatsappId) as unknown as SimulatorChannelApi | undefined;
+      channel?.accept?.([row]);
+      return { id: providerId, duplicate: false };
+    },
+
+    async conversation(t: Tenant, whatsappId: number, rawNumber: string): Promise<SimulatorView[]> {
+      await connection(t, whatsappId);
+      const number = normalizeNumber(rawNumber);
+      const rows = await db
+        .select()
+        .from(simulatorMessages)
+        .where(and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.number, number)))
+        .orderBy(asc(simulatorMessages.id));
+      return rows.map((r) => toSimulatorView(r, whatsappId));
+    },
+
+    /** The customers this simulator has talked to, newest conversation first. */
+    async customers(t: Tenant, whatsappId: number) {
+      await connection(t, whatsappId);
+      const rows = await db.execute<{ number: string; name: string; last_body: string; last_at: string }>(sql`
+        select distinct on (number) number,
+          coalesce(nullif((select s2.name from simulator_messages s2 where s2.whatsapp_id = ${whatsappId} and s2.number = s.number and s2.name <> '' order by s2.id desc limit 1), ''), number) as name,
+          body as last_body, created_at as last_at
+        from simulator_messages s where whatsapp_id = ${whatsappId}
+        order by number, id desc`);
+      const list = (rows as unknown as { rows?: unknown[] }).rows ?? (rows as unknown as unknown[]);
+      return (list as { number: string; name: string; last_body: string; last_at: string | Date }[])
+        .map((r) => ({
+          number: r.number,
+          name: r.name,
+          lastMessage: r.last_body,
+          lastAt: new Date(r.last_at).toISOString(),
+        }))
+        .sort((a, b) => b.lastAt.localeCompare(a.lastAt));
+    },
+
+    /** The customer opens the chat: every company message to them shows as read (ack 3). */
+    async read(t: Tenant, whatsappId: number, rawNumber: string) {
+      await connection(t, whatsappId);
+      const channel = deps.sessions()?.get(whatsappId) as unknown as SimulatorChannelApi | undefined;
+      if (channel?.customerRead) return { read: await channel.customerRead(rawNumber) };
+      // Session not running here: the phone still shows them read; the company learns it when it reconnects.
+      const rows = await markCustomerRead(db, whatsappId, rawNumber);
+      rows.forEach((r) =>
+        notify(t.companyId, whatsappId, { action: 'update', message: toSimulatorView(r, whatsappId) }),
+      );
+      return { read: rows.length };
+    },
+
+    async media(t: Tenant, whatsappId: number, providerId: string) {
+      await connection(t, whatsappId);
+      const [r] = await db
+        .select()
+        .from(simulatorMessages)
+        .where(
+          and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.providerId, providerId)),
+        )
+        .orderBy(desc(simulatorMessages.id));
+      if (!r?.media) throw new AppError('ERR_NOT_FOUND', 404);
+      return { ...r.media, data: await deps.media.read(r.media.path) };
+    },
+  };
+}
+export type SimulatorService = ReturnType<typeof simulatorService>;

@@ -1,0 +1,211 @@
+import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { TICKET_PAGE_SIZE, type TicketListQuery, type TicketView } from '@recado/contracts';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import { contacts, queues, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
+import { containsPattern } from '../../lib/sql.js';
+
+/** A ticket's tags as JSON, for any expression naming the ticket's id (a column, or a CTE's). */
+export const tagsFor = (ticketId: SQL | AnyPgColumn) => sql<TicketView['tags']>`coalesce((
+  select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+  from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = ${ticketId}), '[]'::json)`;
+
+/** A ticket's source tracking as JSON (see tagsFor). */
+export const trackingFor = (ticketId: SQL | AnyPgColumn) => sql<TicketView['ticketSourceTracking']>`coalesce((
+  select json_agg(json_build_object('id', s.id, 'uuid', s.uuid, 'campaign', s.campaign, 'source', s.source,
+    'medium', s.medium, 'metadata', s.metadata, 'createdAt', s.created_at) order by s.id)
+  from ticket_source_tracking s where s.ticket_id = ${ticketId}), '[]'::json)`;
+
+const tagsOf = tagsFor(tickets.id);
+const trackingOf = trackingFor(tickets.id);
+
+const viewColumns = {
+  ticket: tickets,
+  contact: {
+    id: contacts.id,
+    name: contacts.name,
+    number: contacts.number,
+    email: contacts.email,
+    profilePicUrl: contacts.profilePicUrl,
+    isGroup: contacts.isGroup,
+  },
+  queue: { id: queues.id, name: queues.name, color: queues.color },
+  user: { id: users.id, name: users.name },
+  whatsapp: { id: whatsapps.id, name: whatsapps.name, channel: whatsapps.channel },
+  tags: tagsOf,
+  tracking: trackingOf,
+};
+
+export type ViewRow = {
+  ticket: typeof tickets.$inferSelect;
+  contact: TicketView['contact'];
+  queue: TicketView['queue'] | null;
+  user: TicketView['user'] | null;
+  whatsapp: TicketView['whatsapp'] | null;
+  tags: TicketView['tags'];
+  tracking: TicketView['ticketSourceTracking'];
+};
+
+export const toTicketView = (r: ViewRow): TicketView => {
+  const t = r.ticket;
+  return {
+    id: t.id,
+    uuid: t.uuid,
+    status: t.status as TicketView['status'],
+    contactId: t.contactId,
+    contact: r.contact,
+    queueId: t.queueId,
+    queue: r.queue?.id ? r.queue : null,
+    userId: t.userId,
+    user: r.user?.id ? r.user : null,
+    whatsappId: t.whatsappId,
+    whatsapp: r.whatsapp?.id ? r.whatsapp : null,
+    lastMessage: t.lastMessage,
+    unreadMessages: t.unreadMessages,
+    isGroup: t.isGroup,
+    chatbot: t.chatbot,
+    useIntegration: t.useIntegration,
+    integrationId: t.integrationId,
+    promptId: t.promptId,
+    tags: r.tags ?? [],
+    ticketSourceTracking: r.tracking ?? [],
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+};
+
+function selectViews(db: Db) {
+  return db
+    .select(viewColumns)
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .leftJoin(queues, eq(queues.id, tickets.queueId))
+    .leftJoin(users, eq(users.id, tickets.userId))
+    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
+}
+
+export interface Viewer {
+  userId: number;
+  companyId: number;
+  profile: string;
+  super: boolean;
+  queueIds: number[];
+  showQueuelessTickets: boolean;
+  allTicket: string;
+}
+
+export async function loadViewer(
+  db: Db,
+  t: { userId: number; companyId: number; profile: string; super: boolean },
+): Promise<Viewer> {
+  const [u] = await db
+    .select({ showQueuelessTickets: users.showQueuelessTickets, allTicket: users.allTicket })
+    .from(users)
+    .where(eq(users.id, t.userId));
+  const qs = await db
+    .select({ id: userQueues.queueId })
+    .from(userQueues)
+    .where(eq(userQueues.userId, t.userId));
+  return {
+    ...t,
+    queueIds: qs.map((q) => q.id),
+    showQueuelessTickets: u?.showQueuelessTickets ?? true,
+    allTicket: u?.allTicket ?? 'desabled',
+  };
+}
+
+export const isManager = (v: Pick<Viewer, 'profile' | 'super'>) => v.profile === 'admin' || v.super;
+
+/** Core §6: a non-admin sees tickets assigned to them, of their queues, and queueless ones when allowed. */
+export function canSeeTicket(
+  v: Viewer,
+  t: { userId: number | null; queueId: number | null; status: string },
+): boolean {
+  if (isManager(v)) return true;
+  if (t.userId === v.userId) return true;
+  if (t.queueId === null) return v.showQueuelessTickets;
+  if (v.queueIds.includes(t.queueId)) return true;
+  return t.status === 'pending' && v.allTicket === 'enabled';
+}
+
+function visibleWhere(v: Viewer, selected: number[] | undefined): SQL | undefined {
+  const manager = isManager(v);
+  const queueSet = manager ? selected : (selected ?? v.queueIds).filter((id) => v.queueIds.includes(id));
+  const parts: (SQL | undefined)[] = [eq(tickets.userId, v.userId)];
+  if (queueSet === undefined) return undefined; // managers without a queue selection see everything
+  if (queueSet.length) parts.push(inArray(tickets.queueId, queueSet));
+  if (manager || v.showQueuelessTickets) parts.push(isNull(tickets.queueId));
+  return or(...parts);
+}
+
+export const ticketQueries = {
+  async byId(db: Db, companyId: number, id: number): Promise<TicketView | undefined> {
+    const [r] = await selectViews(db).where(and(eq(tickets.id, id), eq(tickets.companyId, companyId)));
+    return r ? toTicketView(r as ViewRow) : undefined;
+  },
+  async byUuid(db: Db, companyId: number, uuid: string): Promise<TicketView | undefined> {
+    const [r] = await selectViews(db).where(and(eq(tickets.uuid, uuid), eq(tickets.companyId, companyId)));
+    return r ? toTicketView(r as ViewRow) : undefined;
+  },
+
+  async page(db: Db, v: Viewer, q: TicketListQuery, canShowAll: boolean) {
+    const conds: (SQL | undefined)[] = [eq(tickets.companyId, v.companyId)];
+    if (q.status) conds.push(eq(tickets.status, q.status));
+    const showAll = q.showAll && canShowAll;
+    if (showAll) {
+      if (q.queueIds?.length) conds.push(or(inArray(tickets.queueId, q.queueIds), isNull(tickets.queueId)));
+    } else if (q.status === 'open') {
+      // "Assigned": my open tickets.
+      conds.push(eq(tickets.userId, v.userId));
+      if (q.queueIds?.length) conds.push(or(inArray(tickets.queueId, q.queueIds), isNull(tickets.queueId)));
+    } else {
+      conds.push(visibleWhere(v, q.queueIds));
+    }
+    if (q.users?.length && isManager(v)) conds.push(inArray(tickets.userId, q.users));
+    if (q.withUnreadMessages) conds.push(sql`${tickets.unreadMessages} > 0`);
+    if (q.isGroup) conds.push(eq(tickets.isGroup, true));
+    if (q.date) conds.push(sql`(${tickets.createdAt} at time zone 'UTC')::date = ${q.date}::date`);
+    if (q.updatedAt) conds.push(sql`(${tickets.updatedAt} at time zone 'UTC')::date = ${q.updatedAt}::date`);
+    if (q.tags?.length)
+      conds.push(
+        sql`exists (select 1 from ticket_tags tt where tt.ticket_id = ${tickets.id} and tt.tag_id in (${sql.join(
+          q.tags.map((id) => sql`${id}`),
+          sql`, `,
+        )}))`,
+      );
+    const search = q.searchParam.trim();
+    if (search) {
+      // The contact's name or number, or any message's text, contains the search. Each way is its own
+      // query reading a page's worth in list order, and their union is the candidates: per way, the
+      // planner picks between a trigram index (rare text) and the list index (common text), which one OR
+      // across tables never lets it do.
+      const digits = search.replace(/\D/g, '');
+      const pattern = containsPattern(search.toLowerCase());
+      const filter = and(...conds);
+      const enough = q.pageNumber * TICKET_PAGE_SIZE + 1;
+      const way = (join: SQL, match: SQL) =>
+        sql`(select ${tickets.id}, ${tickets.updatedAt} from ${tickets} ${join} where ${filter} and ${match}
+          order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${enough})`;
+      const byContact = sql`join contacts c on c.id = ${tickets.contactId}`;
+      const ways = [
+        way(byContact, sql`c.name ilike ${pattern}`),
+        digits.length >= 3 ? way(byContact, sql`c.number like ${`%${digits}%`}`) : undefined,
+        way(
+          sql``,
+          sql`${tickets.id} in (select m.ticket_id from messages m where m.company_id = ${v.companyId}
+            and m.body ilike ${pattern})`,
+        ),
+      ].filter((w): w is SQL => Boolean(w));
+      conds.push(sql`${tickets.id} in (select hits.id from (${sql.join(ways, sql` union `)}) hits)`);
+    }
+    const rows = await selectViews(db)
+      .where(and(...conds))
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(TICKET_PAGE_SIZE + 1)
+      .offset((q.pageNumber - 1) * TICKET_PAGE_SIZE);
+    return {
+      tickets: rows.slice(0, TICKET_PAGE_SIZE).map((r) => toTicketView(r as ViewRow)),
+      hasMore: rows.length > TICKET_PAGE_SIZE,
+    };
+  },
+};

@@ -1,0 +1,474 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import {
+  can,
+  rooms,
+  type TicketCreate,
+  type TicketListQuery,
+  type TicketUpdate,
+  type TicketView,
+} from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import {
+  contacts,
+  queues,
+  ticketHistories,
+  ticketNotes,
+  tickets,
+  users,
+  whatsapps,
+} from '../../db/schema/index.js';
+import { AppError, isUniqueViolation } from '../../http/errors.js';
+import type { Tenant } from '../../http/tenant.js';
+import type { Events } from '../../realtime/events.js';
+import { readSetting } from '../settings/setting-service.js';
+import type { MessageService } from '../messages/message-service.js';
+import { canSeeTicket, isManager, loadViewer, ticketQueries } from './ticket-queries.js';
+
+type TicketRow = typeof tickets.$inferSelect;
+
+export function ticketService(deps: {
+  db: Db;
+  events: Events;
+  messages: () => MessageService;
+  log: { warn(o: object, m: string): void };
+}) {
+  const { db, events } = deps;
+
+  async function row(t: Tenant, id: number): Promise<TicketRow> {
+    const [r] = await db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.id, id), eq(tickets.companyId, t.companyId)));
+    if (!r) throw new AppError('ERR_NO_TICKET_FOUND', 404);
+    return r;
+  }
+
+  async function visibleRow(t: Tenant, id: number) {
+    const r = await row(t, id);
+    if (!canSeeTicket(await loadViewer(db, t), r)) throw new AppError('ERR_NO_PERMISSION', 403);
+    return r;
+  }
+
+  /** Sends the ticket to every room that lists it: its old and new status lists, itself, notifications. */
+  function emitTicket(companyId: number, view: TicketView, previousStatus?: string) {
+    const payload = { action: 'update', ticket: view, previousStatus };
+    const targets = new Set([
+      rooms.ticketStatus(companyId, view.status),
+      rooms.ticket(companyId, view.id),
+      rooms.notification(companyId),
+    ]);
+    if (previousStatus && previousStatus !== view.status)
+      targets.add(rooms.ticketStatus(companyId, previousStatus));
+    events.toRoom([...targets], companyId, 'ticket', payload);
+  }
+
+  async function history(
+    companyId: number,
+    r: TicketRow,
+    action: string,
+    userId: number | null,
+    data?: Record<string, unknown>,
+  ) {
+    await db.insert(ticketHistories).values({
+      companyId,
+      ticketId: r.id,
+      action,
+      userId,
+      queueId: r.queueId,
+      whatsappId: r.whatsappId,
+      status: r.status,
+      data,
+    });
+  }
+
+  async function otherOpenTicket(
+    companyId: number,
+    contactId: number,
+    whatsappId: number | null,
+    exceptId?: number,
+  ) {
+    const [other] = await db
+      .select({
+        id: tickets.id,
+        uuid: tickets.uuid,
+        status: tickets.status,
+        user: { id: users.id, name: users.name },
+        queue: { id: queues.id, name: queues.name },
+      })
+      .from(tickets)
+      .leftJoin(users, eq(users.id, tickets.userId))
+      .leftJoin(queues, eq(queues.id, tickets.queueId))
+      .where(
+        and(
+          eq(tickets.companyId, companyId),
+          eq(tickets.contactId, contactId),
+          whatsappId ? eq(tickets.whatsappId, whatsappId) : sql`true`,
+          sql`${tickets.status} <> 'closed'`,
+          exceptId ? sql`${tickets.id} <> ${exceptId}` : sql`true`,
+        ),
+      )
+      .limit(1);
+    return other;
+  }
+
+  const otherOpenError = (other: NonNullable<Awaited<ReturnType<typeof otherOpenTicket>>>) =>
+    new AppError('ERR_OTHER_OPEN_TICKET', 409, 'There is already an open ticket for this contact', {
+      ticket: {
+        id: other.id,
+        uuid: other.uuid,
+        status: other.status,
+        user: other.user?.id ? other.user : null,
+        queue: other.queue?.id ? other.queue : null,
+      },
+    });
+
+  async function sendSystem(companyId: number, r: TicketRow, body: string) {
+    if (!body.trim() || r.isGroup) return;
+    try {
+      await deps.messages().deliver(companyId, r, { body, userId: null });
+    } catch (err) {
+      deps.log.warn({ err, ticketId: r.id }, 'automatic message not sent');
+    }
+  }
+
+  return {
+    emitTicket,
+
+    async list(t: Tenant, q: TicketListQuery) {
+      let viewer = await loadViewer(db, t);
+      // Core §6: allTicket lets a user see every waiting ticket that has a queue (canSeeTicket agrees),
+      // so the waiting list (and the notifications built on it) counts every queue for them.
+      if (q.status === 'pending' && viewer.allTicket === 'enabled' && !isManager(viewer)) {
+        const all = await db.select({ id: queues.id }).from(queues).where(eq(queues.companyId, t.companyId));
+        viewer = { ...viewer, queueIds: all.map((r) => r.id) };
+      }
+      return ticketQueries.page(db, viewer, q, can(t, 'tickets-manager:showall') || t.super);
+    },
+
+    async get(t: Tenant, id: number) {
+      await visibleRow(t, id);
+      return (await ticketQueries.byId(db, t.companyId, id))!;
+    },
+
+    async getByUuid(t: Tenant, uuid: string) {
+      const view = await ticketQueries.byUuid(db, t.companyId, uuid);
+      if (!view) throw new AppError('ERR_NO_TICKET_FOUND', 404);
+      if (
+        !canSeeTicket(await loadViewer(db, t), {
+          userId: view.userId,
+          queueId: view.queueId,
+          status: view.status,
+        })
+      )
+        throw new AppError('ERR_NO_PERMISSION', 403);
+      return view;
+    },
+
+    async create(t: Tenant, input: TicketCreate) {
+      const [contact] = await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.id, input.contactId), eq(contacts.companyId, t.companyId)));
+      if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND', 404);
+      const viewer = await loadViewer(db, t);
+      // Core §5: a queue must be chosen unless the user is admin, and it must be one of theirs.
+      if (!isManager(viewer) && (!input.queueId || !viewer.queueIds.includes(input.queueId)))
+        throw new AppError('ERR_VALIDATION', 400, 'Choose one of your queues');
+      if (input.queueId) {
+        const [q] = await db
+          .select({ id: queues.id })
+          .from(queues)
+          .where(and(eq(queues.id, input.queueId), eq(queues.companyId, t.companyId)));
+        if (!q) throw new AppError('ERR_VALIDATION', 400, 'unknown queue');
+      }
+      const [w] = input.whatsappId
+        ? await db
+            .select()
+            .from(whatsapps)
+            .where(and(eq(whatsapps.id, input.whatsappId), eq(whatsapps.companyId, t.companyId)))
+        : await db
+            .select()
+            .from(whatsapps)
+            .where(and(eq(whatsapps.companyId, t.companyId), eq(whatsapps.isDefault, true)));
+      if (!w) throw new AppError(input.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND', 404);
+      const userId = isManager(viewer) && input.userId ? input.userId : t.userId;
+      if (userId !== t.userId) {
+        const [u] = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, userId), eq(users.companyId, t.companyId)));
+        if (!u) throw new AppError('ERR_NO_USER_FOUND', 404);
+      }
+      const other = await otherOpenTicket(t.companyId, contact.id, w.id);
+      if (other) throw otherOpenError(other);
+      let created: TicketRow;
+      try {
+        [created] = (await db
+          .insert(tickets)
+          .values({
+            companyId: t.companyId,
+            contactId: contact.id,
+            whatsappId: w.id,
+            queueId: input.queueId ?? null,
+            userId: input.status === 'pending' ? null : userId,
+            status: input.status,
+            isGroup: contact.isGroup,
+          })
+          .returning()) as [TicketRow];
+      } catch (err) {
+        if (isUniqueViolation(err, 'tickets_one_active_uq')) {
+          const raced = await otherOpenTicket(t.companyId, contact.id, w.id);
+          if (raced) throw otherOpenError(raced);
+        }
+        throw err;
+      }
+      await history(t.companyId, created, 'create', t.userId);
+      const view = (await ticketQueries.byId(db, t.companyId, created.id))!;
+      emitTicket(t.companyId, view);
+      return view;
+    },
+
+    async update(t: Tenant, id: number, input: TicketUpdate) {
+      const current = await visibleRow(t, id);
+      const viewer = await loadViewer(db, t);
+      const manager = isManager(viewer);
+      const set: Partial<TicketRow> = { updatedAt: new Date() };
+      let action = 'update';
+      const transferring =
+        input.queueId !== undefined ||
+        (input.userId !== undefined && input.userId !== t.userId && input.status !== 'pending');
+
+      if (input.queueId !== undefined && input.queueId !== null) {
+        const [q] = await db
+          .select({ id: queues.id })
+          .from(queues)
+          .where(and(eq(queues.id, input.queueId), eq(queues.companyId, t.companyId)));
+        if (!q) throw new AppError('ERR_VALIDATION', 400, 'unknown queue');
+      }
+      if (input.userId) {
+        const [u] = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, input.userId), eq(users.companyId, t.companyId)));
+        if (!u) throw new AppError('ERR_NO_USER_FOUND', 404);
+      }
+      if (input.whatsappId) {
+        const [w] = await db
+          .select({ id: whatsapps.id })
+          .from(whatsapps)
+          .where(and(eq(whatsapps.id, input.whatsappId), eq(whatsapps.companyId, t.companyId)));
+        if (!w) throw new AppError('ERR_NO_WAPP_FOUND', 404);
+        set.whatsappId = input.whatsappId;
+      }
+
+      if (input.status === 'open' && !transferring) {
+        // Accept (pending → open) or reopen (closed → open): the current user takes it.
+        set.status = 'open';
+        set.userId = manager && input.userId ? input.userId : t.userId;
+        set.closedAt = null;
+        action = current.status === 'closed' ? 'reopen' : current.status === 'pending' ? 'accept' : 'update';
+      } else if (input.status === 'pending') {
+        set.status = 'pending';
+        set.userId = null;
+        action = 'return';
+      } else if (input.status === 'closed') {
+        set.status = 'closed';
+        set.userId = current.userId ?? t.userId;
+        set.useIntegration = false;
+        set.integrationId = null;
+        set.promptId = null;
+        set.chatbot = false;
+        set.closedAt = new Date();
+        action = 'close';
+      }
+      if (transferring) {
+        action = 'transfer';
+        if (input.queueId !== undefined) set.queueId = input.queueId;
+        if (input.userId) {
+          set.userId = input.userId;
+          set.status =
+            input.status ??
+            (current.status === 'closed' ? 'open' : current.status === 'pending' ? 'open' : current.status);
+        } else {
+          // Only a queue: the ticket waits in that queue for anyone.
+          set.userId = null;
+          set.status = 'pending';
+        }
+      }
+      if (input.useIntegration !== undefined) set.useIntegration = input.useIntegration;
+      if (input.promptId !== undefined) set.promptId = input.promptId;
+      if (input.integrationId !== undefined) set.integrationId = input.integrationId;
+
+      let updated: TicketRow;
+      try {
+        [updated] = (await db.update(tickets).set(set).where(eq(tickets.id, id)).returning()) as [TicketRow];
+      } catch (err) {
+        if (isUniqueViolation(err, 'tickets_one_active_uq')) {
+          const other = await otherOpenTicket(
+            t.companyId,
+            current.contactId,
+            set.whatsappId ?? current.whatsappId,
+            id,
+          );
+          if (other) throw otherOpenError(other);
+        }
+        throw err;
+      }
+      await history(t.companyId, updated, action, t.userId, {
+        from: { status: current.status, userId: current.userId, queueId: current.queueId },
+      });
+      const view = (await ticketQueries.byId(db, t.companyId, id))!;
+      emitTicket(t.companyId, view, current.status);
+
+      // Automatic messages, after the change is visible.
+      if (action === 'accept' && (await readSetting(db, t.companyId, 'sendGreetingAccepted')) === 'enabled') {
+        const [me] = await db.select({ name: users.name }).from(users).where(eq(users.id, t.userId));
+        const [c] = await db
+          .select({ name: contacts.name })
+          .from(contacts)
+          .where(eq(contacts.id, updated.contactId));
+        await sendSystem(
+          t.companyId,
+          updated,
+          `Olá, ${c?.name ?? ''}! Meu nome é ${me?.name ?? ''} e agora vou atender você.`,
+        );
+      }
+      if (
+        action === 'transfer' &&
+        (await readSetting(db, t.companyId, 'sendMsgTransfTicket')) === 'enabled'
+      ) {
+        const [q] = updated.queueId
+          ? await db.select({ name: queues.name }).from(queues).where(eq(queues.id, updated.queueId))
+          : [];
+        const [u] = updated.userId
+          ? await db.select({ name: users.name }).from(users).where(eq(users.id, updated.userId))
+          : [];
+        await sendSystem(
+          t.companyId,
+          { ...updated, status: 'open' },
+          `Você foi transferido${q ? ` para o setor *${q.name}*` : ''}${u ? ` e será atendido por *${u.name}*` : ''}. Aguarde, por favor.`,
+        );
+      }
+      if (action === 'close' && updated.whatsappId) {
+        const [w] = await db
+          .select({ complationMessage: whatsapps.complationMessage })
+          .from(whatsapps)
+          .where(eq(whatsapps.id, updated.whatsappId));
+        if (w?.complationMessage)
+          await sendSystem(t.companyId, { ...updated, status: 'open' }, w.complationMessage);
+      }
+      return (await ticketQueries.byId(db, t.companyId, id))!;
+    },
+
+    async remove(t: Tenant, id: number) {
+      if (!can(t, 'ticket-options:deleteTicket') && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
+      const r = await row(t, id);
+      await db.delete(tickets).where(eq(tickets.id, id));
+      const payload = { action: 'delete', ticketId: id };
+      events.toRoom(
+        [
+          rooms.ticketStatus(t.companyId, r.status),
+          rooms.ticket(t.companyId, id),
+          rooms.notification(t.companyId),
+        ],
+        t.companyId,
+        'ticket',
+        payload,
+      );
+      return { message: 'Ticket deleted' };
+    },
+
+    async histories(t: Tenant, id: number) {
+      await visibleRow(t, id);
+      const rows = await db
+        .select({
+          id: ticketHistories.id,
+          action: ticketHistories.action,
+          status: ticketHistories.status,
+          createdAt: ticketHistories.createdAt,
+          user: { id: users.id, name: users.name },
+          queue: { id: queues.id, name: queues.name, color: queues.color },
+          whatsapp: { id: whatsapps.id, name: whatsapps.name },
+        })
+        .from(ticketHistories)
+        .leftJoin(users, eq(users.id, ticketHistories.userId))
+        .leftJoin(queues, eq(queues.id, ticketHistories.queueId))
+        .leftJoin(whatsapps, eq(whatsapps.id, ticketHistories.whatsappId))
+        .where(eq(ticketHistories.ticketId, id))
+        .orderBy(asc(ticketHistories.id));
+      return rows.map((r) => ({
+        ...r,
+        createdAt: r.createdAt.toISOString(),
+        user: r.user?.id ? r.user : null,
+        queue: r.queue?.id ? r.queue : null,
+        whatsapp: r.whatsapp?.id ? r.whatsapp : null,
+      }));
+    },
+
+    // Internal notes of a ticket (core §3 Ticket note).
+    async addNote(t: Tenant, input: { note: string; ticketId: number; contactId?: number }) {
+      const r = await visibleRow(t, input.ticketId);
+      const [n] = await db
+        .insert(ticketNotes)
+        .values({
+          companyId: t.companyId,
+          ticketId: r.id,
+          contactId: r.contactId,
+          userId: t.userId,
+          note: input.note,
+        })
+        .returning();
+      const [u] = await db
+        .select({ id: users.id, name: users.name })
+        .from(users)
+        .where(eq(users.id, t.userId));
+      return {
+        id: n!.id,
+        note: n!.note,
+        ticketId: n!.ticketId,
+        contactId: n!.contactId,
+        user: u ?? null,
+        createdAt: n!.createdAt.toISOString(),
+      };
+    },
+    async listNotes(t: Tenant, q: { ticketId?: number; contactId?: number }) {
+      if (!q.ticketId && !q.contactId) throw new AppError('ERR_VALIDATION', 400, 'ticketId or contactId');
+      if (q.ticketId) await visibleRow(t, q.ticketId);
+      const rows = await db
+        .select({
+          id: ticketNotes.id,
+          note: ticketNotes.note,
+          ticketId: ticketNotes.ticketId,
+          contactId: ticketNotes.contactId,
+          createdAt: ticketNotes.createdAt,
+          user: { id: users.id, name: users.name },
+        })
+        .from(ticketNotes)
+        .leftJoin(users, eq(users.id, ticketNotes.userId))
+        .where(
+          and(
+            eq(ticketNotes.companyId, t.companyId),
+            q.ticketId ? eq(ticketNotes.ticketId, q.ticketId) : undefined,
+            q.contactId ? eq(ticketNotes.contactId, q.contactId) : undefined,
+          ),
+        )
+        .orderBy(asc(ticketNotes.id));
+      return rows.map((r) => ({
+        ...r,
+        createdAt: r.createdAt.toISOString(),
+        user: r.user?.id ? r.user : null,
+      }));
+    },
+    async removeNote(t: Tenant, id: number) {
+      const [n] = await db
+        .select()
+        .from(ticketNotes)
+        .where(and(eq(ticketNotes.id, id), eq(ticketNotes.companyId, t.companyId)));
+      if (!n) throw new AppError('ERR_NOT_FOUND', 404, 'note not found');
+      if (n.userId !== t.userId && t.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION', 403);
+      await db.delete(ticketNotes).where(eq(ticketNotes.id, id));
+      return { message: 'Note deleted' };
+    },
+  };
+}
+export type TicketService = ReturnType<typeof ticketService>;

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { IdParam, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
+import type { WhatsappService } from './whatsapp-service.js';
+import { patchSchema } from '../../http/patch-schema.js';
+
+// Only what is sent changes: a rename must not reset the messages, queues or default flag.
+const WhatsappPatch = patchSchema(WhatsappUpdate);
+
+export const whatsappRoutes =
+  (whatsapps: WhatsappService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get('/whatsapp', (req) => whatsapps.list(req.tenant));
+    app.get('/whatsapp/:id', { schema: { params: IdParam } }, (req) =>
+      whatsapps.get(req.tenant, req.params.id),
+    );
+    app.post('/whatsapp', { schema: { body: WhatsappInput } }, async (req, reply) =>
+      reply.status(201).send(await whatsapps.create(req.tenant, req.body)),
+    );
+    app.put('/whatsapp/:id', { schema: { params: IdParam, body: WhatsappPatch } }, (req) =>
+      whatsapps.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete('/whatsapp/:id', { schema: { params: IdParam } }, (req) =>
+      whatsapps.remove(req.tenant, req.params.id),
+    );
+    app.post('/whatsappsession/:id', { schema: { params: IdParam } }, (req) =>
+      whatsapps.startSession(req.tenant, req.params.id),
+    );
+    app.put('/whatsappsession/:id', { schema: { params: IdParam } }, (req) =>
+      whatsapps.renewSession(req.tenant, req.params.id),
+    );
+    app.delete('/whatsappsession/:id', { schema: { params: IdParam } }, (req) =>
+      whatsapps.stopSession(req.tenant, req.params.id),
+    );
+  };

@@ -1,0 +1,39 @@
+import type { Server } from 'socket.io';
+import { companyEvent, rooms, type CompanyEntity } from '@recado/contracts';
+
+/**
+ * Typed emit helpers. Services call these only after their transaction has committed.
+ * Every room name includes the company, so nothing can cross tenants by construction.
+ */
+export interface Events {
+  /** To every signed-in user of the company. */
+  toCompany(companyId: number, entity: CompanyEntity, payload: unknown): void;
+  /** To the company's admins only. */
+  toAdmins(companyId: number, entity: CompanyEntity, payload: unknown): void;
+  /** To every browser of one user. */
+  toUser(companyId: number, userId: number, entity: CompanyEntity, payload: unknown): void;
+  /**
+   * To server-authorised rooms of the company (ticket, status list, notification). Several rooms in one
+   * call reach each socket once, however many of them it is in.
+   */
+  toRoom(room: string | string[], companyId: number, entity: CompanyEntity, payload: unknown): void;
+  /** Ends the sockets of ended sessions (after a new login elsewhere, logout or password reset). */
+  endSessions(sessionIds: string[], reason: string): void;
+}
+
+export function socketEvents(getIo: () => Server | undefined): Events {
+  const emit = (room: string | string[], event: string, payload: unknown) =>
+    getIo()?.to(room).emit(event, payload);
+  return {
+    toCompany: (cid, entity, payload) => emit(rooms.company(cid), companyEvent(cid, entity), payload),
+    toAdmins: (cid, entity, payload) => emit(rooms.admins(cid), companyEvent(cid, entity), payload),
+    toUser: (cid, uid, entity, payload) => emit(rooms.user(cid, uid), companyEvent(cid, entity), payload),
+    toRoom: (room, cid, entity, payload) => emit(room, companyEvent(cid, entity), payload),
+    endSessions(sessionIds, reason) {
+      const io = getIo();
+      if (!io) return;
+      for (const sid of sessionIds) io.in(rooms.session(sid)).disconnectSockets(true);
+      void reason;
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { describe, expect, test, vi } from 'vitest';
+import type { Tenant } from '../http/tenant.js';
+import { initialRooms, resolveJoin, type RoomGuards } from './room-policy.js';
+
+const tenant = (over: Partial<Tenant> = {}): Tenant => ({
+  userId: 7,
+  companyId: 3,
+  profile: 'user',
+  super: false,
+  sessionId: 'sess-1',
+  ...over,
+});
+
+describe('initialRooms', () => {
+  test('a plain user gets its company, its own user room and its session', () => {
+    expect(initialRooms(tenant()).sort()).toEqual(['company-3', 'company-3-user-7', 'session-sess-1'].sort());
+  });
+
+  test('supervisors are not admins', () => {
+    expect(initialRooms(tenant({ profile: 'supervisor' }))).not.toContain('company-3-admins');
+  });
+
+  test('an admin also joins the admins room of its own company only', () => {
+    const list = initialRooms(tenant({ profile: 'admin' }));
+    expect(list).toContain('company-3-admins');
+    expect(list.filter((r) => r.startsWith('company-') && !r.startsWith('company-3'))).toEqual([]);
+  });
+
+  test('only a super user joins the platform room', () => {
+    expect(initialRooms(tenant({ profile: 'admin', super: true }))).toContain('platform-super');
+    expect(initialRooms(tenant({ profile: 'admin' }))).not.toContain('platform-super');
+  });
+});
+
+describe('resolveJoin', () => {
+  const none: RoomGuards = {};
+
+  test('notification and the ticket statuses resolve inside the caller’s company', async () => {
+    expect(await resolveJoin(tenant(), 'notification', none)).toBe('company-3-notification');
+    expect(await resolveJoin(tenant(), ' notification ', none)).toBe('company-3-notification');
+    for (const status of ['open', 'pending', 'closed', 'group'])
+      expect(await resolveJoin(tenant(), status, none)).toBe(`company-3-tickets-${status}`);
+  });
+
+  test.each([
+    ['another company room', 'company-4'],
+    ['another company admins', 'company-4-admins'],
+    ['own company room by name', 'company-3'],
+    ['own admins room by name (a plain user)', 'company-3-admins'],
+    ['another user room', 'company-3-user-8'],
+    ['a session room', 'session-sess-2'],
+    ['the platform room', 'platform-super'],
+    ['an unknown status', 'archived'],
+    ['a status in another case', 'OPEN'],
+    ['an empty string', ''],
+    ['blanks', '   '],
+    ['an oversize string', 'x'.repeat(101)],
+    ['a status with a suffix', 'open-company-4'],
+    ['null', null],
+    ['undefined', undefined],
+    ['an object', { room: 'company-4' }],
+    ['an array', ['company-4']],
+    ['a boolean', true],
+  ])('refuses %s', async (_, request) => {
+    expect(await resolveJoin(tenant(), request, none)).toBeNull();
+    expect(await resolveJoin(tenant({ profile: 'admin', super: true }), request, none)).toBeNull();
+  });
+
+  test('tickets need the ticket guard: absent guard refuses, the guard decides otherwise', async () => {
+    expect(await resolveJoin(tenant(), 'ticket-5', none)).toBeNull();
+    expect(await resolveJoin(tenant(), '5', none)).toBeNull();
+    const ticket = vi.fn(async (_t: Tenant, id: number) => id === 5);
+    const guards: RoomGuards = { ticket };
+    expect(await resolveJoin(tenant(), 'ticket-5', guards)).toBe('company-3-ticket-5');
+    expect(await resolveJoin(tenant(), 5, guards)).toBe('company-3-ticket-5');
+    expect(await resolveJoin(tenant(), '5', guards)).toBe('company-3-ticket-5');
+    expect(await resolveJoin(tenant(), 'ticket-6', guards)).toBeNull();
+    expect(ticket).toHaveBeenCalledWith(expect.objectContaining({ companyId: 3, userId: 7 }), 5);
+  });
+
+  test('malformed or out-of-range ticket ids never reach the guard', async () => {
+    const ticket = vi.fn(async () => true);
+    for (const request of [
+      'ticket-',
+      'ticket-abc',
+      'ticket-1.5',
+      'ticket--1',
+      'ticket-0',
+      '0',
+      '2147483648',
+      'ticket-99999999999',
+      'ticket-5 OR 1=1',
+      1.5,
+      -2,
+    ])
+      expect(await resolveJoin(tenant(), request, { ticket }), String(request)).toBeNull();
+    expect(ticket).not.toHaveBeenCalled();
+    expect(await resolveJoin(tenant(), 'ticket-2147483647', { ticket })).toBe('company-3-ticket-2147483647');
+  });
+
+  test('chats need the chat guard and resolve inside the caller’s company', async () => {
+    expect(await resolveJoin(tenant(), 'chat-9', none)).toBeNull();
+    const chat = vi.fn(async (_t: Tenant, id: number) => id === 9);
+    expect(await resolveJoin(tenant(), 'chat-9', { chat })).toBe('company-3-chat-9');
+    expect(await resolveJoin(tenant(), 'chat-10', { chat })).toBeNull();
+    expect(await resolveJoin(tenant(), 'chat-0', { chat })).toBeNull();
+    expect(chat).toHaveBeenCalledTimes(2);
+  });
+
+  test('a failing guard rejects (the socket server answers { ok: false })', async () => {
+    const ticket = vi.fn(async () => {
+      throw new Error('db down');
+    });
+    await expect(resolveJoin(tenant(), 'ticket-5', { ticket })).rejects.toThrow('db down');
+  });
+});

@@ -1,0 +1,92 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { CLIENT_EVENTS, rooms } from '@recado/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Tenant } from '../http/tenant.js';
+import { initialRooms, resolveJoin, type RoomGuards } from './room-policy.js';
+
+export interface SocketServerDeps {
+  httpServer: HttpServer;
+  log: FastifyBaseLogger;
+  authenticate: (token: string) => Promise<Tenant | 'expired' | null>;
+  onPresence?: (t: Tenant, online: boolean) => Promise<void>;
+  guards: RoomGuards;
+  redisUrl?: string;
+}
+
+/** Socket.IO server: the handshake carries the access token; rooms come from the server only. */
+export async function createSocketServer(deps: SocketServerDeps): Promise<Server> {
+  const io = new Server(deps.httpServer, {
+    path: '/socket.io',
+    pingTimeout: 18000,
+    pingInterval: 18000,
+    cors: { origin: true, credentials: true },
+    serveClient: false,
+  });
+  if (deps.redisUrl) {
+    const { Redis } = await import('ioredis');
+    const { createAdapter } = await import('@socket.io/redis-adapter');
+    const pub = new Redis(deps.redisUrl);
+    const sub = pub.duplicate();
+    io.adapter(createAdapter(pub, sub));
+    io.engine.on('close', () => {
+      pub.disconnect();
+      sub.disconnect();
+    });
+  }
+
+  io.use(async (socket, next) => {
+    const raw = socket.handshake.auth?.token ?? socket.handshake.query?.token;
+    const token = typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '') : '';
+    const result = token ? await deps.authenticate(token).catch(() => null) : null;
+    if (result && result !== 'expired') {
+      socket.data.tenant = result;
+      return next();
+    }
+    const err = new Error(result === 'expired' ? 'ERR_SESSION_EXPIRED' : 'ERR_INVALID_TOKEN') as Error & {
+      data?: unknown;
+    };
+    err.data = { code: result === 'expired' ? 'ERR_SESSION_EXPIRED' : 'ERR_INVALID_TOKEN' };
+    next(err);
+  });
+
+  io.on('connection', (socket: Socket) => {
+    const tenant = socket.data.tenant as Tenant;
+    void socket.join(initialRooms(tenant));
+    void deps.onPresence?.(tenant, true).catch((err) => deps.log.warn({ err }, 'presence update failed'));
+
+    const join = async (request: unknown, ack?: unknown) => {
+      const room = await resolveJoin(tenant, request, deps.guards).catch(() => null);
+      if (room) await socket.join(room);
+      if (typeof ack === 'function') ack({ ok: Boolean(room) });
+    };
+    const leave = async (request: unknown, ack?: unknown) => {
+      const room = await resolveJoin(tenant, request, deps.guards).catch(() => null);
+      if (room) await socket.leave(room);
+      if (typeof ack === 'function') ack({ ok: Boolean(room) });
+    };
+    socket.on(CLIENT_EVENTS.join, join);
+    socket.on(CLIENT_EVENTS.leave, leave);
+    socket.on(CLIENT_EVENTS.joinChatBox, (id: unknown, ack?: unknown) => join(`ticket-${String(id)}`, ack));
+    socket.on(CLIENT_EVENTS.leaveChatBox, (id: unknown, ack?: unknown) => leave(`ticket-${String(id)}`, ack));
+    socket.on(CLIENT_EVENTS.joinTickets, join);
+    socket.on(CLIENT_EVENTS.leaveTickets, leave);
+    socket.on(CLIENT_EVENTS.joinNotification, (ack?: unknown) => join('notification', ack));
+    socket.on(CLIENT_EVENTS.leaveNotification, (ack?: unknown) => leave('notification', ack));
+    socket.on(CLIENT_EVENTS.ready, (ack?: unknown) => {
+      if (typeof ack === 'function')
+        ack({ ok: true, rooms: [...socket.rooms].filter((r) => r !== socket.id) });
+    });
+    socket.on(CLIENT_EVENTS.userStatus, () => {
+      void deps.onPresence?.(tenant, true).catch(() => undefined);
+    });
+    socket.on('disconnect', async () => {
+      const left = await io
+        .in(rooms.user(tenant.companyId, tenant.userId))
+        .fetchSockets()
+        .catch(() => []);
+      if (left.length === 0) void deps.onPresence?.(tenant, false).catch(() => undefined);
+    });
+  });
+  return io;
+}

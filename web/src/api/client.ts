@@ -1,0 +1,151 @@
+import type { AuthAnswer, ErrorBody } from '@recado/contracts';
+
+/**
+ * The HTTP layer of core §8: bearer token from local storage; a 403 triggers one token refresh and a
+ * replay, with concurrent failures queued behind that single refresh; a 401, a failed refresh or a second
+ * 403 logs the user out.
+ */
+export const TOKEN_KEY = 'token';
+export const COMPANY_KEY = 'companyId';
+export const USER_ID_KEY = 'userId';
+
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    public code: string,
+    message: string,
+    public body?: ErrorBody & Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+type LogoutListener = () => void;
+const logoutListeners = new Set<LogoutListener>();
+export const onForcedLogout = (fn: LogoutListener) => {
+  logoutListeners.add(fn);
+  return () => {
+    logoutListeners.delete(fn);
+  };
+};
+
+export const getToken = () => localStorage.getItem(TOKEN_KEY);
+export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, JSON.stringify(token));
+const readToken = () => {
+  const raw = getToken();
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as string;
+  } catch {
+    return raw;
+  }
+};
+export const currentToken = readToken;
+
+export function clearSession() {
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(COMPANY_KEY);
+  localStorage.removeItem(USER_ID_KEY);
+}
+
+let refreshing: Promise<string> | null = null;
+
+/** One refresh at a time; every caller waiting on a 403 shares it. */
+export function refreshToken(): Promise<string> {
+  refreshing ??= fetch('/api/auth/refresh_token', { method: 'POST', credentials: 'include' })
+    .then(async (res) => {
+      if (!res.ok) throw new ApiError(res.status, 'ERR_SESSION_EXPIRED', 'refresh failed');
+      const body = (await res.json()) as AuthAnswer;
+      setToken(body.token);
+      return body.token;
+    })
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
+}
+
+function forceLogout() {
+  clearSession();
+  logoutListeners.forEach((fn) => fn());
+}
+
+export interface RequestOptions {
+  params?: Record<string, string | number | boolean | undefined | null | string[] | number[]>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Public calls (login, signup) neither send a token nor refresh. */
+  anonymous?: boolean;
+}
+
+function buildUrl(path: string, params?: RequestOptions['params']) {
+  const url = new URL(`/api${path}`, window.location.origin);
+  for (const [k, v] of Object.entries(params ?? {})) {
+    if (v === undefined || v === null || v === '') continue;
+    url.searchParams.set(k, Array.isArray(v) ? JSON.stringify(v) : String(v));
+  }
+  return url.pathname + url.search;
+}
+
+export async function request<T>(
+  method: string,
+  path: string,
+  opts: RequestOptions = {},
+  retried = false,
+): Promise<T> {
+  const token = opts.anonymous ? null : readToken();
+  const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
+  const res = await fetch(buildUrl(path, opts.params), {
+    method,
+    credentials: 'include',
+    signal: opts.signal,
+    headers: {
+      ...(opts.body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
+  });
+  if (res.status === 403 && !opts.anonymous && !retried) {
+    const body = await res
+      .clone()
+      .json()
+      .catch(() => ({}));
+    if ((body as ErrorBody).error === 'ERR_SESSION_EXPIRED') {
+      try {
+        await refreshToken();
+      } catch {
+        forceLogout();
+        throw new ApiError(401, 'ERR_SESSION_EXPIRED', 'session expired');
+      }
+      return request<T>(method, path, opts, true);
+    }
+  }
+  if (!res.ok) {
+    const body = (await res
+      .json()
+      .catch(() => ({ error: 'ERR_INTERNAL_SERVER_ERROR', message: res.statusText }))) as ErrorBody &
+      Record<string, unknown>;
+    if (
+      !opts.anonymous &&
+      (res.status === 401 || (res.status === 403 && retried && body.error === 'ERR_SESSION_EXPIRED'))
+    )
+      forceLogout();
+    throw new ApiError(
+      res.status,
+      body.error ?? 'ERR_INTERNAL_SERVER_ERROR',
+      body.message ?? res.statusText,
+      body,
+    );
+  }
+  if (res.status === 204) return undefined as T;
+  const type = res.headers.get('content-type') ?? '';
+  return (type.includes('application/json') ? await res.json() : await res.text()) as T;
+}
+
+export const api = {
+  get: <T>(path: string, params?: RequestOptions['params']) => request<T>('GET', path, { params }),
+  post: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) =>
+    request<T>('POST', path, { ...opts, body }),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, { body }),
+  delete: <T>(path: string) => request<T>('DELETE', path),
+};

@@ -1,0 +1,152 @@
+import { useEffect, useRef } from 'react';
+import { useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import {
+  CONTACT_SEARCH_MIN_LENGTH,
+  onlyDigits,
+  type ContactEvent,
+  type ContactImportResult,
+  type ContactInput,
+  type ContactPage,
+  type ContactUpdate,
+  type ContactUploadResult,
+  type ContactView,
+} from '@recado/contracts';
+import { api } from './client.js';
+import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
+import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
+
+export const contactKeys = {
+  all: ['contacts'] as const,
+  lists: () => ['contacts', 'list'] as const,
+  list: (search: string) => ['contacts', 'list', search] as const,
+  detail: (id: number) => ['contacts', 'detail', id] as const,
+};
+
+/** The search the server applies: from 3 characters, else none (core §5). */
+export const effectiveSearch = (search: string) => {
+  const s = search.trim().toLowerCase();
+  return s.length >= CONTACT_SEARCH_MIN_LENGTH ? s : '';
+};
+
+/** Server order of GET /contacts: name without case, then id. */
+const byName = (a: ContactView, b: ContactView) =>
+  a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id;
+
+/** Whether a contact belongs in the list cached under `['contacts', 'list', search]`. */
+const matchesSearch = (key: QueryKey, c: ContactView) => {
+  const search = String(key[2] ?? '');
+  if (!search) return true;
+  const digits = onlyDigits(search);
+  return (
+    c.name.toLowerCase().includes(search) ||
+    (digits.length >= CONTACT_SEARCH_MIN_LENGTH && c.number.includes(digits))
+  );
+};
+
+export function putContactInLists(client: QueryClient, contact: ContactView) {
+  // List rows carry no extra info (single-contact answers do).
+  const { extraInfo: _extra, ...row } = contact;
+  upsertListItem<ContactView>(client, contactKeys.lists(), row, { matches: matchesSearch, compare: byName });
+}
+export function dropContactFromLists(client: QueryClient, contactId: number) {
+  removeListItem(client, contactKeys.lists(), contactId);
+}
+
+/** GET /contacts?searchParam&pageNumber, paged while hasMore. */
+export function useContactsList(search: string) {
+  const searchParam = effectiveSearch(search);
+  return useInfiniteList<ContactView>({
+    queryKey: contactKeys.list(searchParam),
+    fetchPage: async (pageNumber) => {
+      const r = await api.get<ContactPage>('/contacts', { searchParam, pageNumber });
+      return { items: r.contacts, hasMore: r.hasMore };
+    },
+  });
+}
+
+/** Every contact matching the search, page after page (the CSV export). */
+export async function fetchAllContacts(search: string, onProgress?: (loaded: number) => void) {
+  const searchParam = effectiveSearch(search);
+  const out: ContactView[] = [];
+  for (let pageNumber = 1; ; pageNumber++) {
+    const r = await api.get<ContactPage>('/contacts', { searchParam, pageNumber });
+    out.push(...r.contacts);
+    onProgress?.(out.length);
+    if (!r.hasMore || r.contacts.length === 0) return out;
+  }
+}
+
+/**
+ * `company-{id}-contact` patches the cached lists in place. Events are applied in batches (a spreadsheet
+ * or address-book import sends one per new contact), so a thousand arrivals are one render, not a thousand.
+ */
+export function useContactsRealtime() {
+  const client = useQueryClient();
+  const pending = useRef<ContactEvent[]>([]);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  useCompanyEvent<ContactEvent>('contact', (event) => {
+    pending.current.push(event);
+    if (timer.current !== undefined) return;
+    timer.current = window.setTimeout(() => {
+      timer.current = undefined;
+      const batch = pending.current.splice(0);
+      for (const e of batch) {
+        if (e.action === 'delete') {
+          dropContactFromLists(client, Number(e.contactId));
+          client.removeQueries({ queryKey: contactKeys.detail(Number(e.contactId)) });
+        } else if (e.contact) {
+          putContactInLists(client, e.contact);
+          if (e.contact.extraInfo) client.setQueryData(contactKeys.detail(e.contact.id), e.contact);
+        }
+      }
+    }, 100);
+  });
+}
+
+export function useCreateContact() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ContactInput) => api.post<ContactView>('/contacts', input),
+    onSuccess: (contact) => putContactInLists(client, contact),
+  });
+}
+
+export function useUpdateContact() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: number; input: ContactUpdate }) =>
+      api.put<ContactView>(`/contacts/${id}`, input),
+    onSuccess: (contact) => {
+      putContactInLists(client, contact);
+      client.setQueryData(contactKeys.detail(contact.id), contact);
+    },
+  });
+}
+
+export function useDeleteContact() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete<{ message: string }>(`/contacts/${id}`),
+    onSuccess: (_answer, id) => dropContactFromLists(client, id),
+  });
+}
+
+/** GET /contacts/:id with its extra info (the edit dialog). */
+export const fetchContact = (id: number) => api.get<ContactView>(`/contacts/${id}`);
+
+export function useImportContacts() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<ContactImportResult>('/contacts/import'),
+    onSuccess: () => client.invalidateQueries({ queryKey: contactKeys.lists() }),
+  });
+}
+
+export function useUploadContacts() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (rows: Record<string, unknown>[]) => api.post<ContactUploadResult>('/contacts/upload', rows),
+    onSuccess: () => client.invalidateQueries({ queryKey: contactKeys.lists() }),
+  });
+}

@@ -1,0 +1,564 @@
+import { useEffect } from 'react';
+import {
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
+import {
+  onlyDigits,
+  type AuthUser,
+  type TicketCreate,
+  type TicketStatus,
+  type TicketUpdate,
+  type TicketView,
+} from '@recado/contracts';
+import { ApiError, api, request } from './client.js';
+import { useInfiniteList, type ListData, type ListPage } from '../components/useInfiniteList.js';
+import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
+import { getSocket, joinRoom, leaveRoom } from '../realtime/socket.js';
+import { messageKeys, putMessage, type AppMessageEvent } from './messages.js';
+
+export type { TicketView, TicketStatus };
+
+/** What one ticket list asks GET /tickets for. Part of its query key. */
+export interface TicketFilter {
+  status?: TicketStatus;
+  searchParam: string;
+  showAll: boolean;
+  queueIds: number[];
+  users: number[];
+  tags: number[];
+}
+
+export interface TicketNote {
+  id: number;
+  note: string;
+  ticketId: number;
+  contactId: number;
+  user: { id: number; name: string } | null;
+  createdAt: string;
+}
+
+export interface TicketHistory {
+  id: number;
+  action: string;
+  status: string;
+  createdAt: string;
+  user: { id: number; name: string } | null;
+  queue: { id: number; name: string; color: string } | null;
+  whatsapp: { id: number; name: string } | null;
+}
+
+export interface QueueOption {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/** The 409 ERR_OTHER_OPEN_TICKET body: who holds the contact's other ticket. */
+export interface OtherOpenTicket {
+  id: number;
+  uuid: string;
+  status?: string;
+  user: { id: number; name: string } | null;
+  queue: { id: number; name: string } | null;
+}
+
+export type TicketEvent =
+  | { action: 'update'; ticket: Partial<TicketView> & { id: number }; previousStatus?: string }
+  | { action: 'updateUnread'; ticketId: number; ticket?: TicketView }
+  | { action: 'delete'; ticketId: number };
+
+export const ticketKeys = {
+  all: ['tickets'] as const,
+  lists: () => ['tickets', 'list'] as const,
+  list: (filter: TicketFilter) => ['tickets', 'list', filter] as const,
+  details: () => ['tickets', 'detail'] as const,
+  detail: (ref: string) => ['tickets', 'detail', ref] as const,
+  notes: (ticketId: number) => ['tickets', 'notes', ticketId] as const,
+  histories: (ticketId: number) => ['tickets', 'histories', ticketId] as const,
+};
+
+/** Who is looking: decides which live tickets belong in which list (the server's visibility rules). */
+export interface Viewer {
+  id: number;
+  profile: string;
+  super?: boolean;
+  queueIds: number[];
+  showQueuelessTickets: boolean;
+  /** 'enabled': every waiting ticket that has a queue (core §6). */
+  allTicket?: string;
+}
+export const viewerOf = (u: AuthUser): Viewer => ({
+  id: u.id,
+  profile: u.profile,
+  super: u.super,
+  queueIds: u.queues.map((q) => q.id),
+  showQueuelessTickets: u.showQueuelessTickets,
+  allTicket: u.allTicket,
+});
+const isManager = (v: Viewer) => v.profile === 'admin' || Boolean(v.super);
+
+/** Server order of GET /tickets: updatedAt desc, then id desc. */
+export const ticketOrder = (a: TicketView, b: TicketView) =>
+  Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || b.id - a.id;
+
+/**
+ * Whether a ticket belongs in a list, as ticket-queries.ts decides it. `null` when it cannot be known
+ * here (a search that may match message text): such a list only refreshes rows it already shows.
+ */
+export function ticketFits(filter: TicketFilter, t: TicketView, v: Viewer): boolean | null {
+  if (filter.status && t.status !== filter.status) return false;
+  const queueOk = (ids: number[]) => t.queueId === null || ids.includes(t.queueId);
+  if (filter.showAll) {
+    if (filter.queueIds.length && !queueOk(filter.queueIds)) return false;
+  } else if (filter.status === 'open') {
+    if (t.userId !== v.id) return false;
+    if (filter.queueIds.length && !queueOk(filter.queueIds)) return false;
+  } else if (t.userId !== v.id) {
+    if (isManager(v)) {
+      if (filter.queueIds.length && !queueOk(filter.queueIds)) return false;
+    } else if (t.queueId === null) {
+      if (!v.showQueuelessTickets) return false;
+    } else if (filter.status === 'pending' && v.allTicket === 'enabled') {
+      // Every queue's waiting tickets, within the queues the user picked.
+      if (filter.queueIds.length && !filter.queueIds.includes(t.queueId)) return false;
+    } else {
+      const set = (filter.queueIds.length ? filter.queueIds : v.queueIds).filter((id) =>
+        v.queueIds.includes(id),
+      );
+      if (!set.includes(t.queueId)) return false;
+    }
+  }
+  if (filter.users.length && isManager(v) && (t.userId === null || !filter.users.includes(t.userId)))
+    return false;
+  if (filter.tags.length && !t.tags.some((tag) => filter.tags.includes(tag.id))) return false;
+  const search = filter.searchParam.trim().toLowerCase();
+  if (search) {
+    const digits = onlyDigits(search);
+    if (t.contact.name.toLowerCase().includes(search)) return true;
+    if (digits.length >= 3 && t.contact.number.includes(digits)) return true;
+    return null;
+  }
+  return true;
+}
+
+/** Insert at the sorted place among the loaded rows; past them, a later page will bring it. */
+function insertSorted(pages: ListPage<TicketView>[], t: TicketView): ListPage<TicketView>[] {
+  if (!pages.length) return [{ items: [t], hasMore: false }];
+  for (let pi = 0; pi < pages.length; pi++) {
+    const at = pages[pi]!.items.findIndex((other) => ticketOrder(t, other) < 0);
+    if (at >= 0)
+      return pages.map((p, i) =>
+        i === pi ? { ...p, items: [...p.items.slice(0, at), t, ...p.items.slice(at)] } : p,
+      );
+  }
+  const last = pages[pages.length - 1]!;
+  if (last.hasMore) return pages;
+  return pages.map((p, i) => (i === pages.length - 1 ? { ...p, items: [...p.items, t] } : p));
+}
+
+/**
+ * Puts a ticket into every cached list: out of lists it no longer fits (a status change leaves one
+ * list and enters the other), moved to its place by updatedAt where it does. Also patches the open
+ * ticket's detail. No refetch.
+ */
+export function putTicket(client: QueryClient, ticket: TicketView, viewer: Viewer) {
+  for (const [key, data] of client.getQueriesData<ListData<TicketView>>({ queryKey: ticketKeys.lists() })) {
+    if (!data?.pages) continue;
+    const filter = key[2] as TicketFilter | undefined;
+    if (!filter) continue;
+    const present = data.pages.some((p) => p.items.some((i) => i.id === ticket.id));
+    const fits = ticketFits(filter, ticket, viewer);
+    if (!present && !fits) continue;
+    const without = data.pages.map((p) => ({ ...p, items: p.items.filter((i) => i.id !== ticket.id) }));
+    const pages = fits === false ? without : insertSorted(without, ticket);
+    client.setQueryData<ListData<TicketView>>(key, { ...data, pages });
+  }
+  client.setQueriesData<TicketView>({ queryKey: ticketKeys.details() }, (current) =>
+    current && current.id === ticket.id ? ticket : current,
+  );
+}
+
+export function dropTicket(client: QueryClient, ticketId: number) {
+  client.setQueriesData<ListData<TicketView>>({ queryKey: ticketKeys.lists() }, (data) =>
+    data?.pages
+      ? { ...data, pages: data.pages.map((p) => ({ ...p, items: p.items.filter((i) => i.id !== ticketId) })) }
+      : data,
+  );
+}
+
+/** The cached copy of a ticket, from any list or detail. */
+export function cachedTicket(client: QueryClient, id: number): TicketView | undefined {
+  for (const [, data] of client.getQueriesData<TicketView>({ queryKey: ticketKeys.details() }))
+    if (data?.id === id) return data;
+  for (const [, data] of client.getQueriesData<ListData<TicketView>>({ queryKey: ticketKeys.lists() }))
+    for (const p of data?.pages ?? []) {
+      const hit = p.items.find((i) => i.id === id);
+      if (hit) return hit;
+    }
+  return undefined;
+}
+
+const SCALARS = [
+  'uuid',
+  'status',
+  'contactId',
+  'queueId',
+  'userId',
+  'whatsappId',
+  'lastMessage',
+  'unreadMessages',
+  'isGroup',
+  'chatbot',
+  'useIntegration',
+  'integrationId',
+  'promptId',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+/**
+ * Events from the inbound pipeline carry the ticket row and its contact, not the full view (no queue,
+ * user or connection names). Merged with the cached copy when its relations did not change; else null:
+ * the full view must be read.
+ */
+export function mergeTicket(
+  raw: Partial<TicketView> & { id: number },
+  cached: TicketView | undefined,
+): TicketView | null {
+  const complete = 'whatsapp' in raw && 'queue' in raw && 'user' in raw && 'tags' in raw && raw.contact;
+  if (complete) return { ...(cached ?? {}), ...raw } as TicketView;
+  if (!cached) return null;
+  const next = { ...cached } as TicketView;
+  for (const k of SCALARS) if (raw[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = raw[k];
+  if (raw.contact) next.contact = { ...cached.contact, ...raw.contact };
+  if (
+    next.queueId !== cached.queueId ||
+    next.userId !== cached.userId ||
+    next.whatsappId !== cached.whatsappId
+  )
+    return null;
+  return next;
+}
+
+const isStale = (cached: TicketView | undefined, next: { updatedAt?: string }) =>
+  Boolean(cached && next.updatedAt && Date.parse(next.updatedAt) < Date.parse(cached.updatedAt));
+
+/** Reads in flight, per ticket; `again` when another event came meanwhile (its answer may predate it). */
+const inflight = new Map<number, { again: boolean }>();
+/** Reads one ticket's full view (one read at a time per ticket) and puts it in the lists. */
+function loadTicket(client: QueryClient, id: number, viewer: Viewer) {
+  const running = inflight.get(id);
+  if (running) {
+    running.again = true;
+    return;
+  }
+  const state = { again: false };
+  inflight.set(id, state);
+  api
+    .get<TicketView>(`/tickets/${id}`)
+    .then((t) => putTicket(client, t, viewer))
+    .catch(() => dropTicket(client, id))
+    .finally(() => {
+      inflight.delete(id);
+      if (state.again) loadTicket(client, id, viewer);
+    });
+}
+
+/** Applies a (possibly partial) ticket from an event. */
+export function applyTicketEvent(
+  client: QueryClient,
+  raw: Partial<TicketView> & { id: number },
+  viewer: Viewer,
+) {
+  const cached = cachedTicket(client, raw.id);
+  if (isStale(cached, raw)) return;
+  const merged = mergeTicket(raw, cached);
+  if (merged) putTicket(client, merged, viewer);
+  else if (cached || wantedByAList(client, raw, viewer)) loadTicket(client, raw.id, viewer);
+}
+
+/** Whether any cached list may show this ticket (judged from its row): else there is nothing to read. */
+function wantedByAList(client: QueryClient, raw: Partial<TicketView> & { id: number }, viewer: Viewer) {
+  const probe = {
+    queueId: null,
+    userId: null,
+    tags: [],
+    ...raw,
+    contact: { name: '', number: '', ...(raw.contact ?? {}) },
+  } as TicketView;
+  return client
+    .getQueriesData<ListData<TicketView>>({ queryKey: ticketKeys.lists() })
+    .some(
+      ([key, data]) => data?.pages && key[2] && ticketFits(key[2] as TicketFilter, probe, viewer) === true,
+    );
+}
+
+/** GET /tickets for one list, paged while hasMore. */
+export function useTicketList(filter: TicketFilter, enabled = true) {
+  return useInfiniteList<TicketView>({
+    queryKey: ticketKeys.list(filter),
+    enabled,
+    fetchPage: async (pageNumber, signal) => {
+      const r = await request<{ tickets: TicketView[]; hasMore: boolean }>('GET', '/tickets', {
+        signal,
+        params: {
+          pageNumber,
+          status: filter.status,
+          searchParam: filter.searchParam.trim(),
+          showAll: filter.showAll ? 'true' : undefined,
+          queueIds: filter.queueIds.length ? filter.queueIds : undefined,
+          users: filter.users.length ? filter.users : undefined,
+          tags: filter.tags.length ? filter.tags : undefined,
+        },
+      });
+      return { items: r.tickets, hasMore: r.hasMore };
+    },
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** GET /tickets/u/:uuid (or /tickets/:id for a number); seeded from a list row when one is cached. */
+export function useTicket(ref: string | undefined) {
+  const client = useQueryClient();
+  return useQuery({
+    queryKey: ticketKeys.detail(ref ?? ''),
+    queryFn: () =>
+      UUID.test(ref!) ? api.get<TicketView>(`/tickets/u/${ref}`) : api.get<TicketView>(`/tickets/${ref}`),
+    enabled: Boolean(ref) && (UUID.test(ref!) || /^\d{1,10}$/.test(ref!)),
+    retry: false,
+    staleTime: 60_000,
+    placeholderData: () => {
+      for (const [, data] of client.getQueriesData<ListData<TicketView>>({ queryKey: ticketKeys.lists() }))
+        for (const p of data?.pages ?? []) {
+          const hit = p.items.find((t) => t.uuid === ref || String(t.id) === ref);
+          if (hit) return hit;
+        }
+      return undefined;
+    },
+  });
+}
+
+export function useUpdateTicket(viewer: Viewer) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: number; input: TicketUpdate }) =>
+      api.put<TicketView>(`/tickets/${id}`, input),
+    onSuccess: (ticket) => putTicket(client, ticket, viewer),
+  });
+}
+
+export function useCreateTicket(viewer: Viewer) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Partial<TicketCreate> & { contactId: number }) =>
+      api.post<TicketView>('/tickets', input),
+    onSuccess: (ticket) => putTicket(client, ticket, viewer),
+  });
+}
+
+export function useDeleteTicket() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete<{ message: string }>(`/tickets/${id}`),
+    onSuccess: (_a, id) => dropTicket(client, id),
+  });
+}
+
+export function useTicketNotes(ticketId: number | undefined) {
+  return useQuery({
+    queryKey: ticketKeys.notes(ticketId ?? 0),
+    queryFn: () => api.get<TicketNote[]>('/ticket-notes/list', { ticketId }),
+    enabled: Boolean(ticketId),
+  });
+}
+
+export function useAddNote(ticketId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (note: string) => api.post<TicketNote>('/ticket-notes', { note, ticketId }),
+    onSuccess: (note) =>
+      client.setQueryData<TicketNote[]>(ticketKeys.notes(ticketId), (list) => [...(list ?? []), note]),
+  });
+}
+
+export function useDeleteNote(ticketId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/ticket-notes/${id}`),
+    onSuccess: (_a, id) =>
+      client.setQueryData<TicketNote[]>(ticketKeys.notes(ticketId), (list) =>
+        list?.filter((n) => n.id !== id),
+      ),
+  });
+}
+
+export function useTicketHistories(ticketId: number | undefined) {
+  return useQuery({
+    queryKey: ticketKeys.histories(ticketId ?? 0),
+    queryFn: () => api.get<TicketHistory[]>(`/ticket/${ticketId}/histories`),
+    enabled: Boolean(ticketId),
+  });
+}
+
+/** A list the server may not have yet (its module arrives later): a 404 means "none". */
+async function optionalList<T>(path: string): Promise<T[] | null> {
+  try {
+    const r = await api.get<T[] | { records?: T[] } | { queues?: T[] }>(path);
+    if (Array.isArray(r)) return r;
+    return (r as { records?: T[] }).records ?? (r as { queues?: T[] }).queues ?? [];
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 403)) return null;
+    throw err;
+  }
+}
+
+/** The queues to choose from: admins see all of the company's (GET /queue), others their own. */
+export function useQueueOptions(user: AuthUser | null) {
+  const manager = user?.profile === 'admin' || Boolean(user?.super);
+  const all = useQuery({
+    queryKey: ['queues', 'all'],
+    queryFn: () => optionalList<QueueOption>('/queue'),
+    enabled: manager,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+  const own = user?.queues ?? [];
+  return manager && all.data ? all.data : own;
+}
+
+/** GET /tags/list, for the search filter; nothing until the tags module exists. */
+export function useTagOptions() {
+  return useQuery({
+    queryKey: ['tags', 'list', 'options'],
+    queryFn: async () => (await optionalList<QueueOption>('/tags/list')) ?? [],
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+export interface UserOption {
+  id: number;
+  name: string;
+  queues?: QueueOption[];
+}
+export function useUserOptions(enabled = true) {
+  return useQuery({
+    queryKey: ['users', 'options'],
+    queryFn: () => api.get<UserOption[]>('/users/list'),
+    enabled,
+    staleTime: 5 * 60_000,
+  });
+}
+
+export interface WhatsappOption {
+  id: number;
+  name: string;
+  isDefault?: boolean;
+  status?: string;
+}
+export function useConnectionOptions(enabled = true) {
+  return useQuery({
+    queryKey: ['whatsapps', 'list'],
+    queryFn: () => api.get<WhatsappOption[]>('/whatsapp'),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+type ContactEvent = {
+  action: string;
+  contact?: Partial<TicketView['contact']> & { id: number };
+};
+
+/**
+ * The live ticket lists: joins the status rooms and patches the cache from `ticket`, `appMessage` and
+ * `contact` events (the server sends one event to each room a socket is in, so every patch is idempotent).
+ * After a reconnection the lists are read once, for what was missed.
+ */
+export function useTicketsRealtime(viewer: Viewer | null) {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!viewer) return;
+    const statuses = ['open', 'pending', 'closed'];
+    statuses.forEach(joinRoom);
+    const socket = getSocket();
+    let connectedOnce = socket.connected;
+    const onConnect = () => {
+      if (connectedOnce) {
+        void client.invalidateQueries({ queryKey: ticketKeys.lists() });
+        void client.invalidateQueries({ queryKey: messageKeys.all });
+      }
+      connectedOnce = true;
+    };
+    socket.on('connect', onConnect);
+    return () => {
+      socket.off('connect', onConnect);
+      statuses.forEach(leaveRoom);
+    };
+  }, [viewer, client]);
+
+  useCompanyEvent<TicketEvent>(
+    'ticket',
+    (e) => {
+      if (!viewer) return;
+      if (e.action === 'delete') dropTicket(client, Number(e.ticketId));
+      else if (e.action === 'updateUnread') {
+        if (e.ticket) applyTicketEvent(client, e.ticket, viewer);
+        else {
+          const cached = cachedTicket(client, Number(e.ticketId));
+          if (cached) putTicket(client, { ...cached, unreadMessages: 0 }, viewer);
+        }
+      } else if (e.ticket) applyTicketEvent(client, e.ticket, viewer);
+    },
+    Boolean(viewer),
+  );
+
+  useCompanyEvent<AppMessageEvent>(
+    'appMessage',
+    (e) => {
+      if (!viewer || !e.message) return;
+      putMessage(client, e.message);
+      if (e.action === 'create' && e.ticket)
+        applyTicketEvent(
+          client,
+          { ...e.ticket, contact: (e.ticket.contact ?? e.contact) as TicketView['contact'] | undefined },
+          viewer,
+        );
+    },
+    Boolean(viewer),
+  );
+
+  useCompanyEvent<ContactEvent>(
+    'contact',
+    (e) => {
+      if (!viewer || e.action === 'delete' || !e.contact) return;
+      const c = e.contact;
+      const patch = (t: TicketView): TicketView =>
+        t.contactId === c.id
+          ? {
+              ...t,
+              contact: {
+                ...t.contact,
+                ...(c.name !== undefined ? { name: c.name } : {}),
+                ...(c.number !== undefined ? { number: c.number } : {}),
+                ...(c.email !== undefined ? { email: c.email } : {}),
+                ...(c.profilePicUrl !== undefined ? { profilePicUrl: c.profilePicUrl } : {}),
+              },
+            }
+          : t;
+      client.setQueriesData<ListData<TicketView>>({ queryKey: ticketKeys.lists() }, (data) =>
+        data?.pages ? { ...data, pages: data.pages.map((p) => ({ ...p, items: p.items.map(patch) })) } : data,
+      );
+      client.setQueriesData<TicketView>({ queryKey: ticketKeys.details() }, (t) => (t ? patch(t) : t));
+    },
+    Boolean(viewer),
+  );
+}
+
+/** Keys a list by what it shows; exported for tests. */
+export const listKeyOf = (key: QueryKey) => key[2] as TicketFilter;

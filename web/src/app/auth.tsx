@@ -1,0 +1,128 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { SUBSCRIPTION_WARNING_DAYS, type AuthAnswer, type AuthUser } from '@recado/contracts';
+import {
+  COMPANY_KEY,
+  USER_ID_KEY,
+  api,
+  clearSession,
+  currentToken,
+  onForcedLogout,
+  request,
+  setToken,
+} from '../api/client.js';
+import { useToast } from './useToast.js';
+
+interface AuthState {
+  user: AuthUser | null;
+  loading: boolean;
+  login(email: string, password: string): Promise<AuthUser>;
+  logout(): Promise<void>;
+  reload(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+/** The socket client is loaded only inside the app, never on the public pages (login bundle size). */
+const closeSocket = () => {
+  void import('../realtime/socket.js').then((m) => m.closeSocket());
+};
+
+/** The session id inside the access token, to tell "my" session from another login of the same user. */
+export function tokenSessionId(token: string | null): string | null {
+  if (!token) return null;
+  try {
+    const payload = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as {
+      sid?: string;
+    };
+    return payload.sid ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whole days from today to dueDate (negative when past). */
+export function daysUntil(dueDate: string | null | undefined, now = new Date()): number | null {
+  if (!dueDate) return null;
+  const due = new Date(`${dueDate.slice(0, 10)}T00:00:00`);
+  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  return Math.round((due.getTime() - today.getTime()) / 86400000);
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<AuthUser | null>(null);
+  const [loading, setLoading] = useState(Boolean(currentToken()));
+  const queryClient = useQueryClient();
+  const toast = useToast();
+
+  const reset = useCallback(() => {
+    closeSocket();
+    clearSession();
+    queryClient.clear();
+    setUser(null);
+  }, [queryClient]);
+
+  const reload = useCallback(async () => {
+    if (!currentToken()) {
+      setLoading(false);
+      return;
+    }
+    try {
+      setUser(await api.get<AuthUser>('/auth/me'));
+    } catch {
+      reset();
+    } finally {
+      setLoading(false);
+    }
+  }, [reset]);
+
+  useEffect(() => {
+    void reload();
+    return onForcedLogout(() => {
+      closeSocket();
+      queryClient.clear();
+      setUser(null);
+    });
+  }, [reload, queryClient]);
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      const answer = await request<AuthAnswer>('POST', '/auth/login', {
+        body: { email, password },
+        anonymous: true,
+      });
+      setToken(answer.token);
+      localStorage.setItem(COMPANY_KEY, String(answer.user.companyId));
+      localStorage.setItem(USER_ID_KEY, String(answer.user.id));
+      const days = daysUntil(answer.user.company.dueDate);
+      if (days !== null && days < 0) toast.warning('auth.subscriptionExpired', { count: -days });
+      else if (days !== null && days < SUBSCRIPTION_WARNING_DAYS)
+        toast.warning('auth.subscriptionExpiring', { count: days });
+      closeSocket();
+      setUser(answer.user);
+      return answer.user;
+    },
+    [toast],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await api.delete('/auth/logout');
+    } catch {
+      /* the session may already be gone */
+    }
+    reset();
+  }, [reset]);
+
+  const value = useMemo(
+    () => ({ user, loading, login, logout, reload }),
+    [user, loading, login, logout, reload],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth outside AuthProvider');
+  return ctx;
+}

@@ -1,0 +1,35 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { Box, CircularProgress } from '@mui/material';
+import type { PlanFlag } from '@recado/contracts';
+import { useAuth } from './auth.js';
+
+export function FullPageSpinner() {
+  return (
+    <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '60vh' }}>
+      <CircularProgress />
+    </Box>
+  );
+}
+
+/** Private routes: an unauthenticated visitor goes to /login. */
+export function RequireAuth() {
+  const { user, loading } = useAuth();
+  const location = useLocation();
+  if (loading) return <FullPageSpinner />;
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+/** Public routes (/login, /signup, /forgetpsw): an authenticated visitor goes to /. */
+export function PublicOnly() {
+  const { user, loading } = useAuth();
+  if (loading) return <FullPageSpinner />;
+  if (user) return <Navigate to="/" replace />;
+  return <Outlet />;
+}
+
+/** The plan flags of the signed-in user's company. */
+export function usePlanFlag(flag: PlanFlag): boolean {
+  const { user } = useAuth();
+  return Boolean(user?.company.plan[flag]);
+}

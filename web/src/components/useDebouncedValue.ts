@@ -1,0 +1,11 @@
+import { useEffect, useState } from 'react';
+
+/** The value, once it has stopped changing for `delay` ms (search boxes: 500 ms, operations §9). */
+export function useDebouncedValue<T>(value: T, delay = 500): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setDebounced(value), delay);
+    return () => window.clearTimeout(timer);
+  }, [value, delay]);
+  return debounced;
+}

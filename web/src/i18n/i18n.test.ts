@@ -1,0 +1,28 @@
+import { describe, expect, test } from 'vitest';
+import { ERROR_CODES } from '@recado/contracts';
+import pt from './pt.json';
+import en from './en.json';
+import es from './es.json';
+
+const flat = (o: object, p = ''): string[] =>
+  Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? flat(v, `${p}${k}.`) : [`${p}${k}`]));
+
+describe('translations', () => {
+  test('en and es have exactly the keys of pt', () => {
+    const keys = flat(pt).sort();
+    expect(flat(en).sort()).toEqual(keys);
+    expect(flat(es).sort()).toEqual(keys);
+  });
+  test('every server error code has a message in every language', () => {
+    for (const lang of [pt, en, es])
+      for (const code of ERROR_CODES) expect((lang.errors as Record<string, string>)[code]).toBeTruthy();
+  });
+  test('no value is empty', () => {
+    for (const lang of [pt, en, es]) {
+      const values = flat(lang).map((k) =>
+        k.split('.').reduce<unknown>((o, part) => (o as Record<string, unknown>)[part], lang),
+      );
+      expect(values.filter((v) => typeof v !== 'string' || v.trim() === '')).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import { Box, Chip, CircularProgress, Tooltip, Typography } from '@mui/material';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import CloudIcon from '@mui/icons-material/Cloud';
+import HourglassTopIcon from '@mui/icons-material/HourglassTop';
+import LinkOffIcon from '@mui/icons-material/LinkOff';
+import QrCode2Icon from '@mui/icons-material/QrCode2';
+import ScienceIcon from '@mui/icons-material/Science';
+import SignalCellularConnectedNoInternet0BarIcon from '@mui/icons-material/SignalCellularConnectedNoInternet0Bar';
+import SyncIcon from '@mui/icons-material/Sync';
+import WhatsAppIcon from '@mui/icons-material/WhatsApp';
+import { useTranslation } from 'react-i18next';
+import type { ChannelKindName, ConnectionState } from '@recado/contracts';
+
+const STATUS_LOOK: Record<ConnectionState, { color: string; icon: typeof CheckCircleIcon | null }> = {
+  CONNECTED: { color: 'success.main', icon: CheckCircleIcon },
+  qrcode: { color: 'info.main', icon: QrCode2Icon },
+  PAIRING: { color: 'info.main', icon: SyncIcon },
+  OPENING: { color: 'warning.main', icon: null },
+  TIMEOUT: { color: 'warning.main', icon: HourglassTopIcon },
+  DISCONNECTED: { color: 'error.main', icon: LinkOffIcon },
+};
+
+/** The connection's status: an icon in the status color and its translated name. */
+export function ConnectionStatus({
+  status,
+  compact = false,
+}: {
+  status: ConnectionState;
+  compact?: boolean;
+}) {
+  const { t } = useTranslation();
+  const look = STATUS_LOOK[status] ?? {
+    color: 'text.secondary',
+    icon: SignalCellularConnectedNoInternet0BarIcon,
+  };
+  const Icon = look.icon;
+  const label = t(`connections.status.${status}`, { defaultValue: status });
+  return (
+    <Box
+      component="span"
+      data-testid="connection-status"
+      data-status={status}
+      sx={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        gap: 0.75,
+        color: look.color,
+        whiteSpace: 'nowrap',
+      }}
+    >
+      {Icon ? <Icon sx={{ fontSize: 18 }} /> : <CircularProgress size={14} color="inherit" />}
+      <Typography component="span" variant={compact ? 'caption' : 'body2'} sx={{ color: 'text.primary' }}>
+        {label}
+      </Typography>
+    </Box>
+  );
+}
+
+const CHANNEL_LOOK: Record<
+  ChannelKindName,
+  { icon: typeof WhatsAppIcon; color: 'success' | 'info' | 'secondary' }
+> = {
+  baileys: { icon: WhatsAppIcon, color: 'success' },
+  cloud_api: { icon: CloudIcon, color: 'info' },
+  simulator: { icon: ScienceIcon, color: 'secondary' },
+};
+
+/** WhatsApp / Cloud API / Simulador. */
+export function ChannelChip({ channel }: { channel: ChannelKindName }) {
+  const { t } = useTranslation();
+  const look = CHANNEL_LOOK[channel] ?? CHANNEL_LOOK.baileys;
+  const Icon = look.icon;
+  return (
+    <Tooltip title={t(`connections.channelHelp.${channel}`, { defaultValue: '' })}>
+      <Chip
+        size="small"
+        variant="outlined"
+        color={look.color}
+        icon={<Icon fontSize="small" />}
+        label={t(`connections.channels.${channel}`, { defaultValue: channel })}
+        data-testid="channel-chip"
+      />
+    </Tooltip>
+  );
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { CHANNEL_KINDS, WhatsappInput, type ChannelKindName, type Whatsapp } from '@recado/contracts';
+
+/** The add/edit connection form: its values, validation, and what is sent. */
+
+/** What the server sends in place of a stored secret (Cloud API). */
+export const SECRET_MASK = '********';
+
+export const MESSAGE_FIELDS = [
+  'greetingMessage',
+  'complationMessage',
+  'outOfHoursMessage',
+  'ratingMessage',
+  'expiresInactiveMessage',
+] as const;
+export const NUMBER_FIELDS = {
+  expiresTicket: 100000,
+  timeUseBotQueues: 100000,
+  maxUseBotQueues: 100,
+} as const;
+export const CLOUD_SECRETS = ['accessToken', 'appSecret', 'verifyToken'] as const;
+export type CloudSecret = (typeof CLOUD_SECRETS)[number];
+
+export interface ConnectionForm {
+  name: string;
+  channel: ChannelKindName;
+  isDefault: boolean;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  expiresInactiveMessage: string;
+  token: string;
+  expiresTicket: string;
+  timeUseBotQueues: string;
+  maxUseBotQueues: string;
+  phoneNumberId: string;
+  graphBaseUrl: string;
+  accessToken: string;
+  appSecret: string;
+  verifyToken: string;
+  queueIds: number[];
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+export const isMasked = (v: unknown) => v === SECRET_MASK;
+
+/** Defaults of core §3 for a new connection (maxUseBotQueues 3, expiresTicket 0, timeUseBotQueues 0). */
+export function formValues(w: Whatsapp | null): ConnectionForm {
+  const cfg = w?.channelConfig ?? {};
+  return {
+    name: w?.name ?? '',
+    channel: w?.channel ?? 'baileys',
+    isDefault: w?.isDefault ?? false,
+    greetingMessage: w?.greetingMessage ?? '',
+    complationMessage: w?.complationMessage ?? '',
+    outOfHoursMessage: w?.outOfHoursMessage ?? '',
+    ratingMessage: w?.ratingMessage ?? '',
+    expiresInactiveMessage: w?.expiresInactiveMessage ?? '',
+    token: w?.token ?? '',
+    expiresTicket: String(w?.expiresTicket ?? 0),
+    timeUseBotQueues: String(w?.timeUseBotQueues ?? 0),
+    maxUseBotQueues: String(w?.maxUseBotQueues ?? 3),
+    phoneNumberId: str(cfg.phoneNumberId),
+    graphBaseUrl: str(cfg.graphBaseUrl),
+    // Stored secrets come back masked: the field starts empty and "empty" means "keep it".
+    accessToken: isMasked(cfg.accessToken) ? '' : str(cfg.accessToken),
+    appSecret: isMasked(cfg.appSecret) ? '' : str(cfg.appSecret),
+    verifyToken: isMasked(cfg.verifyToken) ? '' : str(cfg.verifyToken),
+    queueIds: w?.queues.map((q) => q.id) ?? [],
+  };
+}
+
+const count = (max: number) =>
+  z.string().refine((v) => /^\d{1,6}$/.test(v.trim()) && Number(v) <= max, 'connections.form.invalidNumber');
+
+export function makeSchema(stored: Set<CloudSecret>) {
+  return z
+    .object({
+      name: WhatsappInput.shape.name,
+      channel: z.enum(CHANNEL_KINDS),
+      isDefault: z.boolean(),
+      greetingMessage: z.string().max(4000),
+      complationMessage: z.string().max(4000),
+      outOfHoursMessage: z.string().max(4000),
+      ratingMessage: z.string().max(4000),
+      expiresInactiveMessage: z.string().max(4000),
+      token: z.string().max(200),
+      expiresTicket: count(NUMBER_FIELDS.expiresTicket),
+      timeUseBotQueues: count(NUMBER_FIELDS.timeUseBotQueues),
+      maxUseBotQueues: count(NUMBER_FIELDS.maxUseBotQueues),
+      phoneNumberId: z.string(),
+      graphBaseUrl: z.string(),
+      accessToken: z.string().max(4096),
+      appSecret: z.string().max(512),
+      verifyToken: z.string().max(200),
+      // More than one queue needs a greeting: the server says so (ERR_WAPP_GREETING_REQUIRED).
+      queueIds: z.array(z.number()),
+    })
+    .superRefine((v, ctx) => {
+      if (v.channel !== 'cloud_api') return;
+      const issue = (path: keyof ConnectionForm, message: string) =>
+        ctx.addIssue({ code: 'custom', path: [path], message });
+      if (!v.phoneNumberId.trim()) issue('phoneNumberId', 'common.required');
+      else if (!/^\d{1,32}$/.test(v.phoneNumberId.trim()))
+        issue('phoneNumberId', 'connections.cloud.digitsOnly');
+      if (v.graphBaseUrl.trim() && !/^https?:\/\/[^\s/]+/.test(v.graphBaseUrl.trim()))
+        issue('graphBaseUrl', 'connections.cloud.invalidUrl');
+      for (const key of ['accessToken', 'appSecret'] as const)
+        if (!v[key].trim() && !stored.has(key)) issue(key, 'common.required');
+      if (v.verifyToken.trim() && v.verifyToken.trim().length < 8)
+        issue('verifyToken', 'connections.cloud.verifyTokenShort');
+    });
+}
+
+/** The Cloud API settings to send, or undefined when nothing changed on an edit (secrets stay stored). */
+export function cloudConfig(values: ConnectionForm, initial: ConnectionForm, editing: boolean) {
+  const fields = ['phoneNumberId', 'graphBaseUrl', ...CLOUD_SECRETS] as const;
+  if (editing && fields.every((k) => values[k].trim() === initial[k].trim())) return undefined;
+  const config: Record<string, string> = { phoneNumberId: values.phoneNumberId.trim() };
+  if (values.graphBaseUrl.trim()) config.graphBaseUrl = values.graphBaseUrl.trim();
+  // An empty or still-masked secret is left out: the server keeps the stored one.
+  for (const key of CLOUD_SECRETS) {
+    const v = values[key].trim();
+    if (v && v !== SECRET_MASK) config[key] = v;
+  }
+  return config;
+}

@@ -1,0 +1,497 @@
+import { memo, useState, type ReactNode } from 'react';
+import {
+  Box,
+  Chip,
+  Dialog,
+  IconButton,
+  Link,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Skeleton,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { alpha, useTheme } from '@mui/material/styles';
+import AccessTimeIcon from '@mui/icons-material/AccessTime';
+import BlockIcon from '@mui/icons-material/Block';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import DoneIcon from '@mui/icons-material/Done';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
+import LocationOnOutlinedIcon from '@mui/icons-material/LocationOnOutlined';
+import ContactPhoneOutlinedIcon from '@mui/icons-material/ContactPhoneOutlined';
+import PhoneMissedOutlinedIcon from '@mui/icons-material/PhoneMissedOutlined';
+import ReplyIcon from '@mui/icons-material/Reply';
+import { useTranslation } from 'react-i18next';
+import { fetchMediaBlob, useMediaUrl, type MessageView } from '../../api/messages.js';
+import { chatColors, clockTime, matchRanges } from './ticket-format.js';
+
+const ACK_KEYS = ['pending', 'sent', 'delivered', 'read'] as const;
+
+/** 0 clock, 1 ✓ sent, 2 ✓✓ delivered, 3–5 blue ✓✓ read. */
+export function AckIcon({ ack }: { ack: number }) {
+  const { t } = useTranslation();
+  const colors = chatColors(useTheme().palette.mode);
+  const level = Math.min(Math.max(ack, 0), 3);
+  const label = t(`tickets.ack.${ACK_KEYS[level]}`);
+  const Icon = level === 0 ? AccessTimeIcon : level === 1 ? DoneIcon : DoneAllIcon;
+  return (
+    <Icon
+      aria-label={label}
+      titleAccess={label}
+      data-testid="ack"
+      data-ack={ack}
+      sx={{ fontSize: 16, color: level >= 3 ? colors.read : colors.meta }}
+    />
+  );
+}
+
+/** The text with the search term's occurrences marked. */
+function marked(text: string, term: string | undefined, key: string): ReactNode {
+  const ranges = term ? matchRanges(text, term) : [];
+  if (!ranges.length) return text;
+  const out: ReactNode[] = [];
+  let last = 0;
+  ranges.forEach(([start, end], i) => {
+    if (start > last) out.push(text.slice(last, start));
+    out.push(
+      <Box
+        component="mark"
+        key={`${key}-${i}`}
+        data-testid="search-mark"
+        sx={{ bgcolor: '#ffd54f', color: '#111b21', borderRadius: 0.5, px: 0.1 }}
+      >
+        {text.slice(start, end)}
+      </Box>,
+    );
+    last = end;
+  });
+  if (last < text.length) out.push(text.slice(last));
+  return <span key={key}>{out}</span>;
+}
+
+/** WhatsApp's *bold*, _italic_, ~strike~ and plain links; `mark` highlights a search term. */
+export function formatText(text: string, mark?: string): ReactNode[] {
+  const out: ReactNode[] = [];
+  const re = /(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~|https?:\/\/[^\s]+)/g;
+  let last = 0;
+  let i = 0;
+  for (const m of text.matchAll(re)) {
+    const at = m.index ?? 0;
+    if (at > last) out.push(marked(text.slice(last, at), mark, `t${i++}`));
+    const token = m[0];
+    const inner = token.slice(1, -1);
+    if (token.startsWith('http'))
+      out.push(
+        <Link
+          key={i++}
+          href={token}
+          target="_blank"
+          rel="noopener noreferrer"
+          sx={{ overflowWrap: 'anywhere' }}
+        >
+          {marked(token, mark, `l${i}`)}
+        </Link>,
+      );
+    else if (token.startsWith('*')) out.push(<strong key={i++}>{marked(inner, mark, `b${i}`)}</strong>);
+    else if (token.startsWith('_')) out.push(<em key={i++}>{marked(inner, mark, `i${i}`)}</em>);
+    else out.push(<s key={i++}>{marked(inner, mark, `s${i}`)}</s>);
+    last = at + token.length;
+  }
+  if (last < text.length) out.push(marked(text.slice(last), mark, `t${i}`));
+  return out;
+}
+
+async function download(url: string, filename: string) {
+  const blob = await fetchMediaBlob(url);
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = filename;
+  a.click();
+  window.setTimeout(() => URL.revokeObjectURL(href), 1000);
+}
+
+function Media({ message, onLoad }: { message: MessageView; onLoad(): void }) {
+  const { t } = useTranslation();
+  const [zoom, setZoom] = useState(false);
+  const visual =
+    message.mediaType === 'image' || message.mediaType === 'video' || message.mediaType === 'audio';
+  const media = useMediaUrl(visual ? message.mediaUrl : null);
+  if (!message.mediaUrl) return null;
+  if (visual) {
+    if (media.failed)
+      return (
+        <Typography variant="caption" sx={{ fontStyle: 'italic', opacity: 0.8 }}>
+          {t('tickets.messages.mediaFailed')}
+        </Typography>
+      );
+    if (!media.src)
+      return message.mediaType === 'audio' ? (
+        <Skeleton variant="rounded" width={280} height={40} sx={{ maxWidth: '100%' }} />
+      ) : (
+        <Skeleton
+          variant="rounded"
+          width={message.mediaType === 'video' ? 300 : 280}
+          height={message.mediaType === 'video' ? 170 : 200}
+          sx={{ maxWidth: '100%' }}
+        />
+      );
+    if (message.mediaType === 'image')
+      return (
+        <>
+          <Box
+            component="img"
+            src={media.src}
+            alt={message.mediaName || t('tickets.messages.image')}
+            onLoad={onLoad}
+            onClick={() => setZoom(true)}
+            data-testid="message-image"
+            sx={{
+              display: 'block',
+              maxWidth: '100%',
+              // A fixed frame: the list does not jump when the picture arrives.
+              width: 280,
+              height: 200,
+              objectFit: 'cover',
+              borderRadius: 1.5,
+              cursor: 'zoom-in',
+            }}
+          />
+          <Dialog open={zoom} onClose={() => setZoom(false)} maxWidth="lg">
+            <Box
+              component="img"
+              src={media.src}
+              alt={message.mediaName || t('tickets.messages.image')}
+              onClick={() => setZoom(false)}
+              sx={{ display: 'block', maxWidth: '90vw', maxHeight: '85vh' }}
+            />
+          </Dialog>
+        </>
+      );
+    if (message.mediaType === 'video')
+      return (
+        <Box
+          component="video"
+          src={media.src}
+          controls
+          onLoadedMetadata={onLoad}
+          sx={{
+            display: 'block',
+            maxWidth: '100%',
+            width: 300,
+            height: 170,
+            bgcolor: '#000',
+            borderRadius: 1.5,
+          }}
+        />
+      );
+    return (
+      <Box
+        component="audio"
+        src={media.src}
+        controls
+        data-testid="message-audio"
+        sx={{ display: 'block', width: 280, height: 40, maxWidth: '100%' }}
+      />
+    );
+  }
+  const filename = message.mediaName || t('tickets.messages.file');
+  return (
+    <Chip
+      icon={<InsertDriveFileOutlinedIcon />}
+      label={filename}
+      onClick={() => void download(message.mediaUrl!, filename).catch(() => undefined)}
+      title={t('tickets.messages.download')}
+      data-testid="message-file"
+      sx={{ maxWidth: 280, bgcolor: (theme) => alpha(theme.palette.text.primary, 0.08), color: 'inherit' }}
+    />
+  );
+}
+
+const SPECIAL: Record<string, typeof LocationOnOutlinedIcon> = {
+  locationMessage: LocationOnOutlinedIcon,
+  vcard: ContactPhoneOutlinedIcon,
+  contactMessage: ContactPhoneOutlinedIcon,
+  call_log: PhoneMissedOutlinedIcon,
+};
+
+export interface BubbleProps {
+  message: MessageView;
+  /** The signed-in user's own message: may be deleted (and edited when the channel can). */
+  own: boolean;
+  canEdit: boolean;
+  readOnly: boolean;
+  showSender: boolean;
+  contactName: string;
+  highlighted: boolean;
+  /** The conversation search's term, on the messages that hold it. */
+  mark?: string;
+  onReply(message: MessageView): void;
+  onDelete(message: MessageView): void;
+  onEdit(message: MessageView): void;
+  onQuoteClick(id: number): void;
+  onMediaLoad(): void;
+}
+
+/** One message: company side on the right, the customer's on the left. */
+export const MessageBubble = memo(function MessageBubble({
+  message,
+  own,
+  canEdit,
+  readOnly,
+  showSender,
+  contactName,
+  highlighted,
+  mark,
+  onReply,
+  onDelete,
+  onEdit,
+  onQuoteClick,
+  onMediaLoad,
+}: BubbleProps) {
+  const { t, i18n } = useTranslation();
+  const colors = chatColors(useTheme().palette.mode);
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const mine = message.fromMe;
+  const deleted = message.isDeleted;
+  const failed = typeof message.data?.error === 'string' || message.data?.error === true;
+  const hasMedia = Boolean(message.mediaType && message.mediaUrl) && !deleted;
+  const Special = message.mediaType ? SPECIAL[message.mediaType] : undefined;
+  // A document's caption that only repeats its file name is not shown twice.
+  const caption = hasMedia && message.body === message.mediaName ? '' : message.body;
+  const quoted = message.quotedMsg;
+  const showMenu = !readOnly && !deleted;
+
+  return (
+    <Box
+      data-testid="message"
+      data-id={message.id}
+      data-from={mine ? 'me' : 'contact'}
+      data-highlighted={highlighted || undefined}
+      sx={{
+        display: 'flex',
+        justifyContent: mine ? 'flex-end' : 'flex-start',
+        px: { xs: 1, sm: 2 },
+        py: 0.3,
+      }}
+    >
+      <Box
+        sx={{
+          position: 'relative',
+          maxWidth: 'min(85%, 600px)',
+          minWidth: 90,
+          bgcolor: mine ? colors.mine : colors.theirs,
+          color: colors.text,
+          borderRadius: 2,
+          borderTopRightRadius: mine ? 2 : 8,
+          borderTopLeftRadius: mine ? 8 : 2,
+          px: 1,
+          pt: hasMedia ? 0.5 : 0.75,
+          pb: 0.5,
+          boxShadow: highlighted ? `0 0 0 2px ${colors.read}` : '0 1px 0.5px rgba(11,20,26,.13)',
+          transition: 'box-shadow .3s',
+          '&:hover .bubble-menu, & .bubble-menu:focus-visible, & .bubble-menu[aria-expanded="true"]': {
+            opacity: 1,
+          },
+        }}
+      >
+        {showMenu ? (
+          <IconButton
+            className="bubble-menu"
+            size="small"
+            aria-label={t('tickets.messages.options')}
+            aria-haspopup="menu"
+            aria-expanded={menu ? 'true' : undefined}
+            onClick={(e) => setMenu(e.currentTarget)}
+            data-testid="message-menu"
+            sx={{
+              position: 'absolute',
+              top: 2,
+              right: 2,
+              zIndex: 1,
+              p: 0.25,
+              opacity: 0,
+              bgcolor: mine ? colors.mine : colors.theirs,
+              color: colors.meta,
+              '&:hover': { bgcolor: mine ? colors.mine : colors.theirs },
+            }}
+          >
+            <ExpandMoreIcon fontSize="small" />
+          </IconButton>
+        ) : null}
+        {showSender && message.contact && !mine ? (
+          <Typography variant="caption" sx={{ display: 'block', fontWeight: 700, color: 'primary.main' }}>
+            {message.contact.name}
+          </Typography>
+        ) : null}
+        {quoted && !deleted ? (
+          <Box
+            role="button"
+            tabIndex={0}
+            onClick={() => onQuoteClick(quoted.id)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') onQuoteClick(quoted.id);
+            }}
+            data-testid="message-quote"
+            sx={{
+              mb: 0.5,
+              px: 1,
+              py: 0.5,
+              borderLeft: 4,
+              borderColor: quoted.fromMe ? 'primary.main' : 'secondary.main',
+              borderRadius: 1,
+              bgcolor: mine ? colors.quoteMine : colors.quoteTheirs,
+              cursor: 'pointer',
+              overflow: 'hidden',
+            }}
+          >
+            <Typography
+              variant="caption"
+              sx={{
+                fontWeight: 700,
+                color: quoted.fromMe ? 'primary.main' : 'secondary.main',
+                display: 'block',
+              }}
+            >
+              {quoted.fromMe ? t('tickets.messages.you') : contactName}
+            </Typography>
+            <Typography
+              variant="body2"
+              sx={{
+                color: colors.meta,
+                display: '-webkit-box',
+                WebkitLineClamp: 2,
+                WebkitBoxOrient: 'vertical',
+                overflow: 'hidden',
+                whiteSpace: 'pre-wrap',
+              }}
+            >
+              {quoted.body ||
+                (quoted.mediaType
+                  ? t(`tickets.media.${quoted.mediaType}`, { defaultValue: t('tickets.media.application') })
+                  : '')}
+            </Typography>
+          </Box>
+        ) : null}
+        {hasMedia && !Special ? (
+          <Box sx={{ mb: caption ? 0.5 : 0 }}>
+            <Media message={message} onLoad={onMediaLoad} />
+          </Box>
+        ) : null}
+        {deleted || caption || Special ? (
+          <Typography
+            variant="body2"
+            component="div"
+            data-testid="message-body"
+            sx={{
+              whiteSpace: 'pre-wrap',
+              overflowWrap: 'anywhere',
+              lineHeight: 1.45,
+              pr: showMenu ? 2 : 0,
+              ...(deleted ? { fontStyle: 'italic', color: colors.meta } : {}),
+            }}
+          >
+            {deleted ? <BlockIcon sx={{ fontSize: 15, verticalAlign: 'text-bottom', mr: 0.5 }} /> : null}
+            {Special && !deleted ? (
+              <Special sx={{ fontSize: 16, verticalAlign: 'text-bottom', mr: 0.5 }} />
+            ) : null}
+            {deleted
+              ? t('tickets.messages.deleted')
+              : formatText(caption || t(`tickets.media.${message.mediaType}`), mark)}
+            {/* Room for the time and ticks on the last line. */}
+            <Box component="span" sx={{ display: 'inline-block', width: message.isEdited ? 112 : 68 }} />
+          </Typography>
+        ) : null}
+        <Box
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'flex-end',
+            gap: 0.4,
+            height: 16,
+            ...(deleted || caption || Special ? { position: 'absolute', right: 8, bottom: 4 } : { mt: 0.25 }),
+          }}
+        >
+          {message.isEdited && !deleted ? (
+            <Typography
+              component="span"
+              sx={{ fontSize: 11, color: colors.meta, fontStyle: 'italic' }}
+              data-testid="message-edited"
+            >
+              {t('tickets.messages.edited')}
+            </Typography>
+          ) : null}
+          <Typography component="span" sx={{ fontSize: 11, lineHeight: 1, color: colors.meta }}>
+            {clockTime(message.createdAt, i18n.language)}
+          </Typography>
+          {mine && !failed ? <AckIcon ack={message.ack} /> : null}
+        </Box>
+        {failed ? (
+          <Tooltip title={String(message.data?.error ?? '')}>
+            <Box
+              data-testid="message-failed"
+              sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5, color: 'error.main' }}
+            >
+              <ErrorOutlineIcon sx={{ fontSize: 16 }} />
+              <Typography variant="caption" sx={{ fontWeight: 600 }}>
+                {t('tickets.messages.failed')}
+              </Typography>
+            </Box>
+          </Tooltip>
+        ) : null}
+      </Box>
+      <Menu
+        anchorEl={menu}
+        open={Boolean(menu)}
+        onClose={() => setMenu(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        <MenuItem
+          onClick={() => {
+            setMenu(null);
+            onReply(message);
+          }}
+        >
+          <ListItemIcon>
+            <ReplyIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('tickets.messages.reply')}</ListItemText>
+        </MenuItem>
+        {own && canEdit && !message.mediaType ? (
+          <MenuItem
+            onClick={() => {
+              setMenu(null);
+              onEdit(message);
+            }}
+          >
+            <ListItemIcon>
+              <EditOutlinedIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{t('tickets.messages.edit')}</ListItemText>
+          </MenuItem>
+        ) : null}
+        {own ? (
+          <MenuItem
+            onClick={() => {
+              setMenu(null);
+              onDelete(message);
+            }}
+            sx={{ color: 'error.main' }}
+          >
+            <ListItemIcon sx={{ color: 'inherit' }}>
+              <DeleteOutlineIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{t('tickets.messages.delete')}</ListItemText>
+          </MenuItem>
+        ) : null}
+      </Menu>
+    </Box>
+  );
+});

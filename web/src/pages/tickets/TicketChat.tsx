@@ -1,0 +1,209 @@
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Box, CircularProgress } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import type { TicketUpdate } from '@recado/contracts';
+import { ApiError } from '../../api/client.js';
+import { useAuth } from '../../app/auth.js';
+import { useToast } from '../../app/useToast.js';
+import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
+import { useCompanyEvent } from '../../realtime/useCompanyEvent.js';
+import {
+  putTicket,
+  useDeleteTicket,
+  useTicket,
+  useUpdateTicket,
+  viewerOf,
+  type TicketEvent,
+} from '../../api/tickets.js';
+import { markTicketRead, useChatBox, type MessageView } from '../../api/messages.js';
+import { ChatHeader, type TicketAction } from './ChatHeader.js';
+import { MessageList, type MessageListHandle } from './MessageList.js';
+import { MessageInput } from './MessageInput.js';
+import { ContactDrawer } from './ContactDrawer.js';
+import { TransferDialog } from './TransferDialog.js';
+import { ScheduleDialog } from './ScheduleDialog.js';
+import { SourceStrip } from './SourceStrip.js';
+
+const subscribeVisibility = (cb: () => void) => {
+  document.addEventListener('visibilitychange', cb);
+  return () => document.removeEventListener('visibilitychange', cb);
+};
+const usePageVisible = () =>
+  useSyncExternalStore(subscribeVisibility, () => document.visibilityState === 'visible');
+
+/** How long unread messages wait before the open chat marks them read (several arrive together). */
+const READ_DELAY_MS = 400;
+
+/** The chosen ticket: header and actions, messages, input, contact drawer and the action dialogs. */
+export function TicketChat({ ticketRef, narrow }: { ticketRef: string; narrow: boolean }) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const viewer = useMemo(() => viewerOf(user!), [user]);
+  const query = useTicket(ticketRef);
+  const ticket = query.data;
+  const update = useUpdateTicket(viewer);
+  const remove = useDeleteTicket();
+  const [busy, setBusy] = useState<TicketAction | null>(null);
+  const [drawer, setDrawer] = useState(false);
+  const [transfer, setTransfer] = useState(false);
+  const [schedule, setSchedule] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [replyTo, setReplyTo] = useState<MessageView | null>(null);
+  const [searching, setSearching] = useState(false);
+  const list = useRef<MessageListHandle>(null);
+  const deletedHere = useRef(false);
+  const visible = usePageVisible();
+
+  // A ticket this user may not see: the unauthorized toast, back to the list.
+  const error = query.error;
+  useEffect(() => {
+    if (!error) return;
+    if (error instanceof ApiError && error.status === 403) toast.warning('tickets.unauthorized');
+    else toast.error(error);
+    void navigate('/tickets', { replace: true });
+  }, [error, toast, navigate]);
+
+  useChatBox(ticket?.id);
+
+  // Deleted elsewhere while open: back to the list.
+  useCompanyEvent<TicketEvent>('ticket', (e) => {
+    if (e.action === 'delete' && ticket && Number(e.ticketId) === ticket.id) {
+      if (!deletedHere.current) toast.info('tickets.deletedElsewhere');
+      void navigate('/tickets', { replace: true });
+    }
+  });
+
+  // Opening a ticket with unread messages (or one arriving while it is open and seen) marks them read.
+  const ticketId = ticket?.id;
+  const unread = ticket?.unreadMessages ?? 0;
+  useEffect(() => {
+    if (!ticketId || unread <= 0 || !visible) return;
+    const timer = window.setTimeout(() => {
+      markTicketRead(ticketId)
+        .then((view) => {
+          if (view && typeof view === 'object' && 'id' in view) putTicket(client, view, viewer);
+        })
+        .catch(() => undefined);
+    }, READ_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [ticketId, unread, visible, client, viewer]);
+
+  if (!ticket)
+    return (
+      <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }}>
+        <CircularProgress aria-label={t('common.loading')} />
+      </Box>
+    );
+
+  const change = (action: TicketAction, input: TicketUpdate, then: 'stay' | 'list', done?: string) => {
+    setBusy(action);
+    update.mutate(
+      { id: ticket.id, input },
+      {
+        onSuccess: (saved) => {
+          if (done) toast.success(done);
+          if (then === 'list') void navigate('/tickets');
+          else if (saved.uuid !== ticketRef) void navigate(`/tickets/${saved.uuid}`, { replace: true });
+        },
+        onError: (err) => toast.error(err),
+        onSettled: () => setBusy(null),
+      },
+    );
+  };
+
+  const onAction = (action: TicketAction) => {
+    switch (action) {
+      case 'accept':
+      case 'reopen':
+        return change(action, { status: 'open', userId: user!.id }, 'stay');
+      case 'return':
+        return change(action, { status: 'pending' }, 'list', 'tickets.actions.returned');
+      case 'resolve':
+        return change(action, { status: 'closed', userId: user!.id }, 'list', 'tickets.actions.resolved');
+      case 'transfer':
+        return setTransfer(true);
+      case 'schedule':
+        return setSchedule(true);
+      case 'delete':
+        return setDeleting(true);
+    }
+  };
+
+  return (
+    <Box
+      sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}
+      data-testid="ticket-chat"
+      data-ticket-id={ticket.id}
+      data-status={ticket.status}
+    >
+      <ChatHeader
+        ticket={ticket}
+        busy={busy}
+        narrow={narrow}
+        onBack={() => void navigate('/tickets')}
+        onContact={() => setDrawer(true)}
+        onAction={onAction}
+        onSearch={() => setSearching((s) => !s)}
+        searching={searching}
+      />
+      <SourceStrip ticket={ticket} />
+      <Box sx={{ flex: 1, minHeight: 0 }}>
+        <MessageList
+          key={ticket.id}
+          ref={list}
+          ticket={ticket}
+          onReply={setReplyTo}
+          searchOpen={searching}
+          onCloseSearch={() => setSearching(false)}
+        />
+      </Box>
+      <MessageInput
+        key={`input-${ticket.id}`}
+        ticket={ticket}
+        replyTo={replyTo}
+        onClearReply={() => setReplyTo(null)}
+        onSent={() => window.requestAnimationFrame(() => list.current?.scrollToBottom())}
+        onAccept={() => onAction('accept')}
+        onReopen={() => onAction('reopen')}
+        busy={busy !== null}
+      />
+      <ContactDrawer ticket={ticket} open={drawer} onClose={() => setDrawer(false)} />
+      {transfer ? (
+        <TransferDialog
+          ticket={ticket}
+          onClose={() => setTransfer(false)}
+          onDone={() => {
+            setTransfer(false);
+            void navigate('/tickets');
+          }}
+        />
+      ) : null}
+      <ScheduleDialog open={schedule} onClose={() => setSchedule(false)} />
+      <ConfirmationDialog
+        open={deleting}
+        title={t('tickets.delete.title')}
+        onClose={() => setDeleting(false)}
+        confirmLabel={t('common.delete')}
+        onConfirm={async () => {
+          try {
+            deletedHere.current = true;
+            await remove.mutateAsync(ticket.id);
+            toast.success('tickets.delete.done');
+            void navigate('/tickets');
+          } catch (err) {
+            deletedHere.current = false;
+            toast.error(err);
+            throw err;
+          }
+        }}
+      >
+        {t('tickets.delete.text')}
+      </ConfirmationDialog>
+    </Box>
+  );
+}

@@ -1,0 +1,99 @@
+import { io, type Socket } from 'socket.io-client';
+import { refreshToken, currentToken } from '../api/client.js';
+
+/**
+ * The real-time client of core §7: websocket with polling fallback, token in the handshake's auth payload
+ * (never in the URL; the server still accepts the spec's query-string token from other clients), pings of 18 s, 20 s connect timeout, 10 reconnection attempts 5 s apart; rooms joined
+ * earlier are rejoined on reconnect; `ready` is re-emitted 1 s after the page becomes visible again.
+ */
+let socket: Socket | null = null;
+/** Rooms joined, with how many parts of the page asked for each: left when the last one lets go. */
+const joined = new Map<string, number>();
+const joinedChatBoxes = new Set<string>();
+
+export function getSocket(): Socket {
+  if (socket) return socket;
+  const s = io({
+    path: '/socket.io',
+    transports: ['websocket', 'polling'],
+    auth: (cb) => cb({ token: currentToken() ?? '' }),
+    timeout: 20000,
+    reconnectionAttempts: 10,
+    reconnectionDelay: 5000,
+    reconnectionDelayMax: 5000,
+  });
+  s.on('connect', () => {
+    joined.forEach((_count, room) => s.emit('join', room));
+    joinedChatBoxes.forEach((id) => s.emit('joinChatBox', id));
+  });
+  s.on('connect_error', async (err: Error & { data?: { code?: string } }) => {
+    if (err.data?.code === 'ERR_SESSION_EXPIRED') {
+      try {
+        await refreshToken();
+        s.connect();
+      } catch {
+        window.location.reload();
+      }
+    } else if (err.data?.code === 'ERR_INVALID_TOKEN') {
+      s.disconnect();
+    }
+  });
+  // Check the connection every 10 s; reconnect after 1 s when it was lost.
+  const watchdog = window.setInterval(() => {
+    if (!s.connected && !s.active) window.setTimeout(() => s.connect(), 1000);
+  }, 10000);
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') window.setTimeout(() => s.emit('ready'), 1000);
+  };
+  document.addEventListener('visibilitychange', onVisible);
+  s.on('disconnect', (reason) => {
+    if (reason === 'io client disconnect') {
+      window.clearInterval(watchdog);
+      document.removeEventListener('visibilitychange', onVisible);
+    }
+  });
+  socket = s;
+  return s;
+}
+
+export function joinRoom(room: string) {
+  const count = joined.get(room) ?? 0;
+  joined.set(room, count + 1);
+  if (count === 0) getSocket().emit('join', room);
+}
+export function leaveRoom(room: string) {
+  const count = joined.get(room) ?? 0;
+  if (count > 1) {
+    joined.set(room, count - 1);
+    return;
+  }
+  joined.delete(room);
+  socket?.emit('leave', room);
+}
+
+/** The notification room (core §7 joinNotification); call the returned function to let go. */
+export function joinNotification(): () => void {
+  joinRoom('notification');
+  return () => leaveRoom('notification');
+}
+
+/** A ticket status list's room (core §7 joinTickets: 'open', 'pending', 'closed'); returns the release. */
+export function joinTickets(status: 'open' | 'pending' | 'closed'): () => void {
+  joinRoom(status);
+  return () => leaveRoom(status);
+}
+export function joinChatBox(ticketId: string | number) {
+  joinedChatBoxes.add(String(ticketId));
+  getSocket().emit('joinChatBox', String(ticketId));
+}
+export function leaveChatBox(ticketId: string | number) {
+  joinedChatBoxes.delete(String(ticketId));
+  socket?.emit('leaveChatBox', String(ticketId));
+}
+
+export function closeSocket() {
+  socket?.disconnect();
+  socket = null;
+  joined.clear();
+  joinedChatBoxes.clear();
+}
