@@ -122,6 +122,15 @@ export function normalizeMessage(
 /** Puts a created or changed message into the cached pages of its ticket (no refetch). */
 export function putMessage(client: QueryClient, raw: AppMessageEvent['message']) {
   const key = messageKeys.list(Number(raw.ticketId));
+  const state = client.getQueryState<MessageData>(key);
+  if (!state) return; // nobody shows this ticket
+  // A read of the pages is on its way (first load or a refetch, not an older page): it may have been
+  // taken before this message was stored and would overwrite it, so read again once it is done.
+  const loadingOlder = Boolean((state.fetchMeta as { fetchMore?: unknown } | null | undefined)?.fetchMore);
+  if (!state.data?.pages.length || (state.fetchStatus === 'fetching' && !loadingOlder)) {
+    void client.invalidateQueries({ queryKey: key, exact: true });
+    if (!state.data?.pages.length) return;
+  }
   client.setQueryData<MessageData>(key, (data) => {
     if (!data?.pages.length) return data;
     const existing = findMessage(data, raw.id);
@@ -295,10 +304,16 @@ const chatBoxUsers = new Map<number, number>();
 
 /** Joins the ticket's room (message updates and acks) while mounted. */
 export function useChatBox(ticketId: number | null | undefined) {
+  const client = useQueryClient();
   useEffect(() => {
     if (!ticketId) return;
     chatBoxUsers.set(ticketId, (chatBoxUsers.get(ticketId) ?? 0) + 1);
-    joinChatBox(ticketId);
+    // Messages stored between the first read and the room's join (or while the socket was away)
+    // never reach this page as events: once the server confirms the join, the pages are read again.
+    joinChatBox(ticketId, () => {
+      if (client.getQueryState(messageKeys.list(ticketId)))
+        void client.invalidateQueries({ queryKey: messageKeys.list(ticketId), exact: true });
+    });
     return () => {
       const left = (chatBoxUsers.get(ticketId) ?? 1) - 1;
       if (left > 0) chatBoxUsers.set(ticketId, left);
@@ -307,5 +322,5 @@ export function useChatBox(ticketId: number | null | undefined) {
         leaveChatBox(ticketId);
       }
     };
-  }, [ticketId]);
+  }, [ticketId, client]);
 }

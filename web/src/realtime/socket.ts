@@ -9,7 +9,14 @@ import { refreshToken, currentToken } from '../api/client.js';
 let socket: Socket | null = null;
 /** Rooms joined, with how many parts of the page asked for each: left when the last one lets go. */
 const joined = new Map<string, number>();
-const joinedChatBoxes = new Set<string>();
+/** Ticket rooms joined, each with what to do once the server confirms the join (first time and after a reconnect). */
+const joinedChatBoxes = new Map<string, (() => void) | undefined>();
+
+function emitJoinChatBox(s: Socket, id: string) {
+  s.emit('joinChatBox', id, (res?: { ok?: boolean }) => {
+    if (res?.ok && joinedChatBoxes.has(id)) joinedChatBoxes.get(id)?.();
+  });
+}
 
 export function getSocket(): Socket {
   if (socket) return socket;
@@ -22,9 +29,12 @@ export function getSocket(): Socket {
     reconnectionDelay: 5000,
     reconnectionDelayMax: 5000,
   });
+  let connectedBefore = false;
   s.on('connect', () => {
     joined.forEach((_count, room) => s.emit('join', room));
-    joinedChatBoxes.forEach((id) => s.emit('joinChatBox', id));
+    // The first connection sends the joins buffered before it; a reconnection joins again.
+    if (connectedBefore) joinedChatBoxes.forEach((_onJoined, id) => emitJoinChatBox(s, id));
+    connectedBefore = true;
   });
   s.on('connect_error', async (err: Error & { data?: { code?: string } }) => {
     if (err.data?.code === 'ERR_SESSION_EXPIRED') {
@@ -82,9 +92,9 @@ export function joinTickets(status: 'open' | 'pending' | 'closed'): () => void {
   joinRoom(status);
   return () => leaveRoom(status);
 }
-export function joinChatBox(ticketId: string | number) {
-  joinedChatBoxes.add(String(ticketId));
-  getSocket().emit('joinChatBox', String(ticketId));
+export function joinChatBox(ticketId: string | number, onJoined?: () => void) {
+  joinedChatBoxes.set(String(ticketId), onJoined);
+  emitJoinChatBox(getSocket(), String(ticketId));
 }
 export function leaveChatBox(ticketId: string | number) {
   joinedChatBoxes.delete(String(ticketId));

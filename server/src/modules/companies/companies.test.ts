@@ -255,6 +255,26 @@ describe('changing', () => {
   });
 });
 
+describe('deactivating', () => {
+  test('a deactivated company is signed out at once and cannot sign in again', async () => {
+    const c = await t.company('Paused');
+    const u = await t.user(c.admin);
+    const socket = await t.socket(u.token);
+    const gone = new Promise((r) => socket.once('disconnect', r));
+    expect((await t.as(su).put(`/companies/${c.id}`, { status: false })).status).toBe(200);
+    await gone;
+    await expectError(await t.as(u).get('/auth/me'), 401, 'ERR_SESSION_EXPIRED');
+    const res = await t.request('POST', '/auth/login', {
+      body: { email: c.adminEmail, password: 'Admin@123' },
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    // Active again: its people sign in as before.
+    expect((await t.as(su).put(`/companies/${c.id}`, { status: true })).status).toBe(200);
+    expect((await t.login(c.adminEmail, 'Admin@123')).user.companyId).toBe(c.id);
+  });
+});
+
 describe('deleting', () => {
   test('the super user deletes a company: its users and sessions end at once', async () => {
     const c = await t.company('Doomed');

@@ -149,6 +149,18 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
       }
       const company = await get(id);
       events.toCompany(id, 'company', { action: 'update', company });
+      // A deactivated company is signed out at once: its sessions are revoked and its sockets closed.
+      if (input.status === false && id !== t.companyId) {
+        const revoked = await db
+          .update(userSessions)
+          .set({ revokedAt: new Date() })
+          .where(and(eq(userSessions.companyId, id), isNull(userSessions.revokedAt)))
+          .returning({ id: userSessions.id });
+        events.endSessions(
+          revoked.map((s) => s.id),
+          'company deactivated',
+        );
+      }
       return company;
     },
 

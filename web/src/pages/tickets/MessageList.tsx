@@ -431,7 +431,7 @@ export const MessageList = forwardRef<
           startReached={() => {
             if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
           }}
-          followOutput={(isAtBottom) => (isAtBottom ? 'smooth' : false)}
+          followOutput={(isAtBottom) => (isAtBottom ? 'auto' : false)}
           atBottomStateChange={(b) => {
             atBottom.current = b;
           }}
