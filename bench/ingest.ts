@@ -57,7 +57,33 @@ async function cpuNow(database: {
   return { node: (u.user + u.system) / 1e6, pg };
 }
 
+/**
+ * Statements sent to PostgreSQL by this process (server and bench), counted on every pg client: how many
+ * round trips a message costs, which says more than timings on a shared machine. BEGIN/COMMIT/ROLLBACK
+ * are counted apart.
+ */
+const statements = { all: 0, txControl: 0 };
+/** BENCH_STATEMENTS=1: also print the most frequent statements (their first words) after the burst. */
+const byText = new Map<string, number>();
+async function countStatements() {
+  const { default: pg } = await import('pg');
+  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const q = args[0];
+    const text = typeof q === 'string' ? q : ((q as { text?: string })?.text ?? '');
+    statements.all++;
+    if (process.env.BENCH_STATEMENTS) {
+      const key = text.replace(/\s+/g, ' ').trim().slice(0, 110);
+      byText.set(key, (byText.get(key) ?? 0) + 1);
+    }
+    if (/^\s*(begin|commit|rollback)\b/i.test(text)) statements.txControl++;
+    return original.apply(this, args);
+  };
+}
+
 async function main() {
+  if (process.env.DATABASE_URL) await countStatements();
   const database = await scratchDatabase(process.env.DATABASE_URL, {
     poolSize: process.env.BENCH_POOL ? Number(process.env.BENCH_POOL) : DEFAULT_POOL_SIZE,
   });
@@ -141,6 +167,7 @@ async function main() {
 
     // 1. Sustained throughput: inject everything, wait until every message is stored.
     const cpu0 = await cpuNow(database);
+    const st0 = { ...statements };
     const t0 = performance.now();
     let next = 0;
     await Promise.all(
@@ -167,6 +194,8 @@ async function main() {
     }
     const done = performance.now();
     const cpu1 = await cpuNow(database);
+    const statementsPerMsg = (statements.all - st0.all) / N;
+    const txControlPerMsg = (statements.txControl - st0.txControl) / N;
     const msgsPerSec = N / ((done - t0) / 1000);
     const nodeCpuMs = ((cpu1.node - cpu0.node) * 1000) / N;
     const pgCpuMs = ((cpu1.pg - cpu0.pg) * 1000) / N;
@@ -177,6 +206,13 @@ async function main() {
       `CPU per message: ${nodeCpuMs.toFixed(3)} ms in this process (server + bench client)` +
         (database.kind === 'postgres' ? `, ${pgCpuMs.toFixed(3)} ms in PostgreSQL backends` : ''),
     );
+    if (process.env.BENCH_STATEMENTS)
+      for (const [text, n] of [...byText].sort((a, b) => b[1] - a[1]).slice(0, 12))
+        log(`  ${(n / N).toFixed(3)}/msg  ${text}`);
+    if (database.kind === 'postgres')
+      log(
+        `statements per message: ${statementsPerMsg.toFixed(2)} (of which BEGIN/COMMIT/ROLLBACK ${txControlPerMsg.toFixed(2)})`,
+      );
 
     // 2. Latency at a steady rate: injection → the agent's socket event.
     const sentAt = new Map<string, number>();
@@ -207,8 +243,11 @@ async function main() {
         messages: N,
         contacts: CONTACTS,
         msgsPerSec: Math.round(msgsPerSec),
-        nodeCpuMsPerMsg: round(nodeCpuMs * 100) / 100,
-        pgCpuMsPerMsg: round(pgCpuMs * 100) / 100,
+        nodeCpuMsPerMsg: Math.round(nodeCpuMs * 100) / 100,
+        pgCpuMsPerMsg: Math.round(pgCpuMs * 100) / 100,
+        ...(database.kind === 'postgres'
+          ? { statementsPerMsg: Math.round(statementsPerMsg * 100) / 100 }
+          : {}),
         rate: RATE,
         events: lat.length,
         p50Ms: round(pct(lat, 50)),

@@ -46,6 +46,19 @@ export const ERROR_CODES = [
   'ERR_COMPANY_INACTIVE',
   'ERR_CANNOT_DELETE_SELF',
   'ERR_CANNOT_DELETE_OWN_COMPANY',
+  'ERR_NO_TAG_FOUND',
+  'ERR_TAG_ALREADY_EXISTS',
+  // campaigns (operations §4): not found, edit lock, a transition its status does not allow
+  'ERR_NO_CAMPAIGN_FOUND',
+  'ERR_CAMPAIGN_NOT_EDITABLE',
+  'ERR_CAMPAIGN_INVALID_STATUS',
+  // contact lists and file lists (operations §7)
+  'ERR_NO_CONTACT_LIST_FOUND',
+  'ERR_NO_CONTACT_LIST_ITEM_FOUND',
+  'ERR_NO_FILE_FOUND',
+  'ERR_FILE_TOO_LARGE',
+  'ERR_FILE_TYPE_NOT_ALLOWED',
+  'ERR_SPREADSHEET_UNREADABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -15,7 +15,7 @@ import { tokenService } from './lib/tokens.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { socketEvents, type Events } from './realtime/events.js';
 import { createSocketServer } from './realtime/socket-server.js';
-import type { RoomGuards } from './realtime/room-policy.js';
+import { notificationRooms, type RoomGuards } from './realtime/room-policy.js';
 import { authService } from './modules/auth/auth-service.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
 import { invalidatingEvents, sessionCache, type SessionCache } from './modules/auth/session-cache.js';
@@ -48,6 +48,12 @@ import { voiceNotes } from './modules/messages/voice-note.js';
 import { messageRoutes, MAX_UPLOAD_BYTES } from './modules/messages/message-routes.js';
 import { ticketService } from './modules/tickets/ticket-service.js';
 import { ticketRoutes } from './modules/tickets/ticket-routes.js';
+import { tagService } from './modules/tags/tag-service.js';
+import { tagRoutes } from './modules/tags/tag-routes.js';
+import { quickMessageService } from './modules/quick-messages/quick-message-service.js';
+import { quickMessageRoutes } from './modules/quick-messages/quick-message-routes.js';
+import { scheduleService, withScheduleJob } from './modules/schedules/schedule-service.js';
+import { scheduleRoutes } from './modules/schedules/schedule-routes.js';
 import { canSeeTicket, loadViewer } from './modules/tickets/ticket-queries.js';
 import { tickets as ticketTable } from './db/schema/index.js';
 import { and, eq } from 'drizzle-orm';
@@ -57,6 +63,22 @@ import { cloudApiChannel } from './messaging/channels/cloud-api/cloud-api-channe
 import { baileysChannel } from './messaging/channels/baileys/baileys-channel.js';
 import { sealCloudConfig } from './messaging/channels/cloud-api/cloud-api-config.js';
 import { cloudApiWebhookRoutes } from './messaging/channels/cloud-api/cloud-api-routes.js';
+import { contactListService } from './modules/contact-lists/contact-list-service.js';
+import { contactListRoutes } from './modules/contact-lists/contact-list-routes.js';
+import { fileListService } from './modules/files/file-list-service.js';
+import { fileListRoutes } from './modules/files/file-list-routes.js';
+import { campaignSettingService } from './modules/campaign-settings/campaign-setting-service.js';
+import { campaignSettingRoutes } from './modules/campaign-settings/campaign-setting-routes.js';
+import { botService } from './modules/bot/bot-service.js';
+import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock } from './lib/clock.js';
+import { jobQueue, type JobQueue } from './jobs/job-queue.js';
+import { ratingService } from './modules/ratings/rating-service.js';
+import { ticketTimerService } from './modules/ticket-timers/ticket-timer-service.js';
+import { campaignDispatch } from './modules/campaigns/campaign-dispatch.js';
+import { campaignService } from './modules/campaigns/campaign-service.js';
+import { campaignRoutes } from './modules/campaigns/campaign-routes.js';
+import { withCampaignHooks } from './modules/campaigns/campaign-hooks.js';
 
 export interface AppDeps {
   config: Config;
@@ -68,7 +90,11 @@ export interface AppDeps {
   webDist?: string;
   logger?: boolean | object;
   /** Session manager options (tests shorten leases or run two "processes"). */
-  sessions?: { leaseMs?: number; processId?: string; autoStart?: boolean };
+  sessions?: { leaseMs?: number; processId?: string; autoStart?: boolean; outboundPollMs?: number };
+  /** Business time for timers and jobs (tests pass a manual clock). */
+  clock?: Clock;
+  /** The durable job queue's poller (tests turn it off and call services.jobs.runDue()). */
+  jobs?: { autoStart?: boolean; pollMs?: number };
 }
 
 export interface App {
@@ -88,18 +114,64 @@ function makeServices(deps: {
   sessions: () => SessionManager | undefined;
   log: FastifyInstance['log'];
   sessionCache: SessionCache;
+  listen?: Database['listen'];
+  outboundPollMs?: number;
+  clock: Clock;
+  jobs: JobQueue;
 }) {
-  const { db, events, mailer, config, sessions, log } = deps;
+  const { db, events, mailer, config, sessions, log, clock, jobs } = deps;
   const tokens = tokenService(config.jwtSecret, config.accessTokenTtl);
   const media = mediaStore(config.dataDir);
   const box = secretBox(config.appSecret);
   const voice = voiceNotes({ ffmpegPath: config.ffmpegPath, log });
-  const messages: MessageService = messageService({ db, events, media, sessions, voice });
-  return {
-    messages,
-    tickets: ticketService({ db, events, messages: () => messages, log }),
+  const messages: MessageService = messageService({
+    db,
+    events,
     media,
-    pipeline: inboundPipeline({ db, events, media, log }),
+    sessions,
+    voice,
+    log,
+    listen: deps.listen,
+    outboundPollMs: deps.outboundPollMs,
+  });
+  const ratings = ratingService({ db, events, clock, jobs, messages: () => messages, log });
+  const tickets = ticketService({ db, events, messages: () => messages, log, ratings: () => ratings });
+  const ticketTimers = ticketTimerService({
+    db,
+    clock,
+    jobs,
+    messages: () => messages,
+    emitTicket: tickets.emitTicket,
+    log,
+  });
+  const campaignDispatcher = campaignDispatch({ db, events, media, clock, jobs: () => jobs, sessions, log });
+  campaignDispatcher.register(jobs);
+  const bot = botService({ db, messages: () => messages, emitTicket: tickets.emitTicket, clock, jobs, log });
+  return {
+    bot,
+    clock,
+    jobs,
+    ratings,
+    ticketTimers,
+    messages,
+    tickets,
+    tags: tagService({ db, events, emitTicket: tickets.emitTicket }),
+    quickMessages: quickMessageService({ db, events, media }),
+    schedules: withScheduleJob(
+      jobs,
+      scheduleService({
+        db,
+        events,
+        media,
+        clock,
+        jobs: () => jobs,
+        messages: () => messages,
+        emitTicket: tickets.emitTicket,
+        log,
+      }),
+    ),
+    media,
+    pipeline: inboundPipeline({ db, events, media, log, afterStore: bot.onInbound, intercept: ratings }),
     box,
     whatsapps: whatsappService({
       db,
@@ -129,6 +201,11 @@ function makeServices(deps: {
     contacts: contactService({ db, events, sessions, log }),
     queues: queueService({ db, events }),
     queueOptions: queueOptionService({ db }),
+    contactLists: contactListService({ db, events, sessions, log, jobs }),
+    fileLists: fileListService({ db, events, media }),
+    campaignSettings: campaignSettingService({ db }),
+    campaignDispatch: campaignDispatcher,
+    campaigns: campaignService({ db, events, clock, media, dispatch: campaignDispatcher }),
   };
 }
 
@@ -172,6 +249,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }));
   // eslint-disable-next-line prefer-const -- assigned once the app is ready; services read it lazily
   let sessions: SessionManager | undefined;
+  // One id for this process's session leases and job claims.
+  const processId = deps.sessions?.processId ?? `proc-${randomUUID()}`;
+  const clock = deps.clock ?? systemClock;
+  const jobs = jobQueue({ db: database.db, clock, log: app.log, processId, pollMs: deps.jobs?.pollMs });
   const services = makeServices({
     db: database.db,
     events,
@@ -180,6 +261,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sessions: () => sessions,
     log: app.log,
     sessionCache: liveSessions,
+    listen: database.listen,
+    outboundPollMs: deps.sessions?.outboundPollMs,
+    clock,
+    jobs,
   });
   const authenticate = services.auth.authenticate;
 
@@ -238,6 +323,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         await priv.register(simulatorRoutes(services.simulator));
         await priv.register(ticketRoutes(services.tickets));
         await priv.register(messageRoutes(services.messages));
+        await priv.register(contactListRoutes(services.contactLists));
+        await priv.register(fileListRoutes(services.fileLists));
+        await priv.register(campaignSettingRoutes(services.campaignSettings));
+        await priv.register(campaignRoutes(services.campaigns));
+        await priv.register(tagRoutes(services.tags));
+        await priv.register(quickMessageRoutes(services.quickMessages));
+        await priv.register(scheduleRoutes(services.schedules));
       });
     },
     { prefix: '/api' },
@@ -258,6 +350,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.ready();
   const guards: RoomGuards = {
     // A ticket's room: same company, and a ticket this user may see.
+    // Ticket notifications: the rooms of the queues (and other rules) this user may see, decided here.
+    notification: async (t) => notificationRooms(await loadViewer(database.db, t)),
     ticket: async (t, ticketId) => {
       const [row] = await database.db
         .select()
@@ -278,10 +372,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   sessions = sessionManager({
     db: database.db,
     log: app.log,
-    processId: deps.sessions?.processId,
+    processId,
     leaseMs: deps.sessions?.leaseMs,
-    inbound: services.pipeline,
-    onState: (ref, s) => services.whatsapps.applyState(ref, s),
+    inbound: withCampaignHooks(services.pipeline, services.campaignDispatch, app.log),
+    onState: async (ref, s) => {
+      await services.whatsapps.applyState(ref, s);
+      // Messages stored while the connection was down (or elsewhere) go out once it is connected here.
+      if (s.status === 'CONNECTED') services.messages.outbound.wake(ref.id);
+    },
     createChannel: (kind, ref, sink) => {
       const ctx = { whatsappId: ref.id, companyId: ref.companyId, config: ref.channelConfig, sink };
       if (kind === 'simulator')
@@ -297,7 +395,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   });
   if (deps.sessions?.autoStart !== false) await sessions.start();
+  await services.messages.outbound.start();
   const manager = sessions;
+  if (deps.jobs?.autoStart !== false) jobs.start();
 
   return {
     app,
@@ -306,6 +406,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     services,
     sessions: manager,
     async close() {
+      await jobs.stop();
+      services.campaignDispatch.stop();
+      await services.messages.outbound.stop();
       await manager.stop();
       io?.close();
       await app.close();

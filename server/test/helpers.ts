@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import type { Database } from '../src/db/client.js';
 import { scratchDatabase } from '../src/db/scratch.js';
 import { seed } from '../src/db/seed.js';
-import { buildApp, type App } from '../src/app.js';
+import { buildApp, type App, type AppDeps } from '../src/app.js';
 
 export const SUPER = { email: 'super@test.local', password: 'Super@12345' };
 
@@ -56,7 +56,12 @@ export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${
 
 /** A real server on a real port and a fresh database; closed after the file's tests. */
 export async function testApp(
-  opts: { loginLimit?: number; env?: Record<string, string> } = {},
+  opts: {
+    loginLimit?: number;
+    env?: Record<string, string>;
+    /** Extra buildApp options (a manual clock, the job poller off, session leases). */
+    deps?: Partial<Pick<AppDeps, 'clock' | 'jobs' | 'sessions'>>;
+  } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'recado-test-'));
@@ -74,7 +79,13 @@ export async function testApp(
     demo: false,
     print: () => undefined,
   });
-  const app = await buildApp({ config, database, logger: false, loginLimit: opts.loginLimit ?? 1000 });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    loginLimit: opts.loginLimit ?? 1000,
+    ...opts.deps,
+  });
   await app.app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

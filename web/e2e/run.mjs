@@ -54,7 +54,7 @@ let serverLog = '';
 server.stdout.on('data', (d) => (serverLog += d));
 server.stderr.on('data', (d) => (serverLog += d));
 
-const deadline = Date.now() + 60_000;
+const deadline = Date.now() + 240_000;
 for (;;) {
   try {
     const r = await fetch(`${baseUrl}/api/health`);

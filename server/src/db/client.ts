@@ -15,6 +15,11 @@ export interface Database {
   close(): Promise<void>;
   /** Plain SQL, used by infrastructure (job queue, benchmarks). */
   raw(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  /**
+   * LISTEN on a channel (NOTIFY from any connection, or any process on PostgreSQL, calls back with the
+   * payload); resolves with a function that stops listening. Best effort: callers also poll.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -53,6 +58,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         const r = await pool.query(text, params as unknown[]);
         return { rows: r.rows };
       },
+      listen: (channel, onNotify) => listenOnPostgres(opts.url!, channel, onNotify),
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -76,5 +82,44 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       const r = await client.query<Record<string, unknown>>(text, params as unknown[]);
       return { rows: r.rows };
     },
+    listen: async (channel, onNotify) => {
+      const stop = await client.listen(channel, onNotify);
+      return async () => {
+        await stop().catch(() => undefined);
+      };
+    },
+  };
+}
+
+/**
+ * A dedicated connection outside the pool holds the LISTEN (a pooled one would be handed to others). When it
+ * drops, it reconnects after a second; notifications sent meanwhile are lost, which the callers' polls cover.
+ */
+async function listenOnPostgres(url: string, channel: string, onNotify: (payload: string) => void) {
+  const { default: pg } = await import('pg');
+  let client: InstanceType<typeof pg.Client> | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (n) => {
+      if (n.channel === channel) onNotify(n.payload ?? '');
+    });
+    c.on('error', () => {
+      void c.end().catch(() => undefined);
+      if (client === c) client = undefined;
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+    });
+    await c.connect();
+    await c.query(`listen "${channel.replace(/"/g, '""')}"`);
+    client = c;
+    if (stopped) await c.end().catch(() => undefined);
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await client?.end().catch(() => undefined);
   };
 }

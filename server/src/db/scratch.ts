@@ -8,7 +8,7 @@ import { openDatabase, type Database } from './client.js';
 export async function scratchDatabase(
   url?: string,
   opts: { poolSize?: number } = {},
-): Promise<Database & { drop(): Promise<void> }> {
+): Promise<Database & { drop(): Promise<void>; url?: string }> {
   if (!url) {
     const db = await openDatabase({});
     await db.migrate();
@@ -26,6 +26,8 @@ export async function scratchDatabase(
   await db.migrate();
   return {
     ...db,
+    // Tests that run two "processes" open a second pool on the same database.
+    url: u.toString(),
     async drop() {
       await db.close();
       const a = new pg.Client({ connectionString: url });

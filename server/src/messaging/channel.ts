@@ -63,7 +63,36 @@ export interface InboundMessage {
   timestamp: Date;
   /** Extra structured data (location coordinates, vcard text, call status). */
   data?: Record<string, unknown>;
+  /** The ad or tracked link the customer came through (a ticket's source tracking when it opens one). */
+  referral?: InboundReferral;
 }
+
+/** Where a conversation came from, as each channel reads it from its provider (operations §3). */
+export interface InboundReferral {
+  /** The ad's headline, or its id when it has none. */
+  campaign: string;
+  /** Where the ad ran: 'facebook', 'instagram', or what the provider says. */
+  source: string;
+  /** What kind of entry it was: 'ad', 'post', ... */
+  medium: string;
+  sourceUrl?: string;
+  /** Everything else the provider told (ad id, click id, body text), kept in the record's metadata. */
+  metadata?: Record<string, unknown>;
+}
+
+/** The network of an ad's link, when the provider did not name it. */
+export const sourceFromUrl = (url: string | undefined): string => {
+  const host = (() => {
+    try {
+      return url ? new URL(url).hostname.toLowerCase() : '';
+    } catch {
+      return '';
+    }
+  })();
+  if (/(^|\.)(instagram\.com|instagr\.am|ig\.me)$/.test(host)) return 'instagram';
+  if (/(^|\.)(facebook\.com|fb\.com|fb\.me|fb\.watch|m\.me)$/.test(host)) return 'facebook';
+  return host;
+};
 
 export interface AckUpdate {
   providerId: string;
@@ -101,6 +130,11 @@ export interface SendResult {
 
 export interface OutboundOptions {
   quotedProviderId?: string;
+  /**
+   * The provider id to send under, chosen by the caller (campaign sends): sending again with the same id is
+   * a no-op where the channel supports it (simulator, Baileys), so a resend after a crash never duplicates.
+   */
+  providerId?: string;
 }
 
 export interface Channel {

@@ -6,6 +6,7 @@ import { executeRows, rowOf } from '../db/rows.js';
 import { toMessageView, type MessageRow } from '../modules/messages/message-queries.js';
 import { tagsFor, toTicketView, trackingFor, type ViewRow } from '../modules/tickets/ticket-queries.js';
 import type { Events } from '../realtime/events.js';
+import { ticketNotificationRooms } from '../realtime/room-policy.js';
 import { readSetting } from '../modules/settings/setting-service.js';
 import type { AckUpdate, InboundMessage } from './channel.js';
 import type { MediaStore } from './media-store.js';
@@ -48,6 +49,17 @@ export function inboundPipeline(deps: {
   events: Events;
   media: MediaStore;
   log: { warn(o: object, m: string): void };
+  /** Called once per stored message, after its events (the automatic attendant); must not throw or wait. */
+  afterStore?: (ref: ConnectionRef, stored: { ticket: TicketView; message: MessageRow }) => void;
+  /**
+   * Looks first at each customer message (ratings: an answer to a resolved ticket's rating question is
+   * stored there and never opens a ticket). `take` answers a result when it took the message;
+   * `waitingSenders` says which senders (numbers or hidden ids) `take` may want, so only those leave the batch.
+   */
+  intercept?: {
+    take(ref: ConnectionRef, m: InboundMessage): Promise<InboundResult | undefined>;
+    waitingSenders(ref: ConnectionRef, ms: InboundMessage[]): Promise<Set<string>>;
+  };
 }) {
   const { db, events } = deps;
 
@@ -117,6 +129,8 @@ export function inboundPipeline(deps: {
       preview: preview(m),
       unread: m.fromMe ? 0 : 1,
       quoted: m.quotedProviderId ?? null,
+      // Only a customer's message can say where the customer came from.
+      referral: m.referral && !m.fromMe ? m.referral : null,
     }));
     const cid = sql`${ref.companyId}::int`;
     const wid = sql`${ref.id}::int`;
@@ -151,7 +165,7 @@ export function inboundPipeline(deps: {
           select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(i int, name text, number text,
             lid text, is_group boolean, provider_id text, body text, media_type text, media_url text,
             media_name text, from_me boolean, participant text, data jsonb, created_at timestamptz,
-            preview text, unread int, quoted text)),
+            preview text, unread int, quoted text, referral jsonb)),
         x as (select * from input where not exists (
           select 1 from messages m where m.whatsapp_id = ${wid} and m.provider_id = input.provider_id)),
         cn as (insert into contacts (company_id, name, number, lid, is_group)
@@ -171,6 +185,15 @@ export function inboundPipeline(deps: {
           union all
           select x.i, cl.* from x join cl on x.number = '' and cl.lid = x.lid),
         t as (${ticketStep}),
+        -- The ad or link a ticket's first message came through (the chat's campaign-source strip).
+        st as (insert into ticket_source_tracking (company_id, ticket_id, campaign, source, medium, metadata)
+          select ${cid}, t.id, coalesce(x.referral->>'campaign', ''), coalesce(x.referral->>'source', ''),
+            coalesce(x.referral->>'medium', ''),
+            jsonb_strip_nulls(coalesce(x.referral->'metadata', '{}'::jsonb)
+              || jsonb_build_object('sourceUrl', x.referral->>'sourceUrl'))
+          from x join c on c.i = x.i join t on t.contact_id = c.id
+          where t.created and x.referral is not null
+          returning *),
         h as (insert into ticket_histories (company_id, ticket_id, action, whatsapp_id, status, data)
           select ${cid}, t.id, 'create', ${wid}, t.status, '{"by":"customer"}'::jsonb from t where t.created),
         q as (select x.i, m.* from x join messages m on m.whatsapp_id = ${wid} and m.provider_id = x.quoted),
@@ -191,12 +214,16 @@ export function inboundPipeline(deps: {
           'whatsapp', (select json_build_object('id', y.id, 'name', y.name, 'channel', y.channel)
             from whatsapps y where y.id = t.whatsapp_id),
           'tags', ${tagsFor(tid)},
-          'tracking', ${trackingFor(tid)}) as extra,
+          -- This statement's own inserts are not visible to its subqueries on the table: read them from st.
+          'tracking', coalesce((select json_agg(json_build_object('id', s.id, 'uuid', s.uuid,
+              'campaign', s.campaign, 'source', s.source, 'medium', s.medium, 'metadata', s.metadata,
+              'createdAt', s.created_at) order by s.id) from st s where s.ticket_id = t.id),
+            ${trackingFor(tid)})) as extra,
         row_to_json(n) as message, row_to_json(q) as quoted
       from (select 1 / (case when (select count(*) from n) < (select count(*) from t) then 0 else 1 end) as guard,
           (select coalesce(json_agg(i), '[]') from input where i not in (select i from x)) as duplicates) g
       left join (n join t on t.id = n.ticket_id join c on c.id = t.contact_id left join q on q.i = c.i) on true`,
-      calls ? 'recado_inbound_calls_v1' : 'recado_inbound_messages_v1',
+      calls ? 'recado_inbound_calls_v2' : 'recado_inbound_messages_v2',
     ).catch((err: unknown) => {
       const e = err as { code?: string; cause?: { code?: string } };
       if ((e?.code ?? e?.cause?.code) === '22012') throw new Duplicate();
@@ -228,7 +255,11 @@ export function inboundPipeline(deps: {
   /** Events after the commit, in the same shapes as the HTTP answers (built from what the statement returned). */
   function announce(ref: ConnectionRef, { contact, ticket, message, quoted }: Stored): InboundResult {
     const messageView = toMessageView(message, { quoted, contact: { id: contact.id, name: contact.name } });
-    const lists = [rooms.ticketStatus(ref.companyId, ticket.status), rooms.notification(ref.companyId)];
+    const lists = [
+      rooms.ticketStatus(ref.companyId, ticket.status),
+      // Only those who may see the ticket hear about it (queues, assignment, showAll, allTicket).
+      ...ticketNotificationRooms(ref.companyId, ticket),
+    ];
     events.toRoom([rooms.ticket(ref.companyId, ticket.id), ...lists], ref.companyId, 'appMessage', {
       action: 'create',
       message: messageView,
@@ -236,6 +267,7 @@ export function inboundPipeline(deps: {
       contact: ticket.contact,
     });
     events.toRoom(lists, ref.companyId, 'ticket', { action: 'update', ticket });
+    deps.afterStore?.(ref, { ticket, message });
     return { status: 'stored', messageId: message.id, ticketId: ticket.id };
   }
 
@@ -252,6 +284,8 @@ export function inboundPipeline(deps: {
       if (m.kind === 'call' && (await readSetting(db, ref.companyId, 'call')) === 'disabled')
         return { status: 'ignored' };
       if (!m.from && !m.lid) return { status: 'ignored' };
+      const taken = await deps.intercept?.take(ref, m);
+      if (taken) return taken;
       // Saves downloading a redelivered message's media; the statement itself refuses duplicates.
       if (m.media && (await exists(ref.id, m.providerId))) return { status: 'duplicate' };
 
@@ -288,6 +322,9 @@ export function inboundPipeline(deps: {
      */
     async messages(ref: ConnectionRef, ms: InboundMessage[]): Promise<PromiseSettledResult<InboundResult>[]> {
       const results: PromiseSettledResult<InboundResult>[] = new Array(ms.length);
+      // Senders an interceptor may take go one by one (through message()), never in a batch.
+      const held = deps.intercept ? await deps.intercept.waitingSenders(ref, ms) : undefined;
+      const fits = (m: InboundMessage) => batchable(m) && !held?.has(m.from || m.lid || '');
       const one = async (i: number) => {
         try {
           results[i] = { status: 'fulfilled', value: await pipeline.message(ref, ms[i]!) };
@@ -310,8 +347,8 @@ export function inboundPipeline(deps: {
           }
         }
         left = later;
-        const plain = round.filter((i) => batchable(ms[i]!));
-        const other = round.filter((i) => !batchable(ms[i]!));
+        const plain = round.filter((i) => fits(ms[i]!));
+        const other = round.filter((i) => !fits(ms[i]!));
         const single = other.map(one);
         if (plain.length > 1) {
           try {

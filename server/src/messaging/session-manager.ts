@@ -172,6 +172,8 @@ export function sessionManager(deps: SessionManagerDeps) {
     tick,
     get: (whatsappId: number): Channel | undefined => running.get(whatsappId)?.channel,
     isRunningHere: (whatsappId: number) => running.has(whatsappId),
+    /** The connections whose channel runs in this process. */
+    runningIds: (): number[] => [...running.keys()],
 
     /** Starts (or resumes) a connection's session: it becomes claimable and, if free, runs here. */
     async startSession(whatsappId: number) {

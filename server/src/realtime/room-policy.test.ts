@@ -107,6 +107,16 @@ describe('resolveJoin', () => {
     expect(chat).toHaveBeenCalledTimes(2);
   });
 
+  test('notification resolves to the rooms the notification guard computes for the caller', async () => {
+    const notification = vi.fn(async (t: Tenant) => [`company-${t.companyId}-queue-1-notification`]);
+    expect(await resolveJoin(tenant(), 'notification', { notification })).toEqual([
+      'company-3-queue-1-notification',
+    ]);
+    expect(notification).toHaveBeenCalledWith(expect.objectContaining({ companyId: 3, userId: 7 }));
+    // Without the guard: the company-wide room (kept for callers that do not register one).
+    expect(await resolveJoin(tenant(), 'notification', none)).toBe('company-3-notification');
+  });
+
   test('a failing guard rejects (the socket server answers { ok: false })', async () => {
     const ticket = vi.fn(async () => {
       throw new Error('db down');

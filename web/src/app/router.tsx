@@ -2,6 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { FullPageSpinner, PublicOnly, RequireAuth } from './guards.js';
 import { useAuth } from './auth.js';
+import { CampaignsRoute } from '../pages/campaign-settings/campaigns-access.js';
 
 // Every screen is its own chunk, so the login route loads only what it needs.
 const MainLayout = lazy(() => import('../layout/MainLayout.js'));
@@ -17,6 +18,16 @@ const SimulatorPage = lazy(() => import('../pages/simulator/SimulatorPage.js'));
 const ContactsPage = lazy(() => import('../pages/contacts/ContactsPage.js'));
 const TicketsPage = lazy(() => import('../pages/tickets/TicketsPage.js'));
 const QueuesPage = lazy(() => import('../pages/queues/QueuesPage.js'));
+const TagsPage = lazy(() => import('../pages/tags/TagsPage.js'));
+const KanbanPage = lazy(() => import('../pages/kanban/KanbanPage.js'));
+const QuickMessagesPage = lazy(() => import('../pages/quick-messages/QuickMessagesPage.js'));
+const SchedulesPage = lazy(() => import('../pages/schedules/SchedulesPage.js'));
+const ContactListsPage = lazy(() => import('../pages/contact-lists/ContactListsPage.js'));
+const ContactListItemsPage = lazy(() => import('../pages/contact-lists/ContactListItemsPage.js'));
+const FilesPage = lazy(() => import('../pages/files/FilesPage.js'));
+const CampaignSettingsPage = lazy(() => import('../pages/campaign-settings/CampaignSettingsPage.js'));
+const CampaignsPage = lazy(() => import('../pages/campaigns/CampaignsPage.js'));
+const CampaignReportPage = lazy(() => import('../pages/campaigns/CampaignReportPage.js'));
 const ComingSoonPage = lazy(() => import('../pages/placeholder/ComingSoonPage.js'));
 
 const page = (node: ReactNode) => <Suspense fallback={<FullPageSpinner />}>{node}</Suspense>;
@@ -54,23 +65,32 @@ const router = createBrowserRouter([
           { path: '/connections', element: page(<ConnectionsPage />) },
           { path: '/connections/:whatsappId/simulator', element: page(<SimulatorPage />) },
           { path: '/contacts', element: page(<ContactsPage />) },
-          { path: '/quick-messages', element: soon('quickMessages') },
-          { path: '/schedules', element: soon('schedules') },
-          { path: '/tags', element: soon('tags') },
-          { path: '/kanban', element: soon('kanban') },
+          { path: '/quick-messages', element: page(<QuickMessagesPage />) },
+          { path: '/schedules', element: page(<SchedulesPage />) },
+          { path: '/tags', element: page(<TagsPage />) },
+          { path: '/kanban', element: page(<KanbanPage />) },
           { path: '/queues', element: page(<QueuesPage />) },
-          { path: '/files', element: soon('files') },
+          { path: '/files', element: page(<FilesPage />) },
           { path: '/prompts', element: soon('prompts') },
           { path: '/queue-integration', element: soon('queueIntegration') },
           { path: '/messages-api', element: soon('messagesApi') },
           { path: '/financeiro', element: soon('invoices') },
           { path: '/announcements', element: soon('announcements') },
           { path: '/chats/:id?', element: soon('chats') },
-          { path: '/contact-lists', element: soon('campaigns') },
-          { path: '/contact-lists/:contactListId/contacts', element: soon('campaigns') },
-          { path: '/campaigns', element: soon('campaigns') },
-          { path: '/campaign/:campaignId/report', element: soon('campaigns') },
-          { path: '/campaigns-config', element: soon('campaigns') },
+          { path: '/contact-lists', element: <CampaignsRoute>{page(<ContactListsPage />)}</CampaignsRoute> },
+          {
+            path: '/contact-lists/:contactListId/contacts',
+            element: <CampaignsRoute>{page(<ContactListItemsPage />)}</CampaignsRoute>,
+          },
+          { path: '/campaigns', element: <CampaignsRoute>{page(<CampaignsPage />)}</CampaignsRoute> },
+          {
+            path: '/campaign/:campaignId/report',
+            element: <CampaignsRoute>{page(<CampaignReportPage />)}</CampaignsRoute>,
+          },
+          {
+            path: '/campaigns-config',
+            element: <CampaignsRoute>{page(<CampaignSettingsPage />)}</CampaignsRoute>,
+          },
         ],
       },
     ],

@@ -49,6 +49,7 @@ import { useAuth } from '../app/auth.js';
 import { useConnectionsWarning } from './useConnectionsWarning.js';
 import { Logo } from '../components/Logo.js';
 import { isActive, menuEntries, type MenuEntry } from './menu-entries.js';
+import { companyUsesCampaigns } from '../pages/campaign-settings/campaigns-access.js';
 
 const ICONS: Record<string, ComponentType<SvgIconProps>> = {
   dashboard: SpaceDashboardOutlinedIcon,
@@ -254,6 +255,8 @@ export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavi
     PlanFlag,
     boolean
   >;
+  // The company's campaignsEnabled setting turned off hides campaigns even on a plan that has them.
+  plan.useCampaigns = companyUsesCampaigns(user);
   const { main, admin } = menuEntries(user, plan, hasCshow());
   const connectionsWarning = useConnectionsWarning(admin.some((e) => e.key === 'connections'));
   const version = useQuery({

@@ -299,10 +299,11 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
   async function outbound(
     to: string,
     fields: { body: string; mediaType?: string; media?: SimulatorRow['media'] },
+    chosenId?: string,
   ): Promise<SendResult> {
     if (!running) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED');
     const number = normalizeNumber(to);
-    const providerId = `SIM${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
+    const providerId = chosenId ?? `SIM${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
     const [row] = await db
       .insert(simulatorMessages)
       .values({
@@ -316,8 +317,11 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
         ack: 1,
         delivered: true,
       })
+      // The same id again (a resend after a crash): the phone already has it, like WhatsApp drops a repeat.
+      .onConflictDoNothing()
       .returning();
-    deps.notify(companyId, whatsappId, { action: 'message', message: toSimulatorView(row!, whatsappId) });
+    if (!row) return { providerId, timestamp: new Date() };
+    deps.notify(companyId, whatsappId, { action: 'message', message: toSimulatorView(row, whatsappId) });
     // The customer's phone confirms delivery shortly after, as a real one would.
     later(deps.deliveryDelayMs ?? 300, async () => {
       const [updated] = await db
@@ -387,14 +391,18 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
       }
       return rows.length;
     },
-    sendText: (to, body) => outbound(to, { body }),
-    async sendMedia(to, media: MediaPayload & { caption?: string; asVoice?: boolean }) {
+    sendText: (to, body, opts) => outbound(to, { body }, opts?.providerId),
+    async sendMedia(to, media: MediaPayload & { caption?: string; asVoice?: boolean }, opts) {
       const path = await deps.media.save(companyId, media.data, media.filename, 'simulator');
-      return outbound(to, {
-        body: media.caption ?? '',
-        mediaType: mediaTypeOf(media.mimetype),
-        media: { mimetype: media.mimetype, filename: media.filename, path },
-      });
+      return outbound(
+        to,
+        {
+          body: media.caption ?? '',
+          mediaType: mediaTypeOf(media.mimetype),
+          media: { mimetype: media.mimetype, filename: media.filename, path },
+        },
+        opts?.providerId,
+      );
     },
     async markRead(_to, providerIds) {
       if (!providerIds.length) return;

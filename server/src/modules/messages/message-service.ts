@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
-import { rooms, type MessageSend } from '@recado/contracts';
+import { and, eq } from 'drizzle-orm';
+import { rooms, type ErrorCode, type MessageSend } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { contacts, messages, tickets } from '../../db/schema/index.js';
+import { contacts, messages, tickets, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
-import { ChannelError, type MediaPayload } from '../../messaging/channel.js';
+import type { MediaPayload } from '../../messaging/channel.js';
+import {
+  outboundSender,
+  type OutboundSender,
+  type OutboundSenderDeps,
+} from '../../messaging/outbound-sender.js';
 import { mediaTypeOf } from '../../messaging/channels/simulator-channel.js';
 import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
 import { messagePage, toMessageView, withRelations, type MessageRow } from './message-queries.js';
@@ -34,6 +39,10 @@ export function messageService(deps: {
   sessions: () => SessionManager | undefined;
   /** Turns recordings into OGG/Opus voice notes (ffmpeg); by default ffmpeg from PATH. */
   voice?: VoiceNotes;
+  log?: OutboundSenderDeps['log'];
+  /** LISTEN on the database, to hear about messages other processes stored for connections running here. */
+  listen?: OutboundSenderDeps['listen'];
+  outboundPollMs?: number;
 }) {
   const { db, events } = deps;
   const voice = deps.voice ?? voiceNotes();
@@ -75,17 +84,32 @@ export function messageService(deps: {
     return channel;
   }
 
-  /** Stores, sends and records one outbound message. `userId` null means the system (bot, greeting). */
+  /**
+   * Stores, sends and records one outbound message. `userId` null means the system (bot, greeting).
+   * The message and its outbox job are stored in one transaction. When the connection's session runs in
+   * this process it is sent at once and the answer says how it went (a failure throws, the message keeps
+   * the error); when it runs in another process, the answer is the stored message (ack 0) and the owner
+   * sends it (outbound-sender.ts), announcing the outcome as an update.
+   */
   async function deliver(
     companyId: number,
     ticket: TicketRow,
     content: { body: string; file?: OutboundFile; quotedMsgId?: number | null; userId: number | null },
   ) {
-    const channel = channelFor(ticket);
+    const whatsappId = ticket.whatsappId;
+    if (!whatsappId) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The ticket has no connection');
+    const here = Boolean(deps.sessions()?.get(whatsappId));
+    if (!here) {
+      // Elsewhere is fine while the connection is meant to run; a logged-out one would never send it.
+      const [w] = await db
+        .select({ status: whatsapps.status })
+        .from(whatsapps)
+        .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, companyId)));
+      if (!w || w.status === 'DISCONNECTED')
+        throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The connection is not running');
+    }
     const [contact] = await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
     if (!contact?.number) throw new AppError('ERR_WAPP_INVALID_CONTACT', 400);
-    let mediaUrl: string | null = null;
-    if (content.file) mediaUrl = await deps.media.save(companyId, content.file.data, content.file.filename);
     let quoted: MessageRow | undefined;
     if (content.quotedMsgId) {
       [quoted] = await db
@@ -94,19 +118,36 @@ export function messageService(deps: {
         .where(and(eq(messages.id, content.quotedMsgId), eq(messages.ticketId, ticket.id)));
       if (!quoted) throw new AppError('ERR_VALIDATION', 400, 'quoted message not in this ticket');
     }
+    let mediaUrl: string | null = null;
+    if (content.file) mediaUrl = await deps.media.save(companyId, content.file.data, content.file.filename);
     const localId = `local-${randomUUID()}`;
     const preview = (content.body || (content.file ? `[${mediaTypeOf(content.file.mimetype)}]` : '')).slice(
       0,
       255,
     );
-    const row = await db.transaction(async (tx) => {
+    const job: OutboundJob = {
+      to: contact.number,
+      body: content.body,
+      ...(content.file && mediaUrl
+        ? {
+            file: {
+              path: mediaUrl,
+              mimetype: content.file.mimetype,
+              filename: content.file.filename,
+              ...(content.file.asVoice !== undefined ? { asVoice: content.file.asVoice } : {}),
+            },
+          }
+        : {}),
+      ...(quoted?.providerId ? { quotedProviderId: quoted.providerId } : {}),
+    };
+    const { row, queueId } = await db.transaction(async (tx) => {
       const [m] = await tx
         .insert(messages)
         .values({
           companyId,
           ticketId: ticket.id,
           contactId: ticket.contactId,
-          whatsappId: ticket.whatsappId,
+          whatsappId,
           providerId: localId,
           body: content.body,
           mediaType: content.file ? mediaTypeOf(content.file.mimetype) : null,
@@ -123,37 +164,41 @@ export function messageService(deps: {
         .update(tickets)
         .set({ lastMessage: preview, lastMessageAt: new Date(), updatedAt: new Date() })
         .where(eq(tickets.id, ticket.id));
-      return m!;
+      const queueId = await outbound.enqueue(tx, { messageId: m!.id, companyId, whatsappId, job }, here);
+      return { row: m!, queueId };
     });
-    await emitMessage(companyId, ticket, 'create', row);
-    try {
-      const sent = content.file
-        ? await channel.sendMedia(
-            contact.number,
-            { ...content.file, caption: content.body || undefined },
-            { quotedProviderId: quoted?.providerId },
-          )
-        : await channel.sendText(contact.number, content.body, { quotedProviderId: quoted?.providerId });
-      const [updated] = await db
-        .update(messages)
-        .set({ providerId: sent.providerId, ack: sql`greatest(${messages.ack}, 1)`, updatedAt: new Date() })
-        .where(eq(messages.id, row.id))
-        .returning();
-      return emitMessage(companyId, ticket, 'update', updated!);
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      const [failed] = await db
-        .update(messages)
-        .set({ data: { error: reason }, updatedAt: new Date() })
-        .where(eq(messages.id, row.id))
-        .returning();
-      await emitMessage(companyId, ticket, 'update', failed!);
-      throw new AppError(err instanceof ChannelError ? err.code : 'ERR_SENDING_WAPP_MSG', 400, reason);
-    }
+    const created = await emitMessage(companyId, ticket, 'create', row);
+    if (!here) return created;
+    const outcome = await outbound.sendNow(queueId, { messageId: row.id, whatsappId, job });
+    const [after] = await db.select().from(messages).where(eq(messages.id, row.id));
+    const view = await emitMessage(companyId, ticket, 'update', after!);
+    if (!outcome.ok) throw new AppError(outcome.code as ErrorCode, 400, outcome.reason);
+    return view;
   }
+
+  /** The owner process sent (or failed to send) a message stored elsewhere: announce it like a direct send. */
+  async function announceOutcome(messageId: number) {
+    const [m] = await db.select().from(messages).where(eq(messages.id, messageId));
+    if (!m) return;
+    const [ticket] = await db.select().from(tickets).where(eq(tickets.id, m.ticketId));
+    if (ticket) await emitMessage(m.companyId, ticket, 'update', m);
+  }
+
+  const outbound: OutboundSender = outboundSender({
+    db,
+    media: deps.media,
+    log: deps.log ?? { warn: () => undefined, error: () => undefined },
+    sessions: deps.sessions,
+    listen: deps.listen,
+    pollMs: deps.outboundPollMs,
+    // Messages sent here directly are announced by deliver itself.
+    onDone: (messageId) => announceOutcome(messageId),
+  });
 
   return {
     deliver,
+    /** The outbox worker: app.ts starts it with the sessions and stops it on close. */
+    outbound,
 
     async list(t: Tenant, ticketId: number, pageNumber: number) {
       const ticket = await visibleTicket(t, ticketId);

@@ -74,7 +74,7 @@ export const toTicketView = (r: ViewRow): TicketView => {
   };
 };
 
-function selectViews(db: Db) {
+export function selectViews(db: Db) {
   return db
     .select(viewColumns)
     .from(tickets)
@@ -128,7 +128,7 @@ export function canSeeTicket(
   return t.status === 'pending' && v.allTicket === 'enabled';
 }
 
-function visibleWhere(v: Viewer, selected: number[] | undefined): SQL | undefined {
+export function visibleWhere(v: Viewer, selected: number[] | undefined): SQL | undefined {
   const manager = isManager(v);
   const queueSet = manager ? selected : (selected ?? v.queueIds).filter((id) => v.queueIds.includes(id));
   const parts: (SQL | undefined)[] = [eq(tickets.userId, v.userId)];

@@ -20,6 +20,7 @@ import {
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
+import { ticketNotificationRooms } from '../../realtime/room-policy.js';
 import { readSetting } from '../settings/setting-service.js';
 import type { MessageService } from '../messages/message-service.js';
 import { canSeeTicket, isManager, loadViewer, ticketQueries } from './ticket-queries.js';
@@ -31,6 +32,8 @@ export function ticketService(deps: {
   events: Events;
   messages: () => MessageService;
   log: { warn(o: object, m: string): void };
+  /** Asks the customer to rate a resolved ticket (modules/ratings); true when it asked. */
+  ratings?: () => { request(companyId: number, ticket: TicketRow): Promise<boolean> };
 }) {
   const { db, events } = deps;
 
@@ -49,13 +52,22 @@ export function ticketService(deps: {
     return r;
   }
 
-  /** Sends the ticket to every room that lists it: its old and new status lists, itself, notifications. */
-  function emitTicket(companyId: number, view: TicketView, previousStatus?: string) {
+  /**
+   * Sends the ticket to every room that lists it: its old and new status lists, itself, and the
+   * notification rooms of those who may see it now or could before (`previous`: they drop it).
+   */
+  function emitTicket(
+    companyId: number,
+    view: TicketView,
+    previousStatus?: string,
+    previous?: Pick<TicketRow, 'queueId' | 'userId' | 'status'>,
+  ) {
     const payload = { action: 'update', ticket: view, previousStatus };
     const targets = new Set([
       rooms.ticketStatus(companyId, view.status),
       rooms.ticket(companyId, view.id),
-      rooms.notification(companyId),
+      ...ticketNotificationRooms(companyId, view),
+      ...(previous ? ticketNotificationRooms(companyId, previous) : []),
     ]);
     if (previousStatus && previousStatus !== view.status)
       targets.add(rooms.ticketStatus(companyId, previousStatus));
@@ -318,7 +330,7 @@ export function ticketService(deps: {
         from: { status: current.status, userId: current.userId, queueId: current.queueId },
       });
       const view = (await ticketQueries.byId(db, t.companyId, id))!;
-      emitTicket(t.companyId, view, current.status);
+      emitTicket(t.companyId, view, current.status, current);
 
       // Automatic messages, after the change is visible.
       if (action === 'accept' && (await readSetting(db, t.companyId, 'sendGreetingAccepted')) === 'enabled') {
@@ -349,7 +361,9 @@ export function ticketService(deps: {
           `Você foi transferido${q ? ` para o setor *${q.name}*` : ''}${u ? ` e será atendido por *${u.name}*` : ''}. Aguarde, por favor.`,
         );
       }
-      if (action === 'close' && updated.whatsappId) {
+      // With userRating on, the rating question goes first; its answer brings the completion message.
+      const askedRating = action === 'close' && (await deps.ratings?.().request(t.companyId, updated));
+      if (action === 'close' && updated.whatsappId && !askedRating) {
         const [w] = await db
           .select({ complationMessage: whatsapps.complationMessage })
           .from(whatsapps)
@@ -369,7 +383,7 @@ export function ticketService(deps: {
         [
           rooms.ticketStatus(t.companyId, r.status),
           rooms.ticket(t.companyId, id),
-          rooms.notification(t.companyId),
+          ...ticketNotificationRooms(t.companyId, r),
         ],
         t.companyId,
         'ticket',

@@ -25,6 +25,7 @@ import UndoIcon from '@mui/icons-material/Undo';
 import { useTranslation } from 'react-i18next';
 import { can, formatNumber, type TicketView } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
+import { usePlanFlag } from '../../app/guards.js';
 import { TicketAvatar, contactLabel } from './TicketList.js';
 
 export type TicketAction = 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'schedule' | 'delete';
@@ -70,6 +71,8 @@ export function ChatHeader({
 }) {
   const { t } = useTranslation();
   const { user } = useAuth();
+  // Plan flag useSchedules: without it there is nothing to schedule with.
+  const schedules = usePlanFlag('useSchedules');
   const { ref, width } = useWidth();
   const compact = width < COMPACT_WIDTH;
   const [menu, setMenu] = useState<HTMLElement | null>(null);
@@ -90,11 +93,12 @@ export function ChatHeader({
       label: t('tickets.actions.transfer'),
       icon: <SwapHorizIcon fontSize="small" />,
     });
-    menuItems.push({
-      action: 'schedule',
-      label: t('tickets.actions.schedule'),
-      icon: <EventOutlinedIcon fontSize="small" />,
-    });
+    if (schedules)
+      menuItems.push({
+        action: 'schedule',
+        label: t('tickets.actions.schedule'),
+        icon: <EventOutlinedIcon fontSize="small" />,
+      });
   }
   if (open && canDelete)
     menuItems.push({
@@ -261,15 +265,17 @@ export function ChatHeader({
               <SwapHorizIcon />
             </IconButton>
           </Tooltip>
-          <Tooltip title={t('tickets.actions.schedule')}>
-            <IconButton
-              onClick={() => onAction('schedule')}
-              aria-label={t('tickets.actions.schedule')}
-              data-testid="chat-schedule"
-            >
-              <EventOutlinedIcon />
-            </IconButton>
-          </Tooltip>
+          {schedules ? (
+            <Tooltip title={t('tickets.actions.schedule')}>
+              <IconButton
+                onClick={() => onAction('schedule')}
+                aria-label={t('tickets.actions.schedule')}
+                data-testid="chat-schedule"
+              >
+                <EventOutlinedIcon />
+              </IconButton>
+            </Tooltip>
+          ) : null}
         </>
       ) : null}
       {menuItems.length ? (

@@ -24,11 +24,12 @@ import MicNoneOutlinedIcon from '@mui/icons-material/MicNoneOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
 import SendIcon from '@mui/icons-material/Send';
 import { useTranslation } from 'react-i18next';
-import type { TicketView } from '@recado/contracts';
+import type { QuickMessage, TicketView } from '@recado/contracts';
 import { ApiError } from '../../api/client.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
-import { useQuickMessages, useSendMessage, type MessageView } from '../../api/messages.js';
+import { useSendMessage, type MessageView } from '../../api/messages.js';
+import { quickMessageFile, useQuickReplies } from '../../api/quick-messages.js';
 import { MIN_AUDIO_BYTES, audioFileOf, cutLabel, signBody } from './ticket-format.js';
 
 export const SIGN_KEY = 'signOption';
@@ -103,7 +104,7 @@ export function MessageInput({
   const recordingRef = useRef<Recording | null>(null);
 
   const term = text.startsWith('/') ? text.slice(1).toLowerCase() : '';
-  const quick = useQuickMessages(term.length >= 2);
+  const quick = useQuickReplies(term.length >= 2);
   const suggestions = useMemo(
     () =>
       term.length >= 2
@@ -219,10 +220,17 @@ export function MessageInput({
     });
   };
 
-  const choose = (message: string) => {
-    setText(message);
+  /** A quick reply fills the text; its attachment (if any) joins the files, sent with the existing multipart send. */
+  const choose = (q: QuickMessage) => {
+    setText(q.message);
     setHighlighted(0);
     input.current?.focus();
+    if (q.mediaPath)
+      quickMessageFile(q)
+        .then((file) => {
+          if (file) setFiles((f) => [...f, file].slice(0, 10));
+        })
+        .catch((err: unknown) => toast.error(err));
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -235,7 +243,7 @@ export function MessageInput({
       }
       if (e.key === 'Enter' && !e.shiftKey) {
         e.preventDefault();
-        choose(suggestions[Math.min(highlighted, suggestions.length - 1)]!.message);
+        choose(suggestions[Math.min(highlighted, suggestions.length - 1)]!);
         return;
       }
       if (e.key === 'Escape') {
@@ -330,8 +338,26 @@ export function MessageInput({
         >
           <List dense disablePadding>
             {suggestions.map((q, i) => (
-              <ListItemButton key={q.id} selected={i === highlighted} onClick={() => choose(q.message)}>
-                <ListItemText primary={`/${q.shortcode}`} secondary={cutLabel(q.message)} />
+              <ListItemButton
+                key={q.id}
+                selected={i === highlighted}
+                onClick={() => choose(q)}
+                data-testid="quick-reply-option"
+              >
+                <ListItemText
+                  primary={`/${q.shortcode}`}
+                  secondary={
+                    <>
+                      {q.mediaName ? (
+                        <AttachFileIcon
+                          sx={{ fontSize: 14, verticalAlign: 'text-bottom', mr: 0.5 }}
+                          aria-label={q.mediaName}
+                        />
+                      ) : null}
+                      {cutLabel(q.message)}
+                    </>
+                  }
+                />
               </ListItemButton>
             ))}
           </List>

@@ -1,24 +1,22 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
-import EventOutlinedIcon from '@mui/icons-material/EventOutlined';
-import { useTranslation } from 'react-i18next';
+import type { TicketView } from '@recado/contracts';
+import { ScheduleDialog as ScheduleMessageDialog } from '../schedules/ScheduleDialog.js';
 
-/** Scheduling a message from a ticket arrives with the schedules module. */
-export function ScheduleDialog({ open, onClose }: { open: boolean; onClose(): void }) {
-  const { t } = useTranslation();
+/** Schedule a message to the ticket's contact (core §5): the schedules module's dialog, contact fixed. */
+export function ScheduleDialog({
+  open,
+  onClose,
+  ticket,
+}: {
+  open: boolean;
+  onClose(): void;
+  ticket?: Pick<TicketView, 'id' | 'contact'> | null;
+}) {
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth data-testid="schedule-dialog">
-      <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-        <EventOutlinedIcon color="primary" />
-        {t('tickets.schedule.title')}
-      </DialogTitle>
-      <DialogContent>
-        <Typography color="text.secondary">{t('tickets.schedule.soon')}</Typography>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} variant="contained">
-          {t('common.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ScheduleMessageDialog
+      open={open}
+      onClose={onClose}
+      contactId={ticket?.contact.id ?? null}
+      ticketId={ticket?.id ?? null}
+    />
   );
 }

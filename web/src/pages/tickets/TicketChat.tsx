@@ -25,6 +25,7 @@ import { ContactDrawer } from './ContactDrawer.js';
 import { TransferDialog } from './TransferDialog.js';
 import { ScheduleDialog } from './ScheduleDialog.js';
 import { SourceStrip } from './SourceStrip.js';
+import { TagPicker } from './TagPicker.js';
 
 const subscribeVisibility = (cb: () => void) => {
   document.addEventListener('visibilitychange', cb);
@@ -152,6 +153,7 @@ export function TicketChat({ ticketRef, narrow }: { ticketRef: string; narrow: b
         searching={searching}
       />
       <SourceStrip ticket={ticket} />
+      <TagPicker ticket={ticket} />
       <Box sx={{ flex: 1, minHeight: 0 }}>
         <MessageList
           key={ticket.id}
@@ -183,7 +185,7 @@ export function TicketChat({ ticketRef, narrow }: { ticketRef: string; narrow: b
           }}
         />
       ) : null}
-      <ScheduleDialog open={schedule} onClose={() => setSchedule(false)} />
+      <ScheduleDialog open={schedule} onClose={() => setSchedule(false)} ticket={ticket} />
       <ConfirmationDialog
         open={deleting}
         title={t('tickets.delete.title')}

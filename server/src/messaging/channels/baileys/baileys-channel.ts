@@ -358,7 +358,8 @@ export function baileysChannel(
   async function send(to: string, content: AnyMessageContent, opts?: OutboundOptions): Promise<SendResult> {
     const s = requireSock();
     const jid = toJid(to);
-    const messageId = generateMessageIDV2(s.user?.id);
+    // A caller-chosen id (campaign sends) makes a resend after a crash the same message for WhatsApp.
+    const messageId = opts?.providerId ?? generateMessageIDV2(s.user?.id);
     sentHere.add(messageId);
     let sent: WAMessage | undefined;
     try {

@@ -10,7 +10,14 @@ import {
   type WAMessageKey,
 } from 'baileys';
 import { normalizeNumber } from '@recado/contracts';
-import { ChannelError, type InboundMessage, type MediaPayload, type MediaType } from '../../channel.js';
+import {
+  ChannelError,
+  sourceFromUrl,
+  type InboundMessage,
+  type InboundReferral,
+  type MediaPayload,
+  type MediaType,
+} from '../../channel.js';
 
 /**
  * Pure translation from what Baileys 7 emits to the product's InboundMessage.
@@ -219,6 +226,8 @@ export function mapMessage(msg: WAMessage, ctx: MapContext = {}): InboundMessage
     };
     const out: InboundMessage = { ...m, ...(ci?.stanzaId ? { quotedProviderId: ci.stanzaId } : {}) };
     if (Object.keys(data).length) out.data = data;
+    const referral = ci ? adReferral(ci) : undefined;
+    if (referral) out.referral = referral;
     return out;
   };
 
@@ -373,5 +382,37 @@ export function mapCall(call: WACallEvent): InboundMessage | null {
     mediaType: 'call_log',
     timestamp: call.date instanceof Date ? call.date : new Date(call.date ?? Date.now()),
     data: { isVideo: !!call.isVideo, status: call.status, offline: !!call.offline },
+  };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+
+/**
+ * A click-to-WhatsApp ad as WhatsApp Web sees it: `contextInfo.externalAdReply` (title, body, sourceUrl,
+ * sourceId, sourceType, ctwaClid) and the conversion fields (`entryPointConversionApp` 'facebook' or
+ * 'instagram', `conversionSource` / `entryPointConversionSource` such as 'FB_Ads').
+ */
+export function adReferral(ci: proto.IContextInfo): InboundReferral | undefined {
+  const ad = ci.externalAdReply;
+  const conversion = str(ci.conversionSource) ?? str(ci.entryPointConversionSource);
+  if (!ad && !conversion) return undefined;
+  const sourceUrl = str(ad?.sourceUrl);
+  const metadata: Record<string, unknown> = {};
+  const keep = {
+    sourceId: str(ad?.sourceId),
+    sourceType: str(ad?.sourceType),
+    headline: str(ad?.title),
+    body: str(ad?.body),
+    ctwaClid: str(ad?.ctwaClid),
+    conversionSource: conversion,
+    conversionApp: str(ci.entryPointConversionApp),
+  };
+  for (const [k, v] of Object.entries(keep)) if (v) metadata[k] = v;
+  return {
+    campaign: (keep.headline ?? keep.sourceId ?? '').slice(0, 255),
+    source: keep.conversionApp?.toLowerCase() ?? (sourceFromUrl(sourceUrl) || 'meta'),
+    medium: keep.sourceType ?? (conversion ? 'ad' : ''),
+    ...(sourceUrl ? { sourceUrl } : {}),
+    metadata,
   };
 }

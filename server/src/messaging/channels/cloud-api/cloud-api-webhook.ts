@@ -1,7 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { normalizeNumber } from '@recado/contracts';
-import { ChannelError, type AckUpdate, type InboundMessage, type MediaType } from '../../channel.js';
+import {
+  ChannelError,
+  sourceFromUrl,
+  type AckUpdate,
+  type InboundMessage,
+  type InboundReferral,
+  type MediaType,
+} from '../../channel.js';
 import { extensionFor } from './graph-client.js';
 
 /** Pure functions over what Meta sends to the webhook: the handshake, the signature and the payload. */
@@ -261,8 +268,11 @@ function toInbound(m: WaMessage, name: string | undefined, opts: ParseOptions): 
   const data: Record<string, unknown> = {};
   if (m.context?.forwarded || m.context?.frequently_forwarded) data.forwarded = true;
   if (m.referral) data.referral = m.referral;
-  const withData = (msg: InboundMessage): InboundMessage =>
-    Object.keys(data).length || msg.data ? { ...msg, data: { ...data, ...msg.data } } : msg;
+  const referral = m.referral ? toReferral(m.referral) : undefined;
+  const withData = (msg: InboundMessage): InboundMessage => {
+    const out = Object.keys(data).length || msg.data ? { ...msg, data: { ...data, ...msg.data } } : msg;
+    return referral ? { ...out, referral } : out;
+  };
 
   switch (m.type) {
     case 'text':
@@ -361,6 +371,35 @@ function toInbound(m: WaMessage, name: string | undefined, opts: ParseOptions): 
     ...base,
     data: { unsupported: m.type, ...(e?.title ? { error: e.title } : {}) },
   });
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+
+/**
+ * Meta's `referral` object (a click-to-WhatsApp ad or post): source_url, source_id, source_type ('ad' or
+ * 'post'), headline, body, media_type, ctwa_clid...
+ */
+export function toReferral(r: Record<string, unknown>): InboundReferral {
+  const sourceUrl = text(r.source_url);
+  const metadata: Record<string, unknown> = {};
+  for (const [from, to] of [
+    ['source_id', 'sourceId'],
+    ['source_type', 'sourceType'],
+    ['headline', 'headline'],
+    ['body', 'body'],
+    ['media_type', 'mediaType'],
+    ['ctwa_clid', 'ctwaClid'],
+  ] as const) {
+    const v = text(r[from]);
+    if (v) metadata[to] = v;
+  }
+  return {
+    campaign: (text(r.headline) ?? text(r.source_id) ?? '').slice(0, 255),
+    source: sourceFromUrl(sourceUrl) || 'meta',
+    medium: text(r.source_type) ?? 'ad',
+    ...(sourceUrl ? { sourceUrl } : {}),
+    metadata,
+  };
 }
 
 function lazyMedia(media: z.infer<typeof WaMedia>, opts: ParseOptions) {

@@ -1,0 +1,1 @@
+ALTER TABLE "files_options" ADD COLUMN "file_name" text DEFAULT '' NOT NULL;

@@ -1,0 +1,334 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { executeRows } from '../db/rows.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+
+export interface JobRecord {
+  id: number;
+  kind: string;
+  key: string | null;
+  companyId: number | null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler knows its own payload
+  payload: any;
+  attempts: number;
+  runAt: Date;
+}
+
+export type JobHandler = (job: JobRecord) => Promise<void>;
+
+export interface JobOptions {
+  /** How long a claimed job belongs to this process before another may take it (default 60 s). */
+  leaseMs?: number;
+  /** Runs before the job is marked failed (default 5). */
+  maxAttempts?: number;
+  /** Delay before the first retry, doubled on each further one, at most an hour (default 30 s). */
+  retryDelayMs?: number;
+}
+
+export interface JobQueue {
+  register(kind: string, handler: JobHandler, opts?: JobOptions): void;
+  /**
+   * Durable insert. With a key, (kind, key) is unique: scheduling again replaces runAt/payload while the
+   * job is queued, queues it again once done or failed, and — while it runs — records the new runAt/payload
+   * as its next run (the current run then ends as queued instead of done). `executor` lets you enqueue
+   * inside your own drizzle transaction.
+   */
+  schedule(
+    job: { kind: string; key?: string; runAt?: Date; payload?: unknown; companyId?: number },
+    executor?: unknown,
+  ): Promise<void>;
+  cancel(kind: string, key: string): Promise<void>;
+  /**
+   * A recurring job: `handler` runs every `ms` (clock time). `perProcess` gives each process its own row
+   * (key = the process id), for work that must happen where a process's own resources live.
+   */
+  every(kind: string, ms: number, handler: JobHandler, opts?: JobOptions & { perProcess?: boolean }): void;
+  /**
+   * Claims every due job (runAt <= clock.now()) and runs its handler; returns how many ran, not counting
+   * recurring (`every`) jobs, which run in the background of any pass.
+   */
+  runDue(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+  readonly processId: string;
+}
+
+interface Registration {
+  handler: JobHandler;
+  leaseMs: number;
+  maxAttempts: number;
+  retryDelayMs: number;
+}
+
+interface ClaimedRow {
+  id: string | number;
+  kind: string;
+  key: string | null;
+  company_id: number | null;
+  payload: unknown;
+  attempts: number;
+  run_at: string | Date;
+  revision: number;
+}
+
+const BATCH = 20;
+/** One runDue() runs at most this many jobs, so a flood cannot keep one call busy forever. */
+const MAX_PER_PASS = 500;
+const CLEANUP_EVERY_MS = 10 * 60_000;
+const KEEP_DONE_MS = 24 * 3600_000;
+const KEEP_FAILED_MS = 30 * 24 * 3600_000;
+
+const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+const ms = (n: number) => sql`(${n}::bigint * interval '1 millisecond')`;
+
+/** Error text for the job row and the log: the message only (never a payload, which may hold personal data). */
+const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
+
+/**
+ * A small durable job queue on the application's own database (PGlite or PostgreSQL). Jobs are claimed
+ * with one UPDATE … FOR UPDATE SKIP LOCKED statement and run outside any transaction (PGlite has one
+ * session: nothing is held open across a handler). Delivery is at-least-once: every handler claims its
+ * own entity's state before its side effect (README.md).
+ */
+export function jobQueue(deps: {
+  db: Db;
+  clock?: Clock;
+  log: { warn(o: object, m: string): void; error(o: object, m: string): void };
+  processId?: string;
+  pollMs?: number;
+}): JobQueue {
+  const { db, log } = deps;
+  const clock = deps.clock ?? systemClock;
+  const me = deps.processId ?? `proc-${randomUUID()}`;
+  const pollMs = deps.pollMs ?? 1000;
+  const registry = new Map<string, Registration>();
+  const recurring = new Map<string, { ms: number; key: string }>();
+  let recurringEnsured = false;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let pass: Promise<number> = Promise.resolve(0);
+  let busy = false;
+  let lastCleanup = 0;
+
+  const exec = <T = Record<string, unknown>>(q: SQL, on: Db = db) => executeRows<T>(on, q);
+
+  function register(kind: string, handler: JobHandler, opts: JobOptions = {}) {
+    registry.set(kind, {
+      handler,
+      leaseMs: opts.leaseMs ?? 60_000,
+      maxAttempts: opts.maxAttempts ?? 5,
+      retryDelayMs: opts.retryDelayMs ?? 30_000,
+    });
+  }
+
+  async function schedule(
+    job: { kind: string; key?: string; runAt?: Date; payload?: unknown; companyId?: number },
+    executor?: unknown,
+  ) {
+    const on = (executor as Db | undefined) ?? db;
+    const runAt = job.runAt ?? clock.now();
+    const payload = JSON.stringify(job.payload ?? {});
+    const maxAttempts = registry.get(job.kind)?.maxAttempts ?? 5;
+    const values = sql`(${job.kind}, ${job.key ?? null}, ${job.companyId ?? null}, ${payload}::jsonb,
+      ${iso(runAt)}, ${maxAttempts})`;
+    if (job.key === undefined) {
+      await exec(
+        sql`insert into jobs (kind, key, company_id, payload, run_at, max_attempts) values ${values}`,
+        on,
+      );
+      return;
+    }
+    await exec(
+      sql`insert into jobs (kind, key, company_id, payload, run_at, max_attempts) values ${values}
+        on conflict (kind, key) where key is not null do update set
+          run_at = excluded.run_at, payload = excluded.payload, company_id = excluded.company_id,
+          max_attempts = excluded.max_attempts, revision = jobs.revision + 1,
+          status = case when jobs.status = 'running' then 'running' else 'queued' end,
+          attempts = case when jobs.status = 'running' then jobs.attempts else 0 end,
+          last_error = case when jobs.status = 'running' then jobs.last_error else null end,
+          done_at = null`,
+      on,
+    );
+  }
+
+  async function cancel(kind: string, key: string) {
+    await exec(sql`delete from jobs where kind = ${kind} and key = ${key}`);
+  }
+
+  function every(
+    kind: string,
+    everyMs: number,
+    handler: JobHandler,
+    opts: JobOptions & { perProcess?: boolean } = {},
+  ) {
+    const key = opts.perProcess ? `process:${me}` : 'every';
+    recurring.set(kind, { ms: everyMs, key });
+    register(
+      kind,
+      async (job) => {
+        try {
+          await handler(job);
+        } catch (err) {
+          // A recurring job never dies of one bad run: it logs and comes back at its next time.
+          log.warn({ kind, jobId: job.id, err: describe(err) }, 'recurring job failed');
+        }
+        // A dead process's own row (taken over after its lease) runs once more here and then ends.
+        if (job.key === key) await schedule({ kind, key, runAt: new Date(clock.now().getTime() + everyMs) });
+      },
+      opts,
+    );
+  }
+
+  /** Recurring rows exist (created once, or queued again after a failure); an existing schedule is kept. */
+  async function ensureRecurring() {
+    for (const [kind, r] of recurring) {
+      await exec(
+        sql`insert into jobs (kind, key, payload, run_at, max_attempts)
+          values (${kind}, ${r.key}, '{}'::jsonb, ${iso(clock.now())}, 5)
+          on conflict (kind, key) where key is not null do update set status = 'queued', attempts = 0,
+            run_at = ${iso(clock.now())}, revision = jobs.revision + 1, done_at = null
+          where jobs.status in ('done', 'failed')`,
+      );
+    }
+    recurringEnsured = true;
+  }
+
+  async function claim(now: Date, ran: number[]): Promise<ClaimedRow[]> {
+    const kinds = [...registry.keys()];
+    if (!kinds.length) return [];
+    const leases = Object.fromEntries([...registry].map(([k, r]) => [k, r.leaseMs]));
+    return exec<ClaimedRow>(
+      sql`update jobs set status = 'running', locked_by = ${me}, attempts = jobs.attempts + 1,
+          locked_until = ${iso(now)} + ((${JSON.stringify(leases)}::jsonb ->> jobs.kind)::bigint * interval '1 millisecond')
+        where jobs.id in (
+          select id from jobs
+          where kind in (select jsonb_array_elements_text(${JSON.stringify(kinds)}::jsonb))
+            and ((status = 'queued' and run_at <= ${iso(now)})
+              or (status = 'running' and locked_until < ${iso(now)}))
+            and not (id = any (select (jsonb_array_elements_text(${JSON.stringify(ran)}::jsonb))::bigint))
+          order by run_at, id
+          limit ${BATCH}
+          for update skip locked)
+        returning jobs.id, jobs.kind, jobs.key, jobs.company_id, jobs.payload, jobs.attempts, jobs.run_at,
+          jobs.revision`,
+    );
+  }
+
+  async function runOne(row: ClaimedRow) {
+    const reg = registry.get(row.kind)!;
+    const id = Number(row.id);
+    const job: JobRecord = {
+      id,
+      kind: row.kind,
+      key: row.key,
+      companyId: row.company_id,
+      payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+      attempts: row.attempts,
+      runAt: new Date(row.run_at),
+    };
+    // A long handler keeps its lease (another process may take it only once this one stops renewing).
+    const renew = setInterval(
+      () =>
+        void exec(
+          sql`update jobs set locked_until = ${iso(clock.now())} + ${ms(reg.leaseMs)}
+            where id = ${id} and locked_by = ${me} and status = 'running'`,
+        ).catch(() => undefined),
+      Math.max(1000, Math.floor(reg.leaseMs / 3)),
+    );
+    renew.unref?.();
+    try {
+      await reg.handler(job);
+      clearInterval(renew);
+      const now = clock.now();
+      // Done — unless it was scheduled again while it ran: then that is its next run.
+      await exec(
+        sql`update jobs set locked_by = null, locked_until = null, last_error = null,
+            status = case when revision = ${row.revision} then 'done' else 'queued' end,
+            attempts = case when revision = ${row.revision} then attempts else 0 end,
+            done_at = case when revision = ${row.revision} then ${iso(now)} end
+          where id = ${id} and locked_by = ${me} and status = 'running'`,
+      );
+    } catch (err) {
+      clearInterval(renew);
+      const now = clock.now();
+      const delay = Math.min(reg.retryDelayMs * 2 ** Math.max(0, row.attempts - 1), 3600_000);
+      const message = describe(err);
+      const [after] = await exec<{ status: string }>(
+        sql`update jobs set locked_by = null, locked_until = null, last_error = ${message},
+            status = case when revision <> ${row.revision} then 'queued'
+              when attempts >= max_attempts then 'failed' else 'queued' end,
+            run_at = case when revision <> ${row.revision} then run_at else ${iso(now)} + ${ms(delay)} end,
+            attempts = case when revision <> ${row.revision} then 0 else attempts end,
+            done_at = case when revision = ${row.revision} and attempts >= max_attempts then ${iso(now)} end
+          where id = ${id} and locked_by = ${me} and status = 'running'
+          returning status`,
+      );
+      const context = { jobId: id, kind: row.kind, attempts: row.attempts, err: message };
+      if (after?.status === 'failed') log.error(context, 'job failed for good');
+      else log.warn(context, 'job failed; it will run again');
+    }
+  }
+
+  async function cleanup(now: Date) {
+    if (now.getTime() - lastCleanup < CLEANUP_EVERY_MS) return;
+    lastCleanup = now.getTime();
+    // A recurring row that could not reschedule itself (a database error at the wrong moment) comes back.
+    await ensureRecurring();
+    await exec(
+      sql`delete from jobs where (status = 'done' and done_at < ${iso(now)} - ${ms(KEEP_DONE_MS)})
+        or (status = 'failed' and done_at < ${iso(now)} - ${ms(KEEP_FAILED_MS)})`,
+    );
+  }
+
+  async function onePass(): Promise<number> {
+    if (!recurringEnsured) await ensureRecurring();
+    const ran: number[] = [];
+    let counted = 0;
+    while (ran.length < MAX_PER_PASS) {
+      const rows = await claim(clock.now(), ran);
+      if (!rows.length) break;
+      for (const row of rows) {
+        ran.push(Number(row.id));
+        await runOne(row);
+        if (!recurring.has(row.kind)) counted++;
+      }
+    }
+    await cleanup(clock.now());
+    return counted;
+  }
+
+  const queue: JobQueue = {
+    processId: me,
+    register,
+    schedule,
+    cancel,
+    every,
+    // One pass at a time in a process: a call made during a pass runs its own pass after it.
+    runDue() {
+      const next = pass.catch(() => 0).then(onePass);
+      pass = next;
+      return next;
+    },
+    start() {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        queue
+          .runDue()
+          .catch((err: unknown) => log.warn({ err: describe(err) }, 'job poll failed'))
+          .finally(() => {
+            busy = false;
+          });
+      }, pollMs);
+      timer.unref?.();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      // Let a pass in progress finish, but never hang a shutdown on a stuck handler (its lease runs out).
+      await Promise.race([pass.catch(() => 0), new Promise((r) => setTimeout(r, 5000).unref?.())]);
+    },
+  };
+  return queue;
+}

@@ -1,0 +1,385 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import pino from 'pino';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import { loadConfig } from '../config.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { seed } from '../db/seed.js';
+import {
+  companies,
+  contacts,
+  messages,
+  outboundQueue,
+  tickets,
+  whatsapps,
+  type OutboundJob,
+} from '../db/schema/index.js';
+import { buildApp, type App } from '../app.js';
+import { freshDatabase, SUPER } from '../../test/helpers.js';
+import { mediaStore } from './media-store.js';
+import type { Channel } from './channel.js';
+import { outboundSender } from './outbound-sender.js';
+
+/**
+ * Two "processes" (two apps with their own session managers, and on PostgreSQL their own pools) on one
+ * database: a reply stored by the process that does not run the connection is sent by the one that does.
+ */
+
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let second: Database;
+const apps: App[] = [];
+const urls = new Map<App, string>();
+const sockets: Socket[] = [];
+const dataDir = mkdtempSync(join(tmpdir(), 'recado-outbound-'));
+const config = loadConfig({
+  NODE_ENV: 'test',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  APP_SECRET: 'a'.repeat(40),
+  JWT_SECRET: 'b'.repeat(40),
+});
+
+async function instance(db: Database, processId: string) {
+  const app = await buildApp({
+    config,
+    database: db,
+    logger: false,
+    loginLimit: 1000,
+    // A poll far beyond the tests' waits: LISTEN/NOTIFY and the CONNECTED wake-up must do the work.
+    sessions: { processId, leaseMs: 800, outboundPollMs: 600_000 },
+  });
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.app.server.address();
+  urls.set(app, `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+  apps.push(app);
+  return app;
+}
+
+const call = async (app: App, method: string, path: string, token?: string, body?: unknown) => {
+  const res = await fetch(`${urls.get(app)}/api${path}`, {
+    method,
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json().catch(() => null) };
+};
+
+const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+async function socketOn(app: App, token: string) {
+  const s = ioClient(urls.get(app)!, {
+    path: '/socket.io',
+    auth: { token },
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
+  sockets.push(s);
+  await new Promise<void>((resolve, reject) => {
+    s.once('connect', () => resolve());
+    s.once('connect_error', reject);
+  });
+  return s;
+}
+
+let A: App;
+let B: App;
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  await seed(database.db, {
+    superuserEmail: SUPER.email,
+    superuserPassword: SUPER.password,
+    demo: false,
+    print: () => undefined,
+  });
+  // On PostgreSQL the second process has a pool of its own (LISTEN/NOTIFY crosses real connections).
+  second = database.url ? await openDatabase({ url: database.url, poolSize: 4 }) : database;
+  A = await instance(database, 'proc-A');
+  B = await instance(second, 'proc-B');
+}, 240_000);
+
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  for (const app of apps) await app.close().catch(() => undefined);
+  if (second && second !== database) await second.close();
+  await database?.drop();
+});
+
+async function login(app: App, email: string, password: string) {
+  const r = await call(app, 'POST', '/auth/login', undefined, { email, password });
+  expect(r.status).toBe(200);
+  return r.body as { token: string; user: { id: number; companyId: number } };
+}
+
+/** A company with a simulator connection, a customer's ticket accepted by the admin. */
+async function scenario(name: string, number: string) {
+  const sup = await login(A, SUPER.email, SUPER.password);
+  const email = `admin-${name.toLowerCase()}-${Date.now()}@outbound.test`;
+  const created = await call(A, 'POST', '/companies', sup.token, {
+    name: `${name} ${Date.now()}`,
+    email,
+    planId: 5,
+    dueDate: '2099-01-01',
+    adminName: `${name} Admin`,
+    adminPassword: 'Admin@123',
+  });
+  expect(created.status).toBe(201);
+  const admin = await login(A, email, 'Admin@123');
+  const w = await call(A, 'POST', '/whatsapp', admin.token, { name: 'Sim', channel: 'simulator' });
+  const whatsappId = w.body.id as number;
+  const owner = await waitFor(async () =>
+    A.sessions.isRunningHere(whatsappId) ? A : B.sessions.isRunningHere(whatsappId) ? B : null,
+  );
+  const inbound = await call(owner, 'POST', `/simulator/${whatsappId}/inbound`, admin.token, {
+    from: number,
+    name: 'Cliente',
+    body: 'Oi',
+  });
+  expect(inbound.status).toBe(202);
+  const ticket = await waitFor(
+    async () => (await database.db.select().from(tickets).where(eq(tickets.whatsappId, whatsappId)))[0],
+  );
+  expect((await call(A, 'PUT', `/tickets/${ticket.id}`, admin.token, { status: 'open' })).status).toBe(200);
+  return { admin, whatsappId, ticketId: ticket.id, owner, other: owner === A ? B : A, number };
+}
+
+const phone = async (app: App, token: string, whatsappId: number, number: string) =>
+  (await call(app, 'GET', `/simulator/${whatsappId}/conversations/${number}`, token)).body as {
+    fromMe: boolean;
+    body: string;
+  }[];
+
+describe('outbound messages across processes', () => {
+  test('a reply stored by a process without the session is sent by the owner, and announced', async () => {
+    const s = await scenario('Outbox', '5511966660001');
+    const watcher = await socketOn(s.owner, s.admin.token);
+    await new Promise<void>((resolve) => watcher.emit('joinChatBox', s.ticketId, () => resolve()));
+    const updates: { message: { body: string; ack: number } }[] = [];
+    watcher.on(`company-${s.admin.user.companyId}-appMessage`, (p) => {
+      if (p.action === 'update') updates.push(p);
+    });
+
+    const res = await call(s.other, 'POST', `/messages/${s.ticketId}`, s.admin.token, {
+      body: 'Via outro processo',
+    });
+    expect(res.status).toBe(200);
+    // Accepted as stored, not yet sent: this process does not run the connection.
+    expect(res.body).toMatchObject({ body: 'Via outro processo', fromMe: true, ack: 0 });
+
+    const sent = await waitFor(async () => {
+      const [m] = await database.db.select().from(messages).where(eq(messages.id, res.body.id));
+      return m && m.ack >= 1 ? m : null;
+    });
+    expect(sent.providerId.startsWith('local-')).toBe(false);
+    const conv = await phone(s.owner, s.admin.token, s.whatsappId, s.number);
+    expect(conv.filter((m) => m.fromMe && m.body === 'Via outro processo')).toHaveLength(1);
+    expect(await database.db.select().from(outboundQueue)).toHaveLength(0);
+    // The browsers of the owner's process hear that it went out.
+    await waitFor(async () =>
+      updates.find((u) => u.message.body === 'Via outro processo' && u.message.ack >= 1),
+    );
+
+    // On the owner itself the answer is the sent message, as before.
+    const direct = await call(s.owner, 'POST', `/messages/${s.ticketId}`, s.admin.token, { body: 'Direto' });
+    expect(direct.status).toBe(200);
+    expect(direct.body.ack).toBeGreaterThanOrEqual(1);
+  });
+
+  test('messages pending when the owner dies are sent once by the next owner', async () => {
+    const s = await scenario('Takeover', '5511966660002');
+    // The owner dies: its session stops and nobody renews its lease; its outbox worker is gone too.
+    await s.owner.services.messages.outbound.stop();
+    await s.owner.sessions.crash();
+    const bodies = ['Primeira', 'Segunda', 'Terceira'];
+    for (const body of bodies) {
+      const r = await call(s.other, 'POST', `/messages/${s.ticketId}`, s.admin.token, { body });
+      expect(r.status).toBe(200);
+      expect(r.body.ack).toBe(0);
+    }
+    await waitFor(async () => s.other.sessions.isRunningHere(s.whatsappId));
+    const conv = await waitFor(async () => {
+      const c = await phone(s.other, s.admin.token, s.whatsappId, s.number);
+      return bodies.every((b) => c.some((m) => m.fromMe && m.body === b)) ? c : null;
+    });
+    // Each once, in the order they were written.
+    expect(conv.filter((m) => m.fromMe).map((m) => m.body)).toEqual(bodies);
+    expect(await database.db.select().from(outboundQueue)).toHaveLength(0);
+  });
+
+  test('a logged-out connection refuses the reply instead of storing it forever', async () => {
+    const s = await scenario('Off', '5511966660003');
+    await database.db.update(whatsapps).set({ status: 'DISCONNECTED' }).where(eq(whatsapps.id, s.whatsappId));
+    await s.owner.sessions.logout(s.whatsappId);
+    const r = await call(s.other, 'POST', `/messages/${s.ticketId}`, s.admin.token, {
+      body: 'Ninguém envia',
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
+  });
+
+  test('another company can neither send on the ticket nor hear about it', async () => {
+    const s = await scenario('Owner', '5511966660004');
+    const sup = await login(A, SUPER.email, SUPER.password);
+    const email = `admin-intruder-${Date.now()}@outbound.test`;
+    await call(A, 'POST', '/companies', sup.token, {
+      name: `Intruder ${Date.now()}`,
+      email,
+      planId: 5,
+      dueDate: '2099-01-01',
+      adminName: 'Intruder',
+      adminPassword: 'Admin@123',
+    });
+    const intruder = await login(s.other, email, 'Admin@123');
+    const spy = await socketOn(s.owner, intruder.token);
+    const heard: unknown[] = [];
+    spy.onAny((event, payload) => heard.push({ event, payload }));
+    const ok = await new Promise<{ ok: boolean }>((resolve) => spy.emit('joinChatBox', s.ticketId, resolve));
+    expect(ok.ok).toBe(false);
+    const r = await call(s.other, 'POST', `/messages/${s.ticketId}`, intruder.token, { body: 'intrusão' });
+    expect(r.status).toBe(404);
+    const sent = await call(s.other, 'POST', `/messages/${s.ticketId}`, s.admin.token, { body: 'Legítima' });
+    expect(sent.status).toBe(200);
+    await waitFor(async () => {
+      const [m] = await database.db.select().from(messages).where(eq(messages.id, sent.body.id));
+      return m && m.ack >= 1;
+    });
+    const all = await database.db.select().from(messages).where(eq(messages.ticketId, s.ticketId));
+    expect(all.some((m) => m.body === 'intrusão')).toBe(false);
+    expect(JSON.stringify(heard)).not.toContain('Legítima');
+  });
+});
+
+describe('claiming during a lease takeover', () => {
+  test('two processes that both still run the channel send each pending message once, from the lease owner', async () => {
+    const db = database.db;
+    const [c] = await db.insert(companies).values({ name: 'Claim Co', planId: 5 }).returning();
+    const [w] = await db
+      .insert(whatsapps)
+      .values({ companyId: c!.id, name: 'claim', channel: 'simulator', status: 'DISCONNECTED' })
+      .returning();
+    const [contact] = await db
+      .insert(contacts)
+      .values({ companyId: c!.id, name: 'X', number: '5511955550000' })
+      .returning();
+    const [ticket] = await db
+      .insert(tickets)
+      .values({ companyId: c!.id, contactId: contact!.id, whatsappId: w!.id, status: 'open' })
+      .returning();
+    // The database names proc-new as the owner; proc-old has not noticed yet and still runs the channel.
+    await db
+      .update(whatsapps)
+      .set({ status: 'CONNECTED', leaseOwner: 'proc-new', leaseExpiresAt: sql`now() + interval '1 minute'` })
+      .where(eq(whatsapps.id, w!.id));
+    const sentBy: string[] = [];
+    const channel = (who: string): Channel => ({
+      kind: 'simulator',
+      start: async () => undefined,
+      stop: async () => undefined,
+      logout: async () => undefined,
+      sendText: async (_to, body) => {
+        sentBy.push(`${who}:${body}`);
+        await new Promise((r) => setTimeout(r, 5));
+        return { providerId: `${who}-${body}`, timestamp: new Date() };
+      },
+      sendMedia: async () => ({ providerId: 'm', timestamp: new Date() }),
+      markRead: async () => undefined,
+      deleteMessage: async () => undefined,
+      checkNumber: async () => ({ exists: true }),
+      profilePicture: async () => null,
+    });
+    const sender = (who: string, processId = who) =>
+      outboundSender({
+        db,
+        media: mediaStore(dataDir),
+        log: pino({ level: 'silent' }),
+        sessions: () => ({ processId, runningIds: () => [w!.id], get: () => channel(who) }),
+        onDone: async () => undefined,
+      });
+    const old = sender('proc-old');
+    const now = sender('proc-new');
+    // Two drains of the owner itself (say, a wake-up racing the poll in another worker) claim apart too.
+    const twin = sender('proc-new-twin', 'proc-new');
+    const jobs: OutboundJob[] = Array.from({ length: 20 }, (_, i) => ({
+      to: '5511955550000',
+      body: `m${i}`,
+    }));
+    for (const job of jobs) {
+      await db.transaction(async (tx) => {
+        const [m] = await tx
+          .insert(messages)
+          .values({
+            companyId: c!.id,
+            ticketId: ticket!.id,
+            whatsappId: w!.id,
+            providerId: `local-${job.body}`,
+            body: job.body,
+            fromMe: true,
+          })
+          .returning();
+        await now.enqueue(tx, { messageId: m!.id, companyId: c!.id, whatsappId: w!.id, job }, false);
+      });
+    }
+    await Promise.all([old.drain(), now.drain(), twin.drain()]);
+    await Promise.all([old.drain(), now.drain(), twin.drain()]);
+    expect(sentBy.filter((x) => x.startsWith('proc-old'))).toEqual([]);
+    const bodies = sentBy.map((x) => x.split(':')[1]);
+    expect(bodies.sort()).toEqual(jobs.map((j) => j.body).sort());
+    const rows = await db.select().from(messages).where(eq(messages.ticketId, ticket!.id));
+    expect(rows.every((m) => m.ack === 1 && m.providerId.startsWith('proc-new'))).toBe(true);
+    expect(await db.select().from(outboundQueue).where(eq(outboundQueue.whatsappId, w!.id))).toHaveLength(0);
+
+    // A message a dead owner was sending when it died: marked failed for everyone to see, never sent twice.
+    const [m] = await db
+      .insert(messages)
+      .values({
+        companyId: c!.id,
+        ticketId: ticket!.id,
+        whatsappId: w!.id,
+        providerId: 'local-interrupted',
+        body: 'interrompida',
+        fromMe: true,
+      })
+      .returning();
+    await db.insert(outboundQueue).values({
+      messageId: m!.id,
+      companyId: c!.id,
+      whatsappId: w!.id,
+      status: 'sending',
+      claimedBy: 'proc-dead',
+      claimedAt: new Date(Date.now() - 2 * 60_000),
+      job: { to: '5511955550000', body: 'interrompida' },
+    });
+    const told: { id: number; ok: boolean }[] = [];
+    const heir = outboundSender({
+      db,
+      media: mediaStore(dataDir),
+      log: pino({ level: 'silent' }),
+      sessions: () => ({ processId: 'proc-new', runningIds: () => [w!.id], get: () => channel('heir') }),
+      onDone: async (id, outcome) => {
+        told.push({ id, ok: outcome.ok });
+      },
+    });
+    await heir.drain();
+    expect(sentBy.some((x) => x.endsWith(':interrompida'))).toBe(false);
+    expect(told).toEqual([{ id: m!.id, ok: false }]);
+    const [after] = await db.select().from(messages).where(eq(messages.id, m!.id));
+    expect(after!.ack).toBe(0);
+    expect(String(after!.data?.error)).toMatch(/not sent again/);
+    expect(await db.select().from(outboundQueue).where(eq(outboundQueue.messageId, m!.id))).toHaveLength(0);
+  });
+});

@@ -1,0 +1,266 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { messages, outboundQueue, type OutboundJob } from '../db/schema/index.js';
+import { executeRows } from '../db/rows.js';
+import { ChannelError, type Channel } from './channel.js';
+import type { MediaStore } from './media-store.js';
+
+/** The NOTIFY channel that wakes the owner of a connection when a message waits for it. */
+export const OUTBOUND_CHANNEL = 'recado_outbound';
+
+export type OutboundOutcome = { ok: true; providerId: string } | { ok: false; code: string; reason: string };
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+interface ClaimedRow {
+  id: number;
+  message_id: number;
+  whatsapp_id: number;
+  job: OutboundJob;
+}
+
+export interface OutboundSenderDeps {
+  db: Db;
+  media: MediaStore;
+  log: { warn(o: object, m: string): void; error(o: object, m: string): void };
+  /** This process's sessions: which connections run here, their channels and this process's lease id. */
+  sessions: () =>
+    { processId: string; runningIds(): number[]; get(whatsappId: number): Channel | undefined } | undefined;
+  /** LISTEN (PostgreSQL, PGlite): wakes the drain when another process stored a message for us. */
+  listen?: (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>;
+  /** After a send's outcome is recorded on the message: tell the browsers. */
+  onDone(messageId: number, outcome: OutboundOutcome): Promise<void>;
+  /** Safety-net poll; 2 s without LISTEN, 15 s with it. */
+  pollMs?: number;
+  /** A claim older than this, by a process that no longer owns the connection, is given up as failed. */
+  staleMs?: number;
+}
+
+/**
+ * The durable outbox. An outbound message is stored with a job row in the same transaction; the process
+ * that owns the connection's session (its lease in `whatsapps`) sends it. When the session runs in this
+ * process the row is born claimed and sent at once (the HTTP answer says how it went); otherwise it waits
+ * as pending, a NOTIFY wakes the owner, and the owner's drain claims it with a conditional UPDATE that
+ * also requires the live lease — during a takeover only the process the database names as owner can
+ * claim, and a row is claimed once, so nothing is sent twice. Rows still pending when an owner dies are
+ * sent by the next owner once it is CONNECTED. A row claimed by an owner that died mid-send is not sent
+ * again (the customer might get it twice): after `staleMs` it is marked failed, visible on the screen.
+ */
+export function outboundSender(deps: OutboundSenderDeps) {
+  const { db, log } = deps;
+  const staleMs = deps.staleMs ?? 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  let draining: Promise<number> | null = null;
+  let again = false;
+  let stopped = true;
+
+  const me = () => deps.sessions()?.processId ?? '';
+
+  /** Hands a claimed row to the channel and records the outcome; the row is gone afterwards either way. */
+  async function sendClaimed(row: ClaimedRow, channel: Channel | undefined): Promise<OutboundOutcome> {
+    let outcome: OutboundOutcome;
+    try {
+      if (!channel) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not running');
+      const { job } = row;
+      const opts = { quotedProviderId: job.quotedProviderId };
+      const sent = job.file
+        ? await channel.sendMedia(
+            job.to,
+            {
+              data: await deps.media.read(job.file.path),
+              mimetype: job.file.mimetype,
+              filename: job.file.filename,
+              asVoice: job.file.asVoice,
+              caption: job.body || undefined,
+            },
+            opts,
+          )
+        : await channel.sendText(job.to, job.body, opts);
+      outcome = { ok: true, providerId: sent.providerId };
+    } catch (err) {
+      outcome = {
+        ok: false,
+        code: err instanceof ChannelError ? err.code : 'ERR_SENDING_WAPP_MSG',
+        reason: err instanceof Error ? err.message : String(err),
+      };
+    }
+    await record(row.id, row.message_id, outcome);
+    return outcome;
+  }
+
+  async function record(queueId: number, messageId: number, outcome: OutboundOutcome) {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(messages)
+        .set(
+          outcome.ok
+            ? {
+                providerId: outcome.providerId,
+                ack: sql`greatest(${messages.ack}, 1)`,
+                updatedAt: new Date(),
+              }
+            : {
+                data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify({ error: outcome.reason })}::jsonb`,
+                updatedAt: new Date(),
+              },
+        )
+        .where(eq(messages.id, messageId));
+      await tx.delete(outboundQueue).where(eq(outboundQueue.id, queueId));
+    });
+    await deps
+      .onDone(messageId, outcome)
+      .catch((err) => log.warn({ err, messageId }, 'outbound event failed'));
+  }
+
+  /**
+   * Claims what waits for the connections running here — only while this process holds their lease and
+   * they are CONNECTED — and sends it, each connection's messages in the order they were stored.
+   */
+  async function drainOnce(): Promise<number> {
+    const s = deps.sessions();
+    const ids = s?.runningIds() ?? [];
+    if (!s || !ids.length) return 0;
+    const owner = s.processId;
+    const idList = sql.join(
+      ids.map((id) => sql`${id}::int`),
+      sql`, `,
+    );
+    // A claim that never finished (its owner died mid-send): given up as failed rather than sent twice.
+    const stale = await executeRows<{ id: number; message_id: number }>(
+      db,
+      sql`delete from outbound_queue q using whatsapps w
+        where w.id = q.whatsapp_id and q.whatsapp_id in (${idList}) and q.status = 'sending'
+          and w.lease_owner = ${owner}
+          and q.claimed_at < now() - ${`${staleMs} milliseconds`}::interval
+          -- This process's own claims only when far older (a send that never recorded its outcome).
+          and (q.claimed_by <> ${owner} or q.claimed_at < now() - ${`${staleMs * 10} milliseconds`}::interval)
+        returning q.id, q.message_id`,
+    );
+    for (const r of stale) {
+      const reason = 'Interrupted while sending (the connection changed process); not sent again';
+      await db
+        .update(messages)
+        .set({
+          data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify({ error: reason })}::jsonb`,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(messages.id, Number(r.message_id)), eq(messages.ack, 0)));
+      await deps.onDone(Number(r.message_id), { ok: false, code: 'ERR_SENDING_WAPP_MSG', reason });
+    }
+    let sent = 0;
+    for (;;) {
+      const claimed = await executeRows<ClaimedRow>(
+        db,
+        sql`update outbound_queue q set status = 'sending', claimed_by = ${owner}, claimed_at = now()
+          where q.status = 'pending' and q.id in (
+            select q2.id from outbound_queue q2 join whatsapps w on w.id = q2.whatsapp_id
+            where q2.status = 'pending' and q2.whatsapp_id in (${idList})
+              and w.lease_owner = ${owner} and w.lease_expires_at > now() and w.status = 'CONNECTED'
+            order by q2.id limit 50
+            for update of q2 skip locked)
+          returning q.id, q.message_id, q.whatsapp_id, q.job`,
+      );
+      if (!claimed.length) return sent;
+      const byConnection = new Map<number, ClaimedRow[]>();
+      for (const r of claimed.sort((a, b) => Number(a.id) - Number(b.id))) {
+        const row = { ...r, id: Number(r.id), message_id: Number(r.message_id) };
+        byConnection.set(row.whatsapp_id, [...(byConnection.get(row.whatsapp_id) ?? []), row]);
+      }
+      await Promise.all(
+        [...byConnection].map(async ([whatsappId, rows]) => {
+          for (const row of rows) {
+            const outcome = await sendClaimed(row, s.get(whatsappId));
+            if (outcome.ok) sent++;
+          }
+        }),
+      );
+    }
+  }
+
+  /** One drain at a time; a wake-up during a drain runs another right after it. */
+  function drain(): Promise<number> {
+    if (draining) {
+      again = true;
+      return draining;
+    }
+    draining = drainOnce()
+      .catch((err) => {
+        log.error({ err }, 'outbound drain failed');
+        return 0;
+      })
+      .finally(() => {
+        draining = null;
+        if (again && !stopped) {
+          again = false;
+          void drain();
+        }
+      });
+    return draining;
+  }
+
+  return {
+    /**
+     * In the caller's transaction: the job of a stored message. `here` (the session runs in this process)
+     * stores it already claimed, for `sendNow` right after the commit; otherwise it is pending and the
+     * owner is woken (NOTIFY is delivered at commit).
+     */
+    async enqueue(
+      tx: Tx,
+      row: { messageId: number; companyId: number; whatsappId: number; job: OutboundJob },
+      here: boolean,
+    ): Promise<number> {
+      const [q] = await tx
+        .insert(outboundQueue)
+        .values({
+          ...row,
+          status: here ? 'sending' : 'pending',
+          claimedBy: here ? me() : null,
+          claimedAt: here ? new Date() : null,
+        })
+        .returning({ id: outboundQueue.id });
+      if (!here) await tx.execute(sql`select pg_notify(${OUTBOUND_CHANNEL}, ${String(row.whatsappId)})`);
+      return q!.id;
+    },
+
+    /** Sends a row `enqueue` stored claimed by this process. */
+    async sendNow(queueId: number, row: { messageId: number; whatsappId: number; job: OutboundJob }) {
+      return sendClaimed(
+        { id: queueId, message_id: row.messageId, whatsapp_id: row.whatsappId, job: row.job },
+        deps.sessions()?.get(row.whatsappId),
+      );
+    },
+
+    drain,
+
+    /** A connection became CONNECTED here (or a NOTIFY named it): send what waits for it. */
+    wake(whatsappId?: number) {
+      if (stopped) return;
+      if (whatsappId !== undefined && !deps.sessions()?.runningIds().includes(whatsappId)) return;
+      void drain();
+    },
+
+    async start() {
+      stopped = false;
+      if (deps.listen)
+        unlisten = await deps
+          .listen(OUTBOUND_CHANNEL, (payload) => this.wake(Number(payload) || undefined))
+          .catch((err) => {
+            log.warn({ err }, 'LISTEN unavailable; the outbox is polled');
+            return undefined;
+          });
+      timer = setInterval(() => void drain(), deps.pollMs ?? (unlisten ? 15_000 : 2_000));
+      timer.unref();
+      void drain();
+    },
+
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      await unlisten?.();
+      unlisten = undefined;
+      await draining;
+    },
+  };
+}
+export type OutboundSender = ReturnType<typeof outboundSender>;

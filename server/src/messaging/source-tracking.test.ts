@@ -1,0 +1,209 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, describe, expect, test } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { proto } from 'baileys';
+import { ticketSourceTracking, tickets } from '../db/schema/index.js';
+import { collectEvents, nextEvent, testApp } from '../../test/helpers.js';
+import { startFakeGraph } from './channels/cloud-api/fake-graph-api.js';
+import { toReferral } from './channels/cloud-api/cloud-api-webhook.js';
+import { adReferral } from './channels/baileys/baileys-mapping.js';
+
+/**
+ * Source tracking end to end: a customer who arrives through a click-to-WhatsApp ad (Meta's webhook
+ * `referral`) opens a ticket whose ticketSourceTracking says where they came from.
+ */
+const t = await testApp();
+const db = t.database.db;
+const graph = await startFakeGraph();
+afterAll(() => graph.close());
+
+const APP_SECRET = 'tracking-app-secret';
+const signedPost = (whatsappId: number, payload: unknown) => {
+  const raw = JSON.stringify(payload);
+  return fetch(`${t.url}/api/webhooks/cloud-api/${whatsappId}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`,
+    },
+    body: raw,
+  });
+};
+const inbound = (from: string, id: string, body: string, referral?: Record<string, unknown>) => ({
+  object: 'whatsapp_business_account',
+  entry: [
+    {
+      id: 'WABA1',
+      changes: [
+        {
+          field: 'messages',
+          value: {
+            messaging_product: 'whatsapp',
+            metadata: {
+              display_phone_number: graph.displayPhoneNumber,
+              phone_number_id: graph.phoneNumberId,
+            },
+            contacts: [{ profile: { name: 'Lead' }, wa_id: from }],
+            messages: [
+              {
+                from,
+                id,
+                timestamp: String(Math.floor(Date.now() / 1000)),
+                type: 'text',
+                text: { body },
+                ...(referral ? { referral } : {}),
+              },
+            ],
+          },
+        },
+      ],
+    },
+  ],
+});
+
+const AD = {
+  source_url: 'https://fb.me/3cr4Wqqkh',
+  source_id: '120208931122100',
+  source_type: 'ad',
+  headline: 'Black Friday: 30% off',
+  body: 'Talk to us on WhatsApp',
+  media_type: 'image',
+  image_url: 'https://scontent.example/ad.jpg',
+  ctwa_clid:
+    'ARAkLkA8rmlFeiCktEJQ-QTwRiyYHAFDLMNDBH0CD3qpjd0HR4irJ6LEkR7JwFF4XvnO2E4Nx0-eM-GABDLOPaOdRMv-_zctNHEKA',
+};
+
+const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+async function cloudConnection(name: string) {
+  const c = await t.company(name);
+  const res = await t.as(c.admin).post('/whatsapp', {
+    name: 'Ads',
+    channel: 'cloud_api',
+    channelConfig: {
+      phoneNumberId: graph.phoneNumberId,
+      accessToken: graph.token,
+      appSecret: APP_SECRET,
+      verifyToken: 'verify-1',
+      graphBaseUrl: graph.url,
+    },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  const w = await res.json();
+  await waitFor(async () => t.app.sessions.isRunningHere(w.id));
+  return { ...c, whatsappId: w.id as number };
+}
+
+describe('source tracking from ads', () => {
+  test('a customer from a click-to-WhatsApp ad opens a ticket that records the ad, live and on reload', async () => {
+    const c = await cloudConnection('AdsCo');
+    const socket = await t.socket(c.admin.token);
+    await new Promise((resolve) => socket.emit('joinTickets', 'pending', resolve));
+    const event = nextEvent<{ action: string; ticket: { ticketSourceTracking: unknown[] } }>(
+      socket,
+      `company-${c.id}-ticket`,
+      15_000,
+    );
+    const res = await signedPost(c.whatsappId, inbound('5511944441111', 'wamid.AD1', 'Quero o desconto', AD));
+    expect(res.status).toBe(200);
+
+    const expected = {
+      campaign: 'Black Friday: 30% off',
+      source: 'facebook',
+      medium: 'ad',
+      metadata: expect.objectContaining({
+        sourceUrl: 'https://fb.me/3cr4Wqqkh',
+        sourceId: '120208931122100',
+        ctwaClid: AD.ctwa_clid,
+      }),
+    };
+    // The event that announces the new ticket already carries it (the chat's strip needs no reload).
+    const live = await event;
+    expect(live.ticket.ticketSourceTracking).toEqual([expect.objectContaining(expected)]);
+
+    const [ticket] = await db.select().from(tickets).where(eq(tickets.whatsappId, c.whatsappId));
+    const view = await (await t.as(c.admin).get(`/tickets/${ticket!.id}`)).json();
+    expect(view.ticketSourceTracking).toEqual([
+      expect.objectContaining({ ...expected, uuid: expect.any(String), createdAt: expect.any(String) }),
+    ]);
+    const byUuid = await (await t.as(c.admin).get(`/tickets/u/${ticket!.uuid}`)).json();
+    expect(byUuid.ticketSourceTracking[0].campaign).toBe('Black Friday: 30% off');
+
+    // Later messages of the same ticket (even from an ad again) add nothing; a plain customer adds nothing.
+    await signedPost(c.whatsappId, inbound('5511944441111', 'wamid.AD2', 'Oi de novo', AD));
+    await signedPost(c.whatsappId, inbound('5511944442222', 'wamid.PLAIN', 'Sem anúncio'));
+    await waitFor(
+      async () => (await db.select().from(tickets).where(eq(tickets.whatsappId, c.whatsappId))).length === 2,
+    );
+    const rows = await db.select().from(ticketSourceTracking);
+    expect(rows.filter((r) => r.companyId === c.id)).toHaveLength(1);
+    expect(rows[0]!.ticketId).toBe(ticket!.id);
+
+    // Another company can neither read the ticket, its tracking, nor hear about it.
+    const other = await t.company('Rival');
+    expect((await t.as(other.admin).get(`/tickets/${ticket!.id}`)).status).toBe(404);
+    expect((await t.as(other.admin).get(`/tickets/u/${ticket!.uuid}`)).status).toBe(404);
+    const spy = await t.socket(other.admin.token);
+    await new Promise((resolve) => spy.emit('joinTickets', 'pending', resolve));
+    const heard = collectEvents(spy, `company-${c.id}-ticket`, 800);
+    await signedPost(c.whatsappId, inbound('5511944443333', 'wamid.AD3', 'Outro lead', AD));
+    expect(await heard).toEqual([]);
+  });
+});
+
+describe('referral mapping', () => {
+  test('Cloud API referral: headline as campaign, the network from the link, the rest as metadata', () => {
+    expect(toReferral({ ...AD, source_url: 'https://www.instagram.com/p/abc' })).toMatchObject({
+      campaign: 'Black Friday: 30% off',
+      source: 'instagram',
+      medium: 'ad',
+      sourceUrl: 'https://www.instagram.com/p/abc',
+      metadata: { sourceId: '120208931122100', sourceType: 'ad', headline: 'Black Friday: 30% off' },
+    });
+    // A post without a headline: its id names it.
+    expect(toReferral({ source_id: '999', source_type: 'post' })).toMatchObject({
+      campaign: '999',
+      medium: 'post',
+      source: 'meta',
+    });
+  });
+
+  test('Baileys contextInfo: externalAdReply and the conversion fields', () => {
+    const ci: proto.IContextInfo = {
+      conversionSource: 'FB_Ads',
+      entryPointConversionApp: 'instagram',
+      externalAdReply: {
+        title: 'Promo de verão',
+        body: 'Chame no WhatsApp',
+        sourceType: 'ad',
+        sourceId: '55501',
+        sourceUrl: 'https://www.instagram.com/p/xyz',
+        ctwaClid: 'clid-1',
+      },
+    };
+    expect(adReferral(ci)).toEqual({
+      campaign: 'Promo de verão',
+      source: 'instagram',
+      medium: 'ad',
+      sourceUrl: 'https://www.instagram.com/p/xyz',
+      metadata: {
+        sourceId: '55501',
+        sourceType: 'ad',
+        headline: 'Promo de verão',
+        body: 'Chame no WhatsApp',
+        ctwaClid: 'clid-1',
+        conversionSource: 'FB_Ads',
+        conversionApp: 'instagram',
+      },
+    });
+    expect(adReferral({ stanzaId: 'x', isForwarded: true })).toBeUndefined();
+  });
+});

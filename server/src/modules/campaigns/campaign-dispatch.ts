@@ -1,0 +1,496 @@
+import { randomUUID } from 'node:crypto';
+import { extname } from 'node:path';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { CampaignEvent } from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import { executeRows } from '../../db/rows.js';
+import { campaigns, campaignShippings, filesOptions } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import type { JobQueue, JobRecord } from '../../jobs/job-queue.js';
+import type { Events } from '../../realtime/events.js';
+import type { MediaStore } from '../../messaging/media-store.js';
+import type { AckUpdate, Channel, InboundMessage } from '../../messaging/channel.js';
+import { ChannelError } from '../../messaging/channel.js';
+import type { ConnectionRef, SessionManager } from '../../messaging/session-manager.js';
+import { readCampaignSettings } from '../campaign-settings/campaign-setting-service.js';
+import { countsOf, withNames, type CampaignRow, type ShippingRow } from './campaign-queries.js';
+import { fillMessage, nextDelayMs, pickVariant, shippingProviderId, variantsOf } from './campaign-message.js';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export const START_JOB = 'campaign.start';
+export const SEND_JOB = 'campaign.send';
+const jobKey = (campaignId: number) => `campaign:${campaignId}`;
+
+/** When the connection is not running in this process (starting, another owner): try again after this. */
+const CHANNEL_RETRY_MS = 5000;
+/** Zero-interval sends run back to back inside one job run for at most this long (then the job is queued again). */
+const INLINE_BUDGET_MS = 1000;
+/** Live report updates: at most one per campaign in this window while it sends. */
+const PROGRESS_EVERY_MS = 500;
+/** Rows claimed at once when there is no interval between sends. */
+const BATCH = 25;
+
+const MIME_BY_EXT: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.mp4': 'video/mp4',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.opus': 'audio/ogg',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+export const mimeOf = (filename: string) =>
+  MIME_BY_EXT[extname(filename).toLowerCase()] ?? 'application/octet-stream';
+
+export interface DispatchDeps {
+  db: Db;
+  events: Events;
+  media: MediaStore;
+  clock: Clock;
+  jobs: () => JobQueue | undefined;
+  sessions: () => Pick<SessionManager, 'get'> | undefined;
+  log: { warn(o: object, m: string): void; error(o: object, m: string): void };
+  /** Variant choice and interval jitter (tests pass a seeded one). */
+  random?: () => number;
+}
+
+/**
+ * The campaign dispatch engine, on the durable jobs module.
+ *
+ * - `campaign.start` (key campaign:{id}, runAt scheduledAt): PROGRAMADA → EM_ANDAMENTO and one shipping row
+ *   per valid recipient (insert … on conflict do nothing), in one transaction with the first send job.
+ * - `campaign.send` (the same key: one chain per campaign): takes the next row, sends it, and schedules
+ *   itself at now + the interval. Zero intervals send back to back within one run.
+ *
+ * Exactly once: a row is claimed (pending → claimed, conditional UPDATE) before anything is sent, with its
+ * text and its provider id fixed in the same statement. A row found still `claimed` when a send run starts
+ * was interrupted (a crash between claim and the "sent" mark): it is sent again with the SAME provider id,
+ * which the channel treats as the same message (the simulator and Baileys send under the id they are
+ * given; a repeat is dropped), so the customer gets it once whether or not the first attempt went out.
+ */
+export function campaignDispatch(deps: DispatchDeps) {
+  const { db, events, clock, log } = deps;
+  const random = deps.random ?? Math.random;
+  const progressTimers = new Map<number, NodeJS.Timeout>();
+  let stopped = false;
+
+  const now = () => clock.now();
+
+  async function emit(companyId: number, campaignId: number) {
+    const [row] = await db
+      .select()
+      .from(campaigns)
+      .where(and(eq(campaigns.id, campaignId), eq(campaigns.companyId, companyId)));
+    if (!row) return;
+    const [record] = await withNames(db, [row], now());
+    const payload: CampaignEvent = {
+      action: 'update',
+      record: record!,
+      counts: await countsOf(db, campaignId),
+    };
+    events.toCompany(companyId, 'campaign', payload);
+  }
+
+  /** Throttled live update of a running campaign's figures. */
+  function progress(companyId: number, campaignId: number) {
+    if (stopped || progressTimers.has(campaignId)) return;
+    const t = setTimeout(() => {
+      progressTimers.delete(campaignId);
+      if (!stopped) void emit(companyId, campaignId).catch(() => undefined);
+    }, PROGRESS_EVERY_MS);
+    t.unref?.();
+    progressTimers.set(campaignId, t);
+  }
+
+  /** One shipping row per valid recipient; running it again adds nothing (the unique campaign+number key). */
+  async function materialise(tx: Tx, c: CampaignRow) {
+    if (c.contactListId)
+      await tx.execute(sql`
+        insert into campaign_shippings (company_id, campaign_id, contact_list_item_id, number, name, email)
+        select ${c.companyId}, ${c.id}, i.id, i.number, i.name, i.email
+        from contact_list_items i
+        where i.contact_list_id = ${c.contactListId} and i.company_id = ${c.companyId}
+          and i.number <> '' and i.is_whatsapp_valid is not false
+        order by i.id
+        on conflict (campaign_id, number) do nothing`);
+    else if (c.tagId)
+      // A tag's audience: the contacts of the company's tickets that carry it.
+      await tx.execute(sql`
+        insert into campaign_shippings (company_id, campaign_id, contact_id, number, name, email)
+        select distinct on (ct.number) ${c.companyId}, ${c.id}, ct.id, ct.number, ct.name, ct.email
+        from ticket_tags tt
+        join tickets t on t.id = tt.ticket_id and t.company_id = ${c.companyId}
+        join contacts ct on ct.id = t.contact_id and ct.company_id = ${c.companyId}
+        where tt.tag_id = ${c.tagId} and ct.number <> '' and not ct.is_group
+        order by ct.number, ct.id
+        on conflict (campaign_id, number) do nothing`);
+  }
+
+  async function scheduleSend(
+    c: { id: number; companyId: number },
+    token: string,
+    n: number,
+    runAt: Date,
+    executor?: unknown,
+  ) {
+    const jobs = deps.jobs();
+    if (!jobs) throw new Error('jobs module not running');
+    await jobs.schedule(
+      {
+        kind: SEND_JOB,
+        key: jobKey(c.id),
+        runAt,
+        payload: { campaignId: c.id, token, n },
+        companyId: c.companyId,
+      },
+      executor,
+    );
+  }
+
+  async function handleStart(job: JobRecord) {
+    const campaignId = Number(job.payload?.campaignId);
+    const at = now();
+    const token = randomUUID();
+    const started = await db.transaction(async (tx) => {
+      const [c] = await tx
+        .update(campaigns)
+        .set({ status: 'EM_ANDAMENTO', dispatchToken: token, updatedAt: at })
+        .where(
+          and(
+            eq(campaigns.id, campaignId),
+            eq(campaigns.status, 'PROGRAMADA'),
+            lte(campaigns.scheduledAt, at),
+          ),
+        )
+        .returning();
+      if (!c) return null;
+      await materialise(tx, c);
+      await scheduleSend(c, token, 0, at, tx);
+      return c;
+    });
+    if (started) await emit(started.companyId, started.id);
+  }
+
+  /**
+   * The next rows to send (up to `limit`): interrupted claims first (recovery), else the oldest pending
+   * ones, claimed in one statement with their text and provider id fixed before anything is sent.
+   */
+  async function nextRows(
+    c: CampaignRow,
+    vars: { key: string; value: string }[],
+    limit: number,
+  ): Promise<ShippingRow[]> {
+    const interrupted = await db
+      .select()
+      .from(campaignShippings)
+      .where(and(eq(campaignShippings.campaignId, c.id), eq(campaignShippings.status, 'claimed')))
+      .orderBy(asc(campaignShippings.id))
+      .limit(limit);
+    if (interrupted.length) return interrupted;
+    for (;;) {
+      const candidates = await db
+        .select()
+        .from(campaignShippings)
+        .where(and(eq(campaignShippings.campaignId, c.id), eq(campaignShippings.status, 'pending')))
+        .orderBy(asc(campaignShippings.id))
+        .limit(limit);
+      if (!candidates.length) return [];
+      const at = now();
+      const values = candidates.map((r) => {
+        const ctx = { now: at, protocol: `${c.id}${r.id}`, variables: vars };
+        const message = fillMessage(pickVariant(variantsOf(c, 'message'), random), r, ctx);
+        const confirmation = c.confirmation
+          ? fillMessage(pickVariant(variantsOf(c, 'confirmationMessage'), random), r, ctx)
+          : '';
+        return sql`(${r.id}::bigint, ${message}, ${confirmation}, ${shippingProviderId(c.id, r.id, 'm')})`;
+      });
+      // The claim (pending → claimed): only rows still pending are taken, so a row is claimed once.
+      const claimed = await executeRows<{ id: number | string }>(
+        db,
+        sql`update campaign_shippings s set status = 'claimed', claimed_at = ${at.toISOString()}::timestamptz,
+            message = v.message, confirmation_message = v.confirmation, provider_id = v.provider_id,
+            updated_at = ${at.toISOString()}::timestamptz
+          from (values ${sql.join(values, sql`, `)}) as v(id, message, confirmation, provider_id)
+          where s.id = v.id and s.status = 'pending'
+          returning s.id`,
+      );
+      if (!claimed.length) continue;
+      const ids = claimed.map((r) => Number(r.id));
+      return db
+        .select()
+        .from(campaignShippings)
+        .where(inArray(campaignShippings.id, ids))
+        .orderBy(asc(campaignShippings.id));
+    }
+  }
+
+  /** The main message: text (with the campaign's media as its caption'd attachment), then the file list. */
+  async function sendMain(c: CampaignRow, row: ShippingRow, channel: Channel): Promise<string> {
+    const id = shippingProviderId(c.id, row.id, 'm');
+    let sent;
+    if (c.mediaPath) {
+      const name = c.mediaName ?? 'file';
+      sent = await channel.sendMedia(
+        row.number,
+        {
+          data: await deps.media.read(c.mediaPath),
+          mimetype: mimeOf(name),
+          filename: name,
+          caption: row.message,
+        },
+        { providerId: id },
+      );
+    } else sent = await channel.sendText(row.number, row.message, { providerId: id });
+    if (c.fileListId) {
+      const options = await db
+        .select()
+        .from(filesOptions)
+        .where(and(eq(filesOptions.fileId, c.fileListId), eq(filesOptions.companyId, c.companyId)))
+        .orderBy(asc(filesOptions.id));
+      for (const [i, o] of options.entries()) {
+        if (!o.path) continue;
+        const filename = o.fileName || o.name || `file${extname(o.path)}`;
+        await channel.sendMedia(
+          row.number,
+          { data: await deps.media.read(o.path), mimetype: mimeOf(o.path), filename },
+          { providerId: shippingProviderId(c.id, row.id, `f${i}`) },
+        );
+      }
+    }
+    return sent.providerId;
+  }
+
+  type Outcome = 'sent' | 'confirmation' | 'failed' | 'retry';
+
+  async function sendRow(c: CampaignRow, row: ShippingRow): Promise<Outcome> {
+    const channel = c.whatsappId ? deps.sessions()?.get(c.whatsappId) : undefined;
+    if (!channel) return 'retry';
+    try {
+      if (c.confirmation && !row.confirmedAt) {
+        await channel.sendText(row.number, row.confirmationMessage, {
+          providerId: shippingProviderId(c.id, row.id, 'c'),
+        });
+        const at = now();
+        await db
+          .update(campaignShippings)
+          .set({ status: 'confirmation_sent', confirmationRequestedAt: at, updatedAt: at })
+          .where(and(eq(campaignShippings.id, row.id), eq(campaignShippings.status, 'claimed')));
+        return 'confirmation';
+      }
+      const providerId = await sendMain(c, row, channel);
+      await markSent(row.id, providerId);
+      return 'sent';
+    } catch (err) {
+      if (err instanceof ChannelError && err.code === 'ERR_WAPP_NOT_INITIALIZED') return 'retry';
+      const at = now();
+      await db
+        .update(campaignShippings)
+        .set({
+          status: 'failed',
+          error: (err instanceof Error ? err.message : String(err)).slice(0, 500),
+          updatedAt: at,
+        })
+        .where(and(eq(campaignShippings.id, row.id), eq(campaignShippings.status, 'claimed')));
+      return 'failed';
+    }
+  }
+
+  async function markSent(rowId: number, providerId: string) {
+    const at = now();
+    // An ack may have come first (status delivered already): only a claimed row becomes sent.
+    await db
+      .update(campaignShippings)
+      .set({
+        status: sql`case when ${campaignShippings.status} = 'claimed' then 'sent' else ${campaignShippings.status} end`,
+        sentAt: sql`coalesce(${campaignShippings.sentAt}, ${at.toISOString()}::timestamptz)`,
+        providerId,
+        updatedAt: at,
+      })
+      .where(eq(campaignShippings.id, rowId));
+  }
+
+  /** FINALIZADA once no row is waiting to be sent (confirmations still awaiting a reply do not hold it). */
+  async function finishIfDone(c: CampaignRow, token: string): Promise<boolean> {
+    const [left] = await db
+      .select({ id: campaignShippings.id })
+      .from(campaignShippings)
+      .where(
+        and(
+          eq(campaignShippings.campaignId, c.id),
+          inArray(campaignShippings.status, ['pending', 'claimed']),
+        ),
+      )
+      .limit(1);
+    if (left) return false;
+    const at = now();
+    const [done] = await db
+      .update(campaigns)
+      .set({ status: 'FINALIZADA', completedAt: at, updatedAt: at })
+      .where(
+        and(eq(campaigns.id, c.id), eq(campaigns.status, 'EM_ANDAMENTO'), eq(campaigns.dispatchToken, token)),
+      )
+      .returning();
+    if (done) await emit(done.companyId, done.id);
+    return true;
+  }
+
+  async function handleSend(job: JobRecord) {
+    const campaignId = Number(job.payload?.campaignId);
+    const token = String(job.payload?.token ?? '');
+    let n = Number(job.payload?.n ?? 0);
+    const budgetEnds = Date.now() + INLINE_BUDGET_MS; // a work budget in real time, not a business time
+    let settings: Awaited<ReturnType<typeof readCampaignSettings>> | undefined;
+    for (;;) {
+      const [c] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+      // Cancelled, deleted, or a chain replaced by a restart: this chain ends here.
+      if (!c || c.status !== 'EM_ANDAMENTO' || c.dispatchToken !== token) return;
+      settings ??= await readCampaignSettings(db, c.companyId);
+      // Without waits between sends, rows are claimed a batch at a time (each still claimed before it is sent).
+      const rows = await nextRows(c, settings.variables, settings.messageInterval > 0 ? 1 : BATCH);
+      if (!rows.length) {
+        await finishIfDone(c, token);
+        return;
+      }
+      if (settings.messageInterval <= 0 && settings.longerIntervalAfter <= 0) {
+        // No spacing at all: the batch goes out concurrently (each row is already claimed on its own).
+        const outcomes = await Promise.all(rows.map((row) => sendRow(c, row)));
+        n += outcomes.filter((o) => o === 'sent' || o === 'confirmation').length;
+        progress(c.companyId, c.id);
+        if (outcomes.includes('retry')) {
+          await scheduleSend(c, token, n, new Date(now().getTime() + CHANNEL_RETRY_MS));
+          return;
+        }
+        if (Date.now() > budgetEnds) {
+          await scheduleSend(c, token, n, now());
+          return;
+        }
+        continue;
+      }
+      for (const row of rows) {
+        const outcome = await sendRow(c, row);
+        if (outcome === 'retry') {
+          await scheduleSend(c, token, n, new Date(now().getTime() + CHANNEL_RETRY_MS));
+          return;
+        }
+        if (outcome !== 'failed') n++;
+        progress(c.companyId, c.id);
+        const delay = nextDelayMs(n, settings, random);
+        if (delay > 0) {
+          // Rows of this batch not yet sent stay claimed: the next run sends them first, in order.
+          if (await finishIfDone(c, token)) return;
+          await scheduleSend(c, token, n, new Date(now().getTime() + delay));
+          return;
+        }
+      }
+      if (Date.now() > budgetEnds) {
+        await scheduleSend(c, token, n, now());
+        return;
+      }
+    }
+  }
+
+  /** Ack ≥ 2 from the channel: the campaign message reached the phone. */
+  async function onAck(ref: ConnectionRef, a: AckUpdate): Promise<boolean> {
+    if (a.ack < 2) return false;
+    const at = now();
+    const rows = await db
+      .update(campaignShippings)
+      .set({ status: 'delivered', deliveredAt: at, updatedAt: at })
+      .where(
+        and(
+          eq(campaignShippings.companyId, ref.companyId),
+          eq(campaignShippings.providerId, a.providerId),
+          inArray(campaignShippings.status, ['claimed', 'sent']),
+        ),
+      )
+      .returning({ campaignId: campaignShippings.campaignId });
+    for (const r of rows) progress(ref.companyId, r.campaignId);
+    return rows.length > 0;
+  }
+
+  /**
+   * Confirmation flow: a reply from a number whose confirmation message went out on this connection
+   * claims its row again (confirmation_sent → claimed, confirmedAt) and the main message follows.
+   */
+  async function onInbound(ref: ConnectionRef, ms: InboundMessage[]) {
+    const numbers = [
+      ...new Set(
+        ms.filter((m) => m.kind === 'message' && !m.fromMe && !m.isGroup && m.from).map((m) => m.from),
+      ),
+    ];
+    if (!numbers.length) return;
+    const at = now();
+    const confirmed = await db
+      .update(campaignShippings)
+      .set({ status: 'claimed', confirmedAt: at, updatedAt: at })
+      .where(
+        and(
+          eq(campaignShippings.companyId, ref.companyId),
+          eq(campaignShippings.status, 'confirmation_sent'),
+          inArray(campaignShippings.number, numbers),
+          sql`${campaignShippings.campaignId} in (select id from campaigns where whatsapp_id = ${ref.id})`,
+        ),
+      )
+      .returning();
+    for (const row of confirmed) {
+      const [c] = await db.select().from(campaigns).where(eq(campaigns.id, row.campaignId));
+      if (!c) continue;
+      const outcome = await sendRow(c, row);
+      if (outcome === 'retry')
+        log.warn({ campaignId: c.id }, 'confirmed campaign message waits for its connection');
+      progress(c.companyId, c.id);
+    }
+  }
+
+  return {
+    register(jobs: JobQueue) {
+      jobs.register(START_JOB, handleStart, { maxAttempts: 10, retryDelayMs: 5000 });
+      // The lease covers a run of back-to-back sends; a crashed run is taken over after it.
+      jobs.register(SEND_JOB, handleSend, { leaseMs: 60_000, maxAttempts: 1000, retryDelayMs: 5000 });
+    },
+
+    /** A PROGRAMADA campaign's start at its time (again: the new time replaces the old one). */
+    async scheduleStart(c: { id: number; companyId: number; scheduledAt: Date }, executor?: unknown) {
+      const jobs = deps.jobs();
+      if (!jobs) throw new Error('jobs module not running');
+      await jobs.schedule(
+        {
+          kind: START_JOB,
+          key: jobKey(c.id),
+          runAt: c.scheduledAt,
+          payload: { campaignId: c.id },
+          companyId: c.companyId,
+        },
+        executor,
+      );
+    },
+
+    async unscheduleStart(campaignId: number) {
+      await deps.jobs()?.cancel(START_JOB, jobKey(campaignId));
+    },
+
+    /** Restart: a new chain (new token) that continues with the rows still pending. */
+    async resume(c: { id: number; companyId: number }, token: string, executor?: unknown) {
+      await scheduleSend(c, token, 0, now(), executor);
+    },
+
+    onAck,
+    onInbound,
+    emit,
+
+    stop() {
+      stopped = true;
+      progressTimers.forEach((t) => clearTimeout(t));
+      progressTimers.clear();
+    },
+  };
+}
+export type CampaignDispatch = ReturnType<typeof campaignDispatch>;

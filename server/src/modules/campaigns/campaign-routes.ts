@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CampaignInput, CampaignListQuery, CampaignUpdate, IdParam } from '@recado/contracts';
+import { AppError } from '../../http/errors.js';
+import type { CampaignService } from './campaign-service.js';
+
+/** Campaign media: what a WhatsApp message can carry. */
+export const CAMPAIGN_MEDIA_MAX_BYTES = 16 * 1024 * 1024;
+const CAMPAIGN_MEDIA_MIME =
+  /^(image|audio|video)\/[\w.+-]+$|^application\/(pdf|zip|[\w.+-]*(officedocument|msword|excel)[\w.+-]*)$|^text\/(plain|csv)$/;
+
+export const campaignRoutes =
+  (campaigns: CampaignService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get('/campaigns', { schema: { querystring: CampaignListQuery } }, (req) =>
+      campaigns.list(req.tenant, req.query),
+    );
+    app.get('/campaigns/:id', { schema: { params: IdParam } }, (req) =>
+      campaigns.get(req.tenant, req.params.id),
+    );
+    app.post('/campaigns', { schema: { body: CampaignInput } }, async (req, reply) =>
+      reply.status(201).send(await campaigns.create(req.tenant, req.body)),
+    );
+    app.put('/campaigns/:id', { schema: { params: IdParam, body: CampaignUpdate } }, (req) =>
+      campaigns.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete('/campaigns/:id', { schema: { params: IdParam } }, (req) =>
+      campaigns.remove(req.tenant, req.params.id),
+    );
+    app.post('/campaigns/:id/cancel', { schema: { params: IdParam } }, (req) =>
+      campaigns.cancel(req.tenant, req.params.id),
+    );
+    app.post('/campaigns/:id/restart', { schema: { params: IdParam } }, (req) =>
+      campaigns.restart(req.tenant, req.params.id),
+    );
+    app.post('/campaigns/:id/media-upload', { schema: { params: IdParam } }, async (req) => {
+      if (!req.isMultipart()) throw new AppError('ERR_VALIDATION', 400, 'multipart file expected');
+      let file: { mimetype: string; filename: string; data: Buffer } | undefined;
+      for await (const part of req.parts({ limits: { fileSize: CAMPAIGN_MEDIA_MAX_BYTES, files: 1 } })) {
+        if (part.type !== 'file') continue;
+        const data = await part.toBuffer();
+        if (part.file.truncated) throw new AppError('ERR_VALIDATION', 413, 'file too large');
+        if (!CAMPAIGN_MEDIA_MIME.test(part.mimetype))
+          throw new AppError('ERR_VALIDATION', 400, `file type ${part.mimetype} not allowed`);
+        file = { mimetype: part.mimetype, filename: part.filename.slice(0, 200) || 'file', data };
+      }
+      if (!file) throw new AppError('ERR_VALIDATION', 400, 'file: required');
+      return campaigns.uploadMedia(req.tenant, req.params.id, file);
+    });
+    app.delete('/campaigns/:id/media-upload', { schema: { params: IdParam } }, (req) =>
+      campaigns.deleteMedia(req.tenant, req.params.id),
+    );
+  };

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  CONTACT_LIST_UPLOAD_EXTENSIONS,
+  ContactListInput,
+  ContactListItemInput,
+  ContactListItemQuery,
+  ContactListItemUpdate,
+  ContactListsQuery,
+  IdParam,
+  MAX_CONTACT_LIST_UPLOAD_BYTES,
+} from '@recado/contracts';
+import { AppError } from '../../http/errors.js';
+import type { ContactListService } from './contact-list-service.js';
+import { readMultipart } from './upload-file.js';
+
+export const contactListRoutes =
+  (lists: ContactListService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get('/contact-lists', { schema: { querystring: ContactListsQuery } }, (req) =>
+      lists.list(req.tenant, req.query),
+    );
+    app.get('/contact-lists/list', (req) => lists.listAll(req.tenant));
+    app.get('/contact-lists/:id', { schema: { params: IdParam } }, (req) =>
+      lists.get(req.tenant, req.params.id),
+    );
+    app.post('/contact-lists', { schema: { body: ContactListInput } }, async (req, reply) =>
+      reply.status(201).send(await lists.create(req.tenant, req.body)),
+    );
+    app.put('/contact-lists/:id', { schema: { params: IdParam, body: ContactListInput } }, (req) =>
+      lists.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete('/contact-lists/:id', { schema: { params: IdParam } }, (req) =>
+      lists.remove(req.tenant, req.params.id),
+    );
+    // Multipart: one .xls/.xlsx file (field `file`).
+    app.post('/contact-lists/:id/upload', { schema: { params: IdParam } }, async (req) => {
+      const { files } = await readMultipart(req, { maxBytes: MAX_CONTACT_LIST_UPLOAD_BYTES });
+      const file = files[0];
+      if (!file) throw new AppError('ERR_VALIDATION', 400, 'file expected');
+      const name = file.filename.toLowerCase();
+      if (!CONTACT_LIST_UPLOAD_EXTENSIONS.some((ext) => name.endsWith(ext)))
+        throw new AppError('ERR_FILE_TYPE_NOT_ALLOWED', 400, 'Only .xls and .xlsx files');
+      return lists.upload(req.tenant, req.params.id, file.data);
+    });
+
+    app.get('/contact-list-items', { schema: { querystring: ContactListItemQuery } }, (req) =>
+      lists.listItems(req.tenant, req.query),
+    );
+    app.get('/contact-list-items/:id', { schema: { params: IdParam } }, (req) =>
+      lists.getItem(req.tenant, req.params.id),
+    );
+    app.post('/contact-list-items', { schema: { body: ContactListItemInput } }, async (req, reply) =>
+      reply.status(201).send(await lists.createItem(req.tenant, req.body)),
+    );
+    app.put('/contact-list-items/:id', { schema: { params: IdParam, body: ContactListItemUpdate } }, (req) =>
+      lists.updateItem(req.tenant, req.params.id, req.body),
+    );
+    app.delete('/contact-list-items/:id', { schema: { params: IdParam } }, (req) =>
+      lists.removeItem(req.tenant, req.params.id),
+    );
+  };

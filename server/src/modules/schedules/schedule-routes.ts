@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  IdParam,
+  SCHEDULE_MEDIA_EXTENSIONS,
+  SCHEDULE_MEDIA_TYPES,
+  ScheduleInput,
+  ScheduleListQuery,
+  ScheduleUpdate,
+} from '@recado/contracts';
+import type { ScheduleService } from './schedule-service.js';
+import { extensionOf, mimeOf, readSingleUpload } from '../quick-messages/single-upload.js';
+
+/** png, jpg, jpeg only: both the type and the name must say so. */
+const acceptImage = (mimetype: string, filename: string) =>
+  (SCHEDULE_MEDIA_TYPES as readonly string[]).includes(mimetype) &&
+  (SCHEDULE_MEDIA_EXTENSIONS as readonly string[]).includes(extensionOf(filename));
+
+export const scheduleRoutes =
+  (schedules: ScheduleService): FastifyPluginAsyncZod =>
+  async (app) => {
+    // Plan flag useSchedules: a company without it gets ERR_NO_PERMISSION from every route here.
+    app.addHook('preHandler', async (req) => {
+      await schedules.requirePlan(req.tenant.companyId);
+    });
+    app.get('/schedules', { schema: { querystring: ScheduleListQuery } }, (req) =>
+      schedules.list(req.tenant, req.query),
+    );
+    app.get('/schedules/:id', { schema: { params: IdParam } }, (req) =>
+      schedules.get(req.tenant, req.params.id),
+    );
+    app.post('/schedules', { schema: { body: ScheduleInput } }, async (req, reply) =>
+      reply.status(201).send(await schedules.create(req.tenant, req.body)),
+    );
+    app.put('/schedules/:id', { schema: { params: IdParam, body: ScheduleUpdate } }, (req) =>
+      schedules.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete('/schedules/:id', { schema: { params: IdParam } }, (req) =>
+      schedules.remove(req.tenant, req.params.id),
+    );
+    app.post('/schedules/:id/media-upload', { schema: { params: IdParam } }, async (req) => {
+      await schedules.get(req.tenant, req.params.id);
+      const file = await readSingleUpload(req, acceptImage);
+      return schedules.setMedia(req.tenant, req.params.id, file);
+    });
+    app.delete('/schedules/:id/media-upload', { schema: { params: IdParam } }, (req) =>
+      schedules.removeMedia(req.tenant, req.params.id),
+    );
+    app.get('/schedules/:id/media', { schema: { params: IdParam } }, async (req, reply) => {
+      const file = await schedules.mediaFile(req.tenant, req.params.id);
+      return reply
+        .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
+        .header('cache-control', 'private, max-age=60')
+        .type(mimeOf(file.filename))
+        .send(file.data);
+    });
+  };

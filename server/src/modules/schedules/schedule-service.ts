@@ -1,0 +1,480 @@
+import { and, asc, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import {
+  PAGE_SIZE,
+  SCHEDULE_PAST_TOLERANCE_MS,
+  type Schedule,
+  type ScheduleEvent,
+  type ScheduleInputParsed,
+  type ScheduleListQuery,
+  type ScheduleStatus,
+  type ScheduleUpdate,
+} from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import {
+  companies,
+  contacts,
+  plans,
+  schedules,
+  ticketHistories,
+  tickets,
+  users,
+  whatsapps,
+} from '../../db/schema/index.js';
+import { AppError, isUniqueViolation } from '../../http/errors.js';
+import type { Tenant } from '../../http/tenant.js';
+import type { Events } from '../../realtime/events.js';
+import type { MediaStore } from '../../messaging/media-store.js';
+import type { MessageService } from '../messages/message-service.js';
+import type { UploadedFile } from '../quick-messages/quick-message-service.js';
+import { mimeOf } from '../quick-messages/single-upload.js';
+import { containsPattern } from '../../lib/sql.js';
+import { ticketQueries } from '../tickets/ticket-queries.js';
+import type { TicketView } from '@recado/contracts';
+
+type Row = typeof schedules.$inferSelect;
+type TicketRow = typeof tickets.$inferSelect;
+
+/** The durable job that sends a schedule; one per schedule, keyed `schedule:{id}`. */
+export const SCHEDULE_JOB = 'schedule-send';
+export const scheduleJobKey = (id: number) => `schedule:${id}`;
+/** A claim older than this, never finished, belongs to a process that died while sending. */
+export const STALE_CLAIM_MS = 2 * 60 * 1000;
+/** Calendar ranges answer up to this many schedules per page. */
+const RANGE_PAGE_SIZE = 500;
+
+/** The parts of the jobs module (server/src/jobs) this service uses. */
+export interface ScheduleJobs {
+  schedule(
+    job: { kind: string; key?: string; runAt?: Date; payload?: unknown; companyId?: number },
+    executor?: unknown,
+  ): Promise<void>;
+  cancel(kind: string, key: string): Promise<void>;
+}
+export interface ScheduleClock {
+  now(): Date;
+}
+
+const UNSENT: ScheduleStatus[] = ['PENDENTE', 'ERRO'];
+
+/** Owner, admins and supervisors change a schedule; every user of the company sees them all. */
+const mayChange = (t: Tenant, r: Pick<Row, 'userId'>) =>
+  r.userId === t.userId || t.profile === 'admin' || t.profile === 'supervisor' || t.super;
+
+/** The reason stored on ERRO: "CODE: text" for known failures, so the screen can translate the code. */
+export function failureReason(err: unknown): string {
+  if (err instanceof AppError) return `${err.code}: ${err.message}`.slice(0, 500);
+  return (err instanceof Error ? err.message : String(err)).slice(0, 500) || 'ERR_SENDING_WAPP_MSG';
+}
+
+export function scheduleService(deps: {
+  db: Db;
+  events: Events;
+  media: MediaStore;
+  clock: ScheduleClock;
+  jobs: () => ScheduleJobs;
+  messages: () => MessageService;
+  emitTicket: (companyId: number, view: TicketView) => void;
+  log: { warn(o: object, m: string): void; info?(o: object, m: string): void };
+}) {
+  const { db, events, media, clock } = deps;
+
+  const select = () =>
+    db
+      .select({
+        s: schedules,
+        contact: { id: contacts.id, name: contacts.name, number: contacts.number },
+        user: { id: users.id, name: users.name },
+      })
+      .from(schedules)
+      .innerJoin(contacts, eq(contacts.id, schedules.contactId))
+      .leftJoin(users, eq(users.id, schedules.userId));
+  type Joined = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
+
+  const view = ({ s, contact, user }: Joined): Schedule => ({
+    id: s.id,
+    companyId: s.companyId,
+    body: s.body,
+    contactId: s.contactId,
+    ticketId: s.ticketId,
+    userId: s.userId,
+    whatsappId: s.whatsappId,
+    sendAt: s.sendAt.toISOString(),
+    sentAt: s.sentAt?.toISOString() ?? null,
+    status: s.status as ScheduleStatus,
+    error: s.error,
+    mediaName: s.mediaName,
+    mediaPath: s.mediaPath ? `/api/schedules/${s.id}/media` : null,
+    contact,
+    user: user?.id ? { id: user.id, name: user.name ?? '' } : null,
+    sentTicketId: s.sentTicketId,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+  });
+
+  async function load(companyId: number, id: number): Promise<Joined> {
+    const [hit] = await select().where(and(eq(schedules.id, id), eq(schedules.companyId, companyId)));
+    if (!hit) throw new AppError('ERR_NOT_FOUND', 404, 'Schedule not found');
+    return hit;
+  }
+
+  async function emitId(companyId: number, id: number, action: 'create' | 'update') {
+    const [hit] = await select().where(and(eq(schedules.id, id), eq(schedules.companyId, companyId)));
+    if (!hit) return undefined;
+    const schedule = view(hit);
+    events.toCompany(companyId, 'schedule', { action, schedule } satisfies ScheduleEvent);
+    return schedule;
+  }
+
+  /** Plan flag useSchedules gates the whole API (the menu and the route check it too). */
+  async function requirePlan(companyId: number) {
+    const [row] = await db
+      .select({ on: plans.useSchedules })
+      .from(companies)
+      .innerJoin(plans, eq(plans.id, companies.planId))
+      .where(eq(companies.id, companyId));
+    if (!row?.on) throw new AppError('ERR_NO_PERMISSION', 403, 'The plan does not include schedules');
+  }
+
+  /** Contact, connection and ticket named by the input must belong to the company. */
+  async function checkRefs(t: Tenant, input: Partial<ScheduleInputParsed>) {
+    if (input.contactId !== undefined) {
+      const [c] = await db
+        .select({ id: contacts.id, number: contacts.number })
+        .from(contacts)
+        .where(and(eq(contacts.id, input.contactId), eq(contacts.companyId, t.companyId)));
+      if (!c) throw new AppError('ERR_NO_CONTACT_FOUND', 404);
+      if (!c.number) throw new AppError('ERR_WAPP_INVALID_CONTACT', 400, 'The contact has no number');
+    }
+    if (input.whatsappId) {
+      const [w] = await db
+        .select({ id: whatsapps.id })
+        .from(whatsapps)
+        .where(and(eq(whatsapps.id, input.whatsappId), eq(whatsapps.companyId, t.companyId)));
+      if (!w) throw new AppError('ERR_NO_WAPP_FOUND', 404);
+    }
+    if (input.ticketId) {
+      const [tk] = await db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, t.companyId)));
+      if (!tk) throw new AppError('ERR_NO_TICKET_FOUND', 404);
+    }
+    if (input.sendAt && input.sendAt.getTime() < clock.now().getTime() - SCHEDULE_PAST_TOLERANCE_MS)
+      throw new AppError('ERR_VALIDATION', 400, 'sendAt is in the past');
+  }
+
+  const job = (r: Row) => ({
+    kind: SCHEDULE_JOB,
+    key: scheduleJobKey(r.id),
+    runAt: r.sendAt,
+    payload: { scheduleId: r.id },
+    companyId: r.companyId,
+  });
+
+  /** Only an unsent schedule changes, and only by its owner or a manager. */
+  async function changeable(t: Tenant, id: number) {
+    const hit = await load(t.companyId, id);
+    if (!mayChange(t, hit.s)) throw new AppError('ERR_NO_PERMISSION', 403);
+    if (!UNSENT.includes(hit.s.status as ScheduleStatus) || hit.s.sentAt)
+      throw new AppError('ERR_NO_PERMISSION', 403, 'Only an unsent schedule can be changed');
+    return hit;
+  }
+
+  // ---- sending ------------------------------------------------------------------------------------
+
+  /** The contact's active ticket (on the schedule's connection when it names one), or a new open one. */
+  async function ticketFor(r: Row): Promise<TicketRow> {
+    const [active] = await db
+      .select()
+      .from(tickets)
+      .where(
+        and(
+          eq(tickets.companyId, r.companyId),
+          eq(tickets.contactId, r.contactId),
+          sql`${tickets.status} <> 'closed'`,
+          r.whatsappId ? eq(tickets.whatsappId, r.whatsappId) : undefined,
+        ),
+      )
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(1);
+    if (active) return active;
+    const [w] = await db
+      .select()
+      .from(whatsapps)
+      .where(
+        and(
+          eq(whatsapps.companyId, r.companyId),
+          r.whatsappId ? eq(whatsapps.id, r.whatsappId) : eq(whatsapps.isDefault, true),
+        ),
+      );
+    if (!w) throw new AppError(r.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND', 404);
+    const [contact] = await db.select().from(contacts).where(eq(contacts.id, r.contactId));
+    let created: TicketRow | undefined;
+    try {
+      [created] = await db
+        .insert(tickets)
+        .values({
+          companyId: r.companyId,
+          contactId: r.contactId,
+          whatsappId: w.id,
+          // The schedule's author attends the conversation it starts.
+          status: r.userId ? 'open' : 'pending',
+          userId: r.userId,
+          isGroup: contact?.isGroup ?? false,
+        })
+        .returning();
+    } catch (err) {
+      // A customer's message opened one meanwhile: use it.
+      if (!isUniqueViolation(err, 'tickets_one_active_uq')) throw err;
+      const [raced] = await db
+        .select()
+        .from(tickets)
+        .where(
+          and(
+            eq(tickets.contactId, r.contactId),
+            eq(tickets.whatsappId, w.id),
+            sql`${tickets.status} <> 'closed'`,
+          ),
+        );
+      if (!raced) throw err;
+      return raced;
+    }
+    await db.insert(ticketHistories).values({
+      companyId: r.companyId,
+      ticketId: created!.id,
+      action: 'create',
+      userId: r.userId,
+      whatsappId: w.id,
+      status: created!.status,
+      data: { scheduleId: r.id },
+    });
+    const v = await ticketQueries.byId(db, r.companyId, created!.id);
+    if (v) deps.emitTicket(r.companyId, v);
+    return created!;
+  }
+
+  /**
+   * The job handler. Claims the schedule (PENDENTE → AGENDADA) with a conditional UPDATE before anything
+   * is sent, so a second run of the same job (at-least-once delivery, another process, a retry) sends
+   * nothing. A claim that was never finished (the process died while sending) ends as ERRO rather than
+   * risking a second copy on the customer's phone.
+   */
+  async function send(scheduleId: number): Promise<void> {
+    const now = clock.now();
+    const [claimed] = await db
+      .update(schedules)
+      .set({ status: 'AGENDADA', claimedAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(schedules.id, scheduleId),
+          eq(schedules.status, 'PENDENTE'),
+          sql`${schedules.sendAt} <= ${now}`,
+        ),
+      )
+      .returning();
+    if (!claimed) {
+      const [current] = await db.select().from(schedules).where(eq(schedules.id, scheduleId));
+      if (current?.status !== 'AGENDADA') return; // deleted, sent, failed, or moved later
+      if (current.claimedAt && now.getTime() - current.claimedAt.getTime() < STALE_CLAIM_MS)
+        throw new Error(`schedule ${scheduleId} is being sent`); // let the job retry later
+      const [failed] = await db
+        .update(schedules)
+        .set({
+          status: 'ERRO',
+          error: 'ERR_SENDING_WAPP_MSG: the send was interrupted; it may not have reached the contact',
+          updatedAt: now,
+        })
+        .where(and(eq(schedules.id, scheduleId), eq(schedules.status, 'AGENDADA')))
+        .returning();
+      if (failed) await emitId(failed.companyId, failed.id, 'update');
+      return;
+    }
+    await emitId(claimed.companyId, claimed.id, 'update');
+    let outcome: Partial<Row>;
+    try {
+      const ticket = await ticketFor(claimed);
+      const file = claimed.mediaPath
+        ? {
+            mimetype: mimeOf(claimed.mediaName ?? claimed.mediaPath),
+            filename: claimed.mediaName ?? 'image.jpg',
+            data: await media.read(claimed.mediaPath),
+            asVoice: false,
+          }
+        : undefined;
+      await deps.messages().deliver(claimed.companyId, ticket, {
+        body: claimed.body,
+        file,
+        userId: claimed.userId,
+      });
+      outcome = { status: 'ENVIADA', sentAt: clock.now(), sentTicketId: ticket.id, error: null };
+    } catch (err) {
+      deps.log.warn({ err, scheduleId }, 'scheduled message not sent');
+      outcome = { status: 'ERRO', error: failureReason(err) };
+    }
+    await db
+      .update(schedules)
+      .set({ ...outcome, updatedAt: clock.now() })
+      .where(and(eq(schedules.id, scheduleId), eq(schedules.status, 'AGENDADA')));
+    await emitId(claimed.companyId, claimed.id, 'update');
+  }
+
+  return {
+    requirePlan,
+    send,
+
+    async list(t: Tenant, q: ScheduleListQuery) {
+      const size = q.from || q.to ? RANGE_PAGE_SIZE : PAGE_SIZE;
+      const term = q.searchParam ? containsPattern(q.searchParam) : null;
+      const rows = await select()
+        .where(
+          and(
+            eq(schedules.companyId, t.companyId),
+            q.contactId ? eq(schedules.contactId, q.contactId) : undefined,
+            q.userId ? eq(schedules.userId, q.userId) : undefined,
+            q.status ? eq(schedules.status, q.status) : undefined,
+            q.from ? gte(schedules.sendAt, q.from) : undefined,
+            q.to ? lt(schedules.sendAt, q.to) : undefined,
+            term
+              ? or(sql`lower(${schedules.body}) like ${term}`, sql`lower(${contacts.name}) like ${term}`)
+              : undefined,
+          ),
+        )
+        .orderBy(asc(schedules.sendAt), asc(schedules.id))
+        .limit(size + 1)
+        .offset((q.pageNumber - 1) * size);
+      return { schedules: rows.slice(0, size).map(view), hasMore: rows.length > size };
+    },
+
+    get: async (t: Tenant, id: number) => view(await load(t.companyId, id)),
+
+    async create(t: Tenant, input: ScheduleInputParsed) {
+      await checkRefs(t, input);
+      const created = await db.transaction(async (tx) => {
+        const [r] = await tx
+          .insert(schedules)
+          .values({
+            companyId: t.companyId,
+            body: input.body,
+            contactId: input.contactId,
+            ticketId: input.ticketId ?? null,
+            whatsappId: input.whatsappId ?? null,
+            userId: t.userId,
+            sendAt: input.sendAt,
+            status: 'PENDENTE',
+          })
+          .returning();
+        // In the same transaction: a schedule never exists without its job.
+        await deps.jobs().schedule(job(r!), tx);
+        return r!;
+      });
+      return (await emitId(t.companyId, created.id, 'create'))!;
+    },
+
+    async update(t: Tenant, id: number, input: ScheduleUpdate) {
+      await changeable(t, id);
+      await checkRefs(t, input);
+      const updated = await db.transaction(async (tx) => {
+        const [r] = await tx
+          .update(schedules)
+          .set({
+            body: input.body,
+            contactId: input.contactId,
+            sendAt: input.sendAt,
+            whatsappId: input.whatsappId,
+            ticketId: input.ticketId,
+            // A failed schedule that is edited waits to be sent again.
+            status: 'PENDENTE',
+            error: null,
+            claimedAt: null,
+            updatedAt: new Date(),
+          })
+          .where(
+            and(
+              eq(schedules.id, id),
+              eq(schedules.companyId, t.companyId),
+              inArray(schedules.status, UNSENT),
+              sql`${schedules.sentAt} is null`,
+            ),
+          )
+          .returning();
+        if (r) await deps.jobs().schedule(job(r), tx);
+        return r;
+      });
+      // Claimed by the sender between the check and the write.
+      if (!updated) throw new AppError('ERR_NO_PERMISSION', 403, 'Only an unsent schedule can be changed');
+      return (await emitId(t.companyId, id, 'update'))!;
+    },
+
+    async remove(t: Tenant, id: number) {
+      const { s } = await load(t.companyId, id);
+      if (!mayChange(t, s)) throw new AppError('ERR_NO_PERMISSION', 403);
+      const [gone] = await db
+        .delete(schedules)
+        .where(and(eq(schedules.id, id), eq(schedules.companyId, t.companyId)))
+        .returning();
+      if (!gone) throw new AppError('ERR_NOT_FOUND', 404, 'Schedule not found');
+      // A job that runs anyway finds no schedule and does nothing.
+      await deps
+        .jobs()
+        .cancel(SCHEDULE_JOB, scheduleJobKey(id))
+        .catch((err: unknown) => deps.log.warn({ err, scheduleId: id }, 'schedule job not cancelled'));
+      if (gone.mediaPath) await media.remove(gone.mediaPath);
+      events.toCompany(t.companyId, 'schedule', { action: 'delete', scheduleId: id } satisfies ScheduleEvent);
+      return { message: 'Schedule deleted' };
+    },
+
+    async setMedia(t: Tenant, id: number, file: UploadedFile) {
+      const { s } = await changeable(t, id);
+      const path = await media.save(t.companyId, file.data, file.filename, 'schedules');
+      const [r] = await db
+        .update(schedules)
+        .set({ mediaPath: path, mediaName: file.filename, updatedAt: new Date() })
+        .where(
+          and(eq(schedules.id, id), eq(schedules.companyId, t.companyId), inArray(schedules.status, UNSENT)),
+        )
+        .returning();
+      if (!r) {
+        await media.remove(path);
+        throw new AppError('ERR_NO_PERMISSION', 403, 'Only an unsent schedule can be changed');
+      }
+      if (s.mediaPath) await media.remove(s.mediaPath);
+      return (await emitId(t.companyId, id, 'update'))!;
+    },
+
+    async removeMedia(t: Tenant, id: number) {
+      const { s } = await changeable(t, id);
+      const [r] = await db
+        .update(schedules)
+        .set({ mediaPath: null, mediaName: null, updatedAt: new Date() })
+        .where(
+          and(eq(schedules.id, id), eq(schedules.companyId, t.companyId), inArray(schedules.status, UNSENT)),
+        )
+        .returning();
+      if (!r) throw new AppError('ERR_NO_PERMISSION', 403, 'Only an unsent schedule can be changed');
+      if (s.mediaPath) await media.remove(s.mediaPath);
+      return (await emitId(t.companyId, id, 'update'))!;
+    },
+
+    async mediaFile(t: Tenant, id: number) {
+      const { s } = await load(t.companyId, id);
+      if (!s.mediaPath || !media.belongsTo(s.mediaPath, t.companyId))
+        throw new AppError('ERR_NOT_FOUND', 404);
+      return { data: await media.read(s.mediaPath), filename: s.mediaName ?? 'image.jpg' };
+    },
+  };
+}
+export type ScheduleService = ReturnType<typeof scheduleService>;
+
+/** Registers the send job's handler on the queue and hands the service back (app.ts wiring). */
+export function withScheduleJob<S extends Pick<ScheduleService, 'send'>>(
+  jobs: {
+    register(kind: string, handler: (job: { payload: { scheduleId?: unknown } }) => Promise<void>): void;
+  },
+  service: S,
+): S {
+  jobs.register(SCHEDULE_JOB, async (job) => {
+    const id = Number(job.payload?.scheduleId);
+    if (Number.isInteger(id) && id > 0) await service.send(id);
+  });
+  return service;
+}

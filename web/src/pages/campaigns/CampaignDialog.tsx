@@ -1,0 +1,453 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  FormControl,
+  FormControlLabel,
+  FormHelperText,
+  InputLabel,
+  MenuItem,
+  Radio,
+  RadioGroup,
+  Select,
+  Stack,
+  Switch,
+  Tab,
+  Tabs,
+  TextField,
+  Typography,
+} from '@mui/material';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import { useTranslation } from 'react-i18next';
+import { CAMPAIGN_VARIANTS, CampaignInput, type Campaign } from '@recado/contracts';
+import { useToast } from '../../app/useToast.js';
+import {
+  useCampaignMedia,
+  useContactListOptions,
+  useFileListOptions,
+  useSaveCampaign,
+} from '../../api/campaigns.js';
+import { useAllTags } from '../../api/tags.js';
+import { useWhatsapps } from '../../api/whatsapps.js';
+import { FormDialog } from '../../components/FormDialog.js';
+import { fromLocalInput, toLocalInput, useCampaignErrors } from './campaign-ui.js';
+
+/** A select's value: '' (none) or an id. */
+const asId = (v: unknown): number | '' => (v === '' || v == null ? '' : Number(v));
+
+const VARIANTS = Array.from({ length: CAMPAIGN_VARIANTS }, (_, i) => i + 1);
+
+interface FormState {
+  name: string;
+  whatsappId: number | '';
+  audience: 'list' | 'tag';
+  contactListId: number | '';
+  tagId: number | '';
+  fileListId: number | '';
+  confirmation: boolean;
+  messages: string[];
+  confirmationMessages: string[];
+  scheduledAt: string;
+}
+
+const fromCampaign = (c: Campaign | null, defaultWhatsapp: number | ''): FormState => ({
+  name: c?.name ?? '',
+  whatsappId: c ? (c.whatsappId ?? '') : defaultWhatsapp,
+  audience: c?.tagId ? 'tag' : 'list',
+  contactListId: c?.contactListId ?? '',
+  tagId: c?.tagId ?? '',
+  fileListId: c?.fileListId ?? '',
+  confirmation: c?.confirmation ?? false,
+  messages: VARIANTS.map((i) => String(c?.[`message${i}` as keyof Campaign] ?? '')),
+  confirmationMessages: VARIANTS.map((i) => String(c?.[`confirmationMessage${i}` as keyof Campaign] ?? '')),
+  scheduledAt: c?.scheduledAt ? toLocalInput(new Date(c.scheduledAt)) : '',
+});
+
+/**
+ * Add or edit a campaign (operations §2, §4, §5): name, connection, a contact list or a tag, up to five
+ * message variants in tabs (each with its confirmation message when the confirmation flow is on), an
+ * optional file list and attachment, and the schedule. Read-only once the campaign is locked.
+ */
+export function CampaignDialog({
+  open,
+  campaign,
+  onClose,
+}: {
+  open: boolean;
+  campaign: Campaign | null;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const showError = useCampaignErrors();
+  const save = useSaveCampaign();
+  const media = useCampaignMedia();
+  const whatsapps = useWhatsapps(open);
+  const lists = useContactListOptions(open);
+  const fileLists = useFileListOptions(open);
+  const tags = useAllTags();
+  const readOnly = Boolean(campaign && !campaign.editable);
+  const defaultWhatsapp = useMemo(
+    () => whatsapps.data?.find((w) => w.isDefault)?.id ?? whatsapps.data?.[0]?.id ?? '',
+    [whatsapps.data],
+  );
+  const [form, setForm] = useState<FormState>(() => fromCampaign(campaign, ''));
+  const [tab, setTab] = useState(0);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [file, setFile] = useState<File | null>(null);
+  const [dropMedia, setDropMedia] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setForm(fromCampaign(campaign, defaultWhatsapp));
+    setTab(0);
+    setErrors({});
+    setFile(null);
+    setDropMedia(false);
+    // Reset when the dialog opens (not when the connection list refreshes: the second effect fills that in).
+  }, [open, campaign]);
+  useEffect(() => {
+    if (open && !campaign && form.whatsappId === '' && defaultWhatsapp !== '')
+      setForm((f) => ({ ...f, whatsappId: defaultWhatsapp }));
+  }, [open, campaign, defaultWhatsapp, form.whatsappId]);
+
+  /** A field that changes loses its error (the next save checks it again). */
+  const clearError = (key: string) =>
+    setErrors((e) => {
+      if (!(key in e)) return e;
+      const { [key]: _gone, ...rest } = e;
+      return rest;
+    });
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    clearError(key === 'contactListId' || key === 'tagId' ? 'audience' : key);
+  };
+  const setVariant = (key: 'messages' | 'confirmationMessages', i: number, value: string) => {
+    setForm((f) => ({ ...f, [key]: f[key].map((m, k) => (k === i ? value : m)) }));
+    if (key === 'messages') clearError('message1');
+  };
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (readOnly) return onClose();
+    const scheduled = form.scheduledAt ? fromLocalInput(form.scheduledAt) : null;
+    const body: Record<string, unknown> = {
+      name: form.name,
+      whatsappId: form.whatsappId === '' ? null : form.whatsappId,
+      contactListId: form.audience === 'list' && form.contactListId !== '' ? form.contactListId : null,
+      tagId: form.audience === 'tag' && form.tagId !== '' ? form.tagId : null,
+      fileListId: form.fileListId === '' ? null : form.fileListId,
+      confirmation: form.confirmation,
+      scheduledAt: scheduled ? scheduled.toISOString() : null,
+    };
+    VARIANTS.forEach((i) => {
+      body[`message${i}`] = form.messages[i - 1];
+      body[`confirmationMessage${i}`] = form.confirmationMessages[i - 1];
+    });
+    const parsed = CampaignInput.safeParse(body);
+    const next: Record<string, string> = {};
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? '');
+        next[key] ??=
+          key === 'name'
+            ? t('campaigns.nameRule')
+            : key === 'message1'
+              ? t('campaigns.messageRequired')
+              : issue.message;
+      }
+    if (scheduled) {
+      if (body.whatsappId == null) next.whatsappId = t('common.required');
+      if (body.contactListId == null && body.tagId == null) next.audience = t('campaigns.audienceRequired');
+    }
+    if (form.scheduledAt && !scheduled) next.scheduledAt = t('campaigns.invalidDate');
+    setErrors(next);
+    if (Object.keys(next).length) {
+      if (next.message1) setTab(0);
+      return;
+    }
+    setBusy(true);
+    try {
+      const saved = await save.mutateAsync({ id: campaign?.id, input: parsed.data! });
+      if (file) await media.mutateAsync({ id: saved.id, file });
+      else if (dropMedia && campaign?.mediaPath) await media.mutateAsync({ id: saved.id, file: null });
+      toast.success('campaigns.saved');
+      onClose();
+    } catch (err) {
+      showError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const mediaName = file?.name ?? (!dropMedia ? campaign?.mediaName : null);
+
+  return (
+    <FormDialog
+      open={open}
+      title={t(campaign ? (readOnly ? 'campaigns.viewTitle' : 'campaigns.editTitle') : 'campaigns.addTitle')}
+      onClose={onClose}
+      onSubmit={(e) => void submit(e)}
+      submitting={busy}
+      submitLabel={readOnly ? t('common.close') : undefined}
+      maxWidth="md"
+    >
+      {readOnly ? <Alert severity="info">{t('campaigns.readOnly')}</Alert> : null}
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField
+          label={t('campaigns.name')}
+          value={form.name}
+          onChange={(e) => set('name', e.target.value)}
+          required
+          autoFocus={!readOnly}
+          disabled={readOnly}
+          error={Boolean(errors.name)}
+          helperText={errors.name}
+          fullWidth
+          slotProps={{ htmlInput: { 'data-field': 'name', maxLength: 50 } }}
+        />
+        <FormControl fullWidth error={Boolean(errors.whatsappId)} disabled={readOnly}>
+          <InputLabel id="campaign-whatsapp">{t('campaigns.whatsapp')}</InputLabel>
+          <Select
+            labelId="campaign-whatsapp"
+            label={t('campaigns.whatsapp')}
+            value={form.whatsappId}
+            onChange={(e) => set('whatsappId', asId(e.target.value))}
+            data-field="whatsappId"
+          >
+            {(whatsapps.data ?? []).map((w) => (
+              <MenuItem key={w.id} value={w.id}>
+                {w.name}
+              </MenuItem>
+            ))}
+          </Select>
+          {errors.whatsappId ? <FormHelperText>{errors.whatsappId}</FormHelperText> : null}
+        </FormControl>
+      </Stack>
+
+      <Box>
+        <RadioGroup
+          row
+          value={form.audience}
+          onChange={(e) => set('audience', e.target.value as FormState['audience'])}
+          aria-label={t('campaigns.audience')}
+        >
+          <FormControlLabel
+            value="list"
+            control={<Radio size="small" />}
+            label={t('campaigns.contactList')}
+            disabled={readOnly}
+          />
+          <FormControlLabel
+            value="tag"
+            control={<Radio size="small" />}
+            label={t('campaigns.tag')}
+            disabled={readOnly}
+          />
+        </RadioGroup>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          {form.audience === 'list' ? (
+            <FormControl fullWidth error={Boolean(errors.audience)} disabled={readOnly}>
+              <InputLabel id="campaign-list">{t('campaigns.contactList')}</InputLabel>
+              <Select
+                labelId="campaign-list"
+                label={t('campaigns.contactList')}
+                value={form.contactListId}
+                onChange={(e) => set('contactListId', asId(e.target.value))}
+                data-field="contactListId"
+              >
+                <MenuItem value="">
+                  <em>{t('campaigns.none')}</em>
+                </MenuItem>
+                {(lists.data ?? []).map((l) => (
+                  <MenuItem key={l.id} value={l.id}>
+                    {l.name} ({l.contactsCount})
+                  </MenuItem>
+                ))}
+              </Select>
+              {errors.audience ? <FormHelperText>{errors.audience}</FormHelperText> : null}
+            </FormControl>
+          ) : (
+            <FormControl fullWidth error={Boolean(errors.audience)} disabled={readOnly}>
+              <InputLabel id="campaign-tag">{t('campaigns.tag')}</InputLabel>
+              <Select
+                labelId="campaign-tag"
+                label={t('campaigns.tag')}
+                value={form.tagId}
+                onChange={(e) => set('tagId', asId(e.target.value))}
+                data-field="tagId"
+              >
+                <MenuItem value="">
+                  <em>{t('campaigns.none')}</em>
+                </MenuItem>
+                {(tags.data ?? []).map((tg) => (
+                  <MenuItem key={tg.id} value={tg.id}>
+                    {tg.name}
+                  </MenuItem>
+                ))}
+              </Select>
+              {errors.audience ? (
+                <FormHelperText>{errors.audience}</FormHelperText>
+              ) : (
+                <FormHelperText>{t('campaigns.tagHelp')}</FormHelperText>
+              )}
+            </FormControl>
+          )}
+          <FormControl fullWidth disabled={readOnly}>
+            <InputLabel id="campaign-files">{t('campaigns.fileList')}</InputLabel>
+            <Select
+              labelId="campaign-files"
+              label={t('campaigns.fileList')}
+              value={form.fileListId}
+              onChange={(e) => set('fileListId', asId(e.target.value))}
+              data-field="fileListId"
+            >
+              <MenuItem value="">
+                <em>{t('campaigns.none')}</em>
+              </MenuItem>
+              {(fileLists.data ?? []).map((f) => (
+                <MenuItem key={f.id} value={f.id}>
+                  {f.name}
+                </MenuItem>
+              ))}
+            </Select>
+          </FormControl>
+        </Stack>
+      </Box>
+
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+        <TextField
+          label={t('campaigns.scheduledAt')}
+          type="datetime-local"
+          value={form.scheduledAt}
+          onChange={(e) => set('scheduledAt', e.target.value)}
+          disabled={readOnly}
+          error={Boolean(errors.scheduledAt)}
+          helperText={errors.scheduledAt ?? t('campaigns.scheduleHelp')}
+          fullWidth
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-field': 'scheduledAt' } }}
+        />
+        <Button
+          variant="outlined"
+          onClick={() => set('scheduledAt', toLocalInput(new Date()))}
+          disabled={readOnly}
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+          data-testid="campaign-schedule-now"
+        >
+          {t('campaigns.now')}
+        </Button>
+        <FormControlLabel
+          control={
+            <Switch
+              checked={form.confirmation}
+              onChange={(e) => set('confirmation', e.target.checked)}
+              disabled={readOnly}
+            />
+          }
+          label={t('campaigns.confirmation')}
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+        />
+      </Stack>
+
+      <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+        <Tabs
+          value={tab}
+          onChange={(_e, v: number) => setTab(v)}
+          variant="scrollable"
+          scrollButtons="auto"
+          sx={{ borderBottom: 1, borderColor: 'divider' }}
+        >
+          {VARIANTS.map((i) => (
+            <Tab
+              key={i}
+              value={i - 1}
+              data-testid={`campaign-variant-tab-${i}`}
+              label={
+                <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center' }}>
+                  <span>{t('campaigns.variant', { n: i })}</span>
+                  {form.messages[i - 1]?.trim() ? (
+                    <Box
+                      component="span"
+                      sx={{ width: 6, height: 6, borderRadius: '50%', bgcolor: 'primary.main' }}
+                    />
+                  ) : null}
+                </Stack>
+              }
+            />
+          ))}
+        </Tabs>
+        <Stack spacing={2} sx={{ p: 2 }}>
+          <TextField
+            label={t('campaigns.message', { n: tab + 1 })}
+            value={form.messages[tab] ?? ''}
+            onChange={(e) => setVariant('messages', tab, e.target.value)}
+            multiline
+            minRows={4}
+            disabled={readOnly}
+            error={tab === 0 && Boolean(errors.message1)}
+            helperText={(tab === 0 && errors.message1) || t('campaigns.placeholdersHelp')}
+            slotProps={{ htmlInput: { 'data-field': `message${tab + 1}`, maxLength: 4000 } }}
+          />
+          {form.confirmation ? (
+            <TextField
+              label={t('campaigns.confirmationMessage', { n: tab + 1 })}
+              value={form.confirmationMessages[tab] ?? ''}
+              onChange={(e) => setVariant('confirmationMessages', tab, e.target.value)}
+              multiline
+              minRows={2}
+              disabled={readOnly}
+              helperText={t('campaigns.confirmationHelp')}
+              slotProps={{ htmlInput: { 'data-field': `confirmationMessage${tab + 1}`, maxLength: 4000 } }}
+            />
+          ) : null}
+        </Stack>
+      </Box>
+
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <input
+          ref={fileInput}
+          type="file"
+          hidden
+          accept="image/*,video/*,audio/*,application/pdf"
+          onChange={(e) => {
+            const f = e.target.files?.[0] ?? null;
+            setFile(f);
+            setDropMedia(false);
+            e.target.value = '';
+          }}
+        />
+        <Button
+          variant="outlined"
+          startIcon={<AttachFileIcon />}
+          onClick={() => fileInput.current?.click()}
+          disabled={readOnly}
+        >
+          {t('campaigns.attach')}
+        </Button>
+        {mediaName ? (
+          <Chip
+            label={mediaName}
+            onDelete={
+              readOnly
+                ? undefined
+                : () => {
+                    setFile(null);
+                    setDropMedia(true);
+                  }
+            }
+          />
+        ) : (
+          <Typography variant="body2" color="text.secondary">
+            {t('campaigns.noAttachment')}
+          </Typography>
+        )}
+      </Stack>
+    </FormDialog>
+  );
+}
+
+export default CampaignDialog;
