@@ -541,7 +541,7 @@ test('tickets: new ticket, older pages, reply, emoji, edit, delete, audio, retur
 
     // Schedule and transfer dialogs.
     await page.getByTestId('chat-schedule').click();
-    await page.getByTestId('schedule-dialog').getByRole('button', { name: 'Fechar' }).click();
+    await page.getByTestId('schedule-dialog').getByRole('button', { name: 'Cancelar' }).click();
     await page.getByTestId('chat-transfer').click();
     await page.getByRole('dialog').getByText('Transferir atendimento').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();

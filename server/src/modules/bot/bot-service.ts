@@ -65,6 +65,9 @@ interface Context {
  * continues the conversation. Messages of one ticket are handled one at a time, in order; each inbound
  * message is claimed in the database before anything is sent, so handling it twice sends nothing twice.
  */
+/** How long "this connection has no bot" is remembered, per company and connection. */
+const PRECHECK_MS = 5_000;
+
 export function botService(deps: {
   db: Db;
   messages: () => MessageService;
@@ -359,18 +362,37 @@ export function botService(deps: {
     t.promptId === null &&
     t.whatsappId === whatsappId;
 
+  const prechecks = new Map<
+    string,
+    { row: { queues: number; schedule_type: string | null } | undefined; until: number }
+  >();
+
   async function handle(
     ref: { id: number; companyId: number },
     ticketId: number,
     message: StoredInbound['message'],
   ) {
     const companyId = ref.companyId;
-    // The common case first, in one cheap statement: a connection without queues and no business hours.
-    const [pre] = await executeRows<{ queues: number; schedule_type: string | null }>(
-      db,
-      sql`select (select count(*)::int from whatsapp_queues where whatsapp_id = ${ref.id}) as queues,
-        (select value from settings where company_id = ${companyId} and key = 'scheduleType') as schedule_type`,
-    );
+    // The common case first: a connection without queues and no business hours. What the connection
+    // offers is remembered for a few seconds (keyed by company and connection), so a busy connection
+    // costs no statement per message here; a change to its queues or hours applies within PRECHECK_MS.
+    const preKey = `${companyId}:${ref.id}`;
+    let cached = prechecks.get(preKey);
+    if (!cached || cached.until < Date.now()) {
+      const [row] = await executeRows<{ queues: number; schedule_type: string | null }>(
+        db,
+        sql`select (select count(*)::int from whatsapp_queues where whatsapp_id = ${ref.id}) as queues,
+          (select value from settings where company_id = ${companyId} and key = 'scheduleType') as schedule_type`,
+      );
+      cached = { row, until: Date.now() + PRECHECK_MS };
+      // Only "nothing to do" is remembered: a connection with a bot is read anew on every message.
+      const idle = !row?.queues && row?.schedule_type !== 'company' && row?.schedule_type !== 'queue';
+      if (idle) {
+        if (prechecks.size > 10_000) prechecks.clear();
+        prechecks.set(preKey, cached);
+      }
+    }
+    const pre = cached.row;
     const scheduleType = pre?.schedule_type ?? SETTING_DEFAULTS.scheduleType;
     if (!pre?.queues && scheduleType !== 'company' && scheduleType !== 'queue') return;
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
+import * as XLSX from '@e965/xlsx';
 import { contactListItemsOf, companyEvent } from '@recado/contracts';
 import { collectEvents, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
 
@@ -115,12 +116,8 @@ describe('contact lists', () => {
     const ole = Buffer.alloc(64);
     ole.writeUInt32BE(0xd0cf11e0, 0);
     ole.writeUInt32BE(0xa1b11ae1, 4);
-    const legacy = await expectError(
-      await upload(s, list.id, ole, 'old.xls'),
-      400,
-      'ERR_SPREADSHEET_UNREADABLE',
-    );
-    expect(legacy.message).toMatch(/xlsx/);
+    // A broken Excel 97-2003 file is refused as unreadable, never a 500.
+    await expectError(await upload(s, list.id, ole, 'old.xls'), 400, 'ERR_SPREADSHEET_UNREADABLE');
     await expectError(await upload(s, list.id, Buffer.alloc(6 * 1024 * 1024, 1)), 413, 'ERR_FILE_TOO_LARGE');
   });
 
@@ -282,6 +279,28 @@ describe('contact lists', () => {
       updated: 0,
       errorBag: [],
     });
+    // The Excel 97-2003 binary format (.xls): header, an empty row, a good row and a bad one.
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      book,
+      XLSX.utils.aoa_to_sheet([
+        ['Nome', 'Telefone', 'E-mail'],
+        [],
+        ['Hugo Lima', 5511955554444, 'hugo@x.com'],
+        ['Íris', '123', ''],
+      ]),
+      'Contatos',
+    );
+    const xls = Buffer.from(XLSX.write(book, { type: 'buffer', bookType: 'biff8' }) as Uint8Array);
+    expect(xls.readUInt32BE(0)).toBe(0xd0cf11e0);
+    const binary = await (await upload(c.admin, list.id, xls, 'antiga.xls')).json();
+    expect(binary.created).toBe(1);
+    expect(binary.errorBag).toHaveLength(1);
+    expect(binary.errorBag[0]).toMatchObject({ row: 4, name: 'Íris' });
+    const hugo = await (
+      await t.as(c.admin).get(`/contact-list-items?contactListId=${list.id}&searchParam=hugo`)
+    ).json();
+    expect(JSON.stringify(hugo)).toContain('5511955554444');
   });
 
   test('live events per company and per list', async () => {

@@ -94,7 +94,18 @@ export function messageService(deps: {
   async function deliver(
     companyId: number,
     ticket: TicketRow,
-    content: { body: string; file?: OutboundFile; quotedMsgId?: number | null; userId: number | null },
+    content: {
+      body: string;
+      file?: OutboundFile;
+      quotedMsgId?: number | null;
+      userId: number | null;
+      /** Runs inside the transaction that stores the message and its outbox row: a caller records the
+       *  hand-over atomically (a scheduled message marks itself handed over, so a crash never sends twice). */
+      onStored?: (
+        tx: Parameters<Parameters<typeof db.transaction>[0]>[0],
+        messageId: number,
+      ) => Promise<void>;
+    },
   ) {
     const whatsappId = ticket.whatsappId;
     if (!whatsappId) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The ticket has no connection');
@@ -165,6 +176,7 @@ export function messageService(deps: {
         .set({ lastMessage: preview, lastMessageAt: new Date(), updatedAt: new Date() })
         .where(eq(tickets.id, ticket.id));
       const queueId = await outbound.enqueue(tx, { messageId: m!.id, companyId, whatsappId, job }, here);
+      if (content.onStored) await content.onStored(tx, m!.id);
       return { row: m!, queueId };
     });
     const created = await emitMessage(companyId, ticket, 'create', row);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import {
   PAGE_SIZE,
   SCHEDULE_PAST_TOLERANCE_MS,
@@ -256,8 +256,8 @@ export function scheduleService(deps: {
   /**
    * The job handler. Claims the schedule (PENDENTE → AGENDADA) with a conditional UPDATE before anything
    * is sent, so a second run of the same job (at-least-once delivery, another process, a retry) sends
-   * nothing. A claim that was never finished (the process died while sending) ends as ERRO rather than
-   * risking a second copy on the customer's phone.
+   * nothing. A claim that was never finished (the process died while sending) is resolved by whether the
+   * message had been stored and handed to the outbox (see below).
    */
   async function send(scheduleId: number): Promise<void> {
     const now = clock.now();
@@ -277,17 +277,33 @@ export function scheduleService(deps: {
       if (current?.status !== 'AGENDADA') return; // deleted, sent, failed, or moved later
       if (current.claimedAt && now.getTime() - current.claimedAt.getTime() < STALE_CLAIM_MS)
         throw new Error(`schedule ${scheduleId} is being sent`); // let the job retry later
-      const [failed] = await db
-        .update(schedules)
-        .set({
-          status: 'ERRO',
-          error: 'ERR_SENDING_WAPP_MSG: the send was interrupted; it may not have reached the contact',
-          updatedAt: now,
-        })
-        .where(and(eq(schedules.id, scheduleId), eq(schedules.status, 'AGENDADA')))
-        .returning();
-      if (failed) await emitId(failed.companyId, failed.id, 'update');
-      return;
+      // A claim left by a process that died. The message and its outbox row are stored in the same
+      // transaction that records the hand-over (sentTicketId), so the database says which side of the
+      // hand-over the crash fell on: handed over → the outbox owns the delivery, the schedule is sent;
+      // not handed over → nothing reached the customer, so it is sent now. Never lost, never twice.
+      const [recovered] = current.sentTicketId
+        ? await db
+            .update(schedules)
+            .set({ status: 'ENVIADA', sentAt: current.claimedAt ?? now, error: null, updatedAt: now })
+            .where(and(eq(schedules.id, scheduleId), eq(schedules.status, 'AGENDADA')))
+            .returning()
+        : await db
+            .update(schedules)
+            .set({ status: 'PENDENTE', claimedAt: null, updatedAt: now })
+            .where(
+              and(
+                eq(schedules.id, scheduleId),
+                eq(schedules.status, 'AGENDADA'),
+                isNull(schedules.sentTicketId),
+              ),
+            )
+            .returning();
+      if (!recovered) return;
+      if (recovered.status === 'ENVIADA') {
+        await emitId(recovered.companyId, recovered.id, 'update');
+        return;
+      }
+      return send(scheduleId);
     }
     await emitId(claimed.companyId, claimed.id, 'update');
     let outcome: Partial<Row>;
@@ -305,6 +321,12 @@ export function scheduleService(deps: {
         body: claimed.body,
         file,
         userId: claimed.userId,
+        onStored: async (tx) => {
+          await tx
+            .update(schedules)
+            .set({ sentTicketId: ticket.id })
+            .where(and(eq(schedules.id, scheduleId), eq(schedules.status, 'AGENDADA')));
+        },
       });
       outcome = { status: 'ENVIADA', sentAt: clock.now(), sentTicketId: ticket.id, error: null };
     } catch (err) {
