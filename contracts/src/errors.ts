@@ -59,6 +59,10 @@ export const ERROR_CODES = [
   'ERR_FILE_TOO_LARGE',
   'ERR_FILE_TYPE_NOT_ALLOWED',
   'ERR_SPREADSHEET_UNREADABLE',
+  // queue integrations (operations §7)
+  'ERR_NO_INTEGRATION_FOUND',
+  'ERR_INTEGRATION_SECRET_REQUIRED',
+  'ERR_DIALOGFLOW_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

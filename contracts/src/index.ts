@@ -13,6 +13,8 @@ export * from './connections.js';
 export * from './contacts.js';
 export * from './tickets.js';
 export * from './queues.js';
+export * from './prompts.js';
+export * from './queue-integrations.js';
 export * from './quick-messages.js';
 export * from './schedules.js';
 export * from './campaigns.js';

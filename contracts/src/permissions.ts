@@ -18,6 +18,7 @@ export const PERMISSIONS = {
   'queues:manage': ['admin'],
   'tags:editKanban': ['admin', 'supervisor'],
   'admin-menu:view': ['admin'],
+  'prompts:manage': ['admin'],
 } as const satisfies Record<string, readonly Profile[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -54,6 +54,10 @@ import { quickMessageService } from './modules/quick-messages/quick-message-serv
 import { quickMessageRoutes } from './modules/quick-messages/quick-message-routes.js';
 import { scheduleService, withScheduleJob } from './modules/schedules/schedule-service.js';
 import { scheduleRoutes } from './modules/schedules/schedule-routes.js';
+import { queueIntegrationService } from './modules/queue-integrations/queue-integration-service.js';
+import { queueIntegrationRoutes } from './modules/queue-integrations/queue-integration-routes.js';
+import { promptService } from './modules/prompts/prompt-service.js';
+import { promptRoutes } from './modules/prompts/prompt-routes.js';
 import { canSeeTicket, loadViewer } from './modules/tickets/ticket-queries.js';
 import { tickets as ticketTable } from './db/schema/index.js';
 import { and, eq } from 'drizzle-orm';
@@ -201,6 +205,8 @@ function makeServices(deps: {
     contacts: contactService({ db, events, sessions, log }),
     queues: queueService({ db, events }),
     queueOptions: queueOptionService({ db }),
+    queueIntegrations: queueIntegrationService({ db, events, box }),
+    prompts: promptService({ db, events, box }),
     contactLists: contactListService({ db, events, sessions, log, jobs }),
     fileLists: fileListService({ db, events, media }),
     campaignSettings: campaignSettingService({ db }),
@@ -330,6 +336,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         await priv.register(tagRoutes(services.tags));
         await priv.register(quickMessageRoutes(services.quickMessages));
         await priv.register(scheduleRoutes(services.schedules));
+        await priv.register(queueIntegrationRoutes(services.queueIntegrations));
+        await priv.register(promptRoutes(services.prompts));
       });
     },
     { prefix: '/api' },

@@ -98,9 +98,8 @@ test('queues: create with a colour, schedules and a two-level option tree; dupli
       assert.equal(await used.getAttribute('data-used'), 'true');
       await used.click();
     } else await dialog.locator('[data-field="color"]').fill(suporteColor.toLowerCase());
-    // Integration and prompt wait for their modules.
+    // The integration choice is a real select (its own test: queue-integrations.test.ts).
     assert.equal(await dialog.locator('[data-field="integrationId"]').count(), 1);
-    await dialog.getByText('Disponível quando o módulo correspondente chegar.').first().waitFor();
     await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
     await toast(page, 'Esta cor já é usada por outra fila.').waitFor();
     await dialog.getByText('Esta cor já é usada por outra fila.').first().waitFor();

@@ -28,6 +28,8 @@ const FilesPage = lazy(() => import('../pages/files/FilesPage.js'));
 const CampaignSettingsPage = lazy(() => import('../pages/campaign-settings/CampaignSettingsPage.js'));
 const CampaignsPage = lazy(() => import('../pages/campaigns/CampaignsPage.js'));
 const CampaignReportPage = lazy(() => import('../pages/campaigns/CampaignReportPage.js'));
+const PromptsPage = lazy(() => import('../pages/prompts/PromptsPage.js'));
+const QueueIntegrationsPage = lazy(() => import('../pages/queue-integrations/QueueIntegrationsPage.js'));
 const ComingSoonPage = lazy(() => import('../pages/placeholder/ComingSoonPage.js'));
 
 const page = (node: ReactNode) => <Suspense fallback={<FullPageSpinner />}>{node}</Suspense>;
@@ -71,8 +73,8 @@ const router = createBrowserRouter([
           { path: '/kanban', element: page(<KanbanPage />) },
           { path: '/queues', element: page(<QueuesPage />) },
           { path: '/files', element: page(<FilesPage />) },
-          { path: '/prompts', element: soon('prompts') },
-          { path: '/queue-integration', element: soon('queueIntegration') },
+          { path: '/prompts', element: page(<PromptsPage />) },
+          { path: '/queue-integration', element: page(<QueueIntegrationsPage />) },
           { path: '/messages-api', element: soon('messagesApi') },
           { path: '/financeiro', element: soon('invoices') },
           { path: '/announcements', element: soon('announcements') },

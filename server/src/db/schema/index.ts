@@ -9,3 +9,5 @@ export * from './team-tools.js';
 export * from './jobs.js';
 export * from './ratings.js';
 export * from './bot.js';
+export * from './prompts.js';
+export * from './queue-integrations.js';

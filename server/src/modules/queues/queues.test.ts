@@ -121,13 +121,20 @@ describe('queues', () => {
   test('update changes only what is sent', async () => {
     const c = await t.company('Patch');
     const schedules = DEFAULT_QUEUE_SCHEDULES.map((d) => ({ ...d, startTime: '09:00' }));
+    // The integration must be one of the company's own (the queue-integrations tests cover the refusal).
+    const integration = await (
+      await t.as(c.admin).post('/queueIntegration', {
+        type: 'webhook',
+        name: 'Hook',
+        urlN8N: 'https://hooks.example.com/q',
+      })
+    ).json();
     const q = await createQueue(c.admin, {
       greetingMessage: 'G',
       outOfHoursMessage: 'O',
       orderQueue: 3,
       schedules,
-      integrationId: 5,
-      promptId: 6,
+      integrationId: integration.id,
     });
     const res = await t.as(c.admin).put(`/queue/${q.id}`, { name: 'Renamed' });
     expect(res.status).toBe(200);
@@ -138,8 +145,7 @@ describe('queues', () => {
       greetingMessage: 'G',
       outOfHoursMessage: 'O',
       orderQueue: 3,
-      integrationId: 5,
-      promptId: 6,
+      integrationId: integration.id,
     });
     expect(after.schedules).toEqual(schedules);
     const cleared = await (
@@ -147,7 +153,7 @@ describe('queues', () => {
     ).json();
     expect(cleared).toMatchObject({
       promptId: null,
-      integrationId: 5,
+      integrationId: integration.id,
       orderQueue: null,
       greetingMessage: '',
     });

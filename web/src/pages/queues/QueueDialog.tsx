@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Alert, Box, Button, Grid, MenuItem, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Grid, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import {
   DEFAULT_QUEUE_SCHEDULES,
@@ -20,6 +20,8 @@ import { FormDialog } from '../../components/FormDialog.js';
 import { fieldErrorText } from '../../components/fieldError.js';
 import { ColorPalette } from './ColorPalette.js';
 import { QueueOptionsEditor } from './QueueOptionsEditor.js';
+import { PromptSelect } from '../prompts/PromptSelect.js';
+import { IntegrationSelect } from '../queue-integrations/IntegrationSelect.js';
 
 type TabKey = 'data' | 'schedules' | 'options';
 
@@ -36,6 +38,10 @@ const QueueForm = z.object({
   outOfHoursMessage: z.string().max(4000),
   completionMessage: z.string().max(4000),
   schedules: z.array(DaySchedule).length(7),
+  /** '' = no AI prompt. */
+  promptId: z.string(),
+  /** '' = no queue integration. */
+  integrationId: z.string(),
 });
 type QueueFormValues = z.infer<typeof QueueForm>;
 
@@ -57,6 +63,8 @@ const formValues = (q: Queue | null): QueueFormValues => ({
   outOfHoursMessage: q?.outOfHoursMessage ?? '',
   completionMessage: q?.completionMessage ?? '',
   schedules: weekOf(q?.schedules),
+  promptId: q?.promptId ? String(q.promptId) : '',
+  integrationId: q?.integrationId ? String(q.integrationId) : '',
 });
 
 const SCHEDULE_FIELDS = ['schedules'] as const;
@@ -118,6 +126,8 @@ export function QueueDialog({
       greetingMessage: values.greetingMessage,
       outOfHoursMessage: values.outOfHoursMessage,
       completionMessage: values.completionMessage,
+      promptId: values.promptId === '' ? null : Number(values.promptId),
+      integrationId: values.integrationId === '' ? null : Number(values.integrationId),
       // Queue-level hours are edited only when the company works that way; otherwise they stay as stored.
       ...(queueSchedules ? { schedules: values.schedules } : {}),
     };
@@ -244,21 +254,20 @@ export function QueueDialog({
           {text('outOfHoursMessage', t('queues.form.outOfHoursHelp'))}
           {text('completionMessage')}
           <Grid container spacing={2}>
-            {(['integration', 'prompt'] as const).map((kind) => (
-              <Grid key={kind} size={{ xs: 12, sm: 6 }}>
-                <TextField
-                  select
-                  fullWidth
-                  disabled
-                  value=""
-                  label={t(`queues.form.${kind}`)}
-                  helperText={t('queues.form.comingSoon')}
-                  slotProps={{ htmlInput: { 'data-field': `${kind}Id` } }}
-                >
-                  <MenuItem value="">{t('queues.form.none')}</MenuItem>
-                </TextField>
-              </Grid>
-            ))}
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <Controller
+                name="integrationId"
+                control={control}
+                render={({ field }) => <IntegrationSelect value={field.value} onChange={field.onChange} />}
+              />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <Controller
+                name="promptId"
+                control={control}
+                render={({ field }) => <PromptSelect value={field.value} onChange={field.onChange} />}
+              />
+            </Grid>
           </Grid>
         </Stack>
       ) : null}

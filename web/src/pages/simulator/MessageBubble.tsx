@@ -8,6 +8,7 @@ import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import { useTranslation } from 'react-i18next';
 import { fetchMedia, useMediaUrl, type SimulatorMessage } from '../../api/simulator.js';
+import { formatText } from '../tickets/MessageBubble.js';
 
 /** WhatsApp's own colors, so the simulated phone looks like the real one in both themes. */
 export function phoneColors(mode: 'light' | 'dark') {
@@ -196,7 +197,7 @@ export function MessageBubble({ message, onMediaLoad }: { message: SimulatorMess
             {message.isDeleted ? (
               <BlockIcon sx={{ fontSize: 15, verticalAlign: 'text-bottom', mr: 0.5 }} />
             ) : null}
-            {message.isDeleted ? t('simulator.deleted') : caption}
+            {message.isDeleted ? t('simulator.deleted') : formatText(caption)}
             {/* Room for the time and ticks on the last line, as WhatsApp does. */}
             <Box component="span" sx={{ display: 'inline-block', width: 64 }} />
           </Typography>

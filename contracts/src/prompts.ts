@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** The largest PostgreSQL `integer`: ids beyond it name no row. */
+const MAX_ID = 2_147_483_647;
+const Id = z.coerce.number().int().positive().max(MAX_ID);
+
+/** Operations §9: the models offered, the first one being the default. */
+export const PROMPT_MODELS = ['gpt-3.5-turbo-1106', 'gpt-4o-mini'] as const;
+export type PromptModel = (typeof PROMPT_MODELS)[number];
+
+/** Operations §9: what a new prompt starts with. */
+export const PROMPT_DEFAULTS = {
+  model: 'gpt-3.5-turbo-1106' as PromptModel,
+  maxTokens: 100,
+  temperature: 1,
+  maxMessages: 10,
+};
+
+/** What the server answers in place of a stored API key; sending it back keeps the stored key. */
+export const PROMPT_API_KEY_MASK = '********';
+
+/** Operations §5: every field required; name 5–100, prompt at least 50 characters, temperature 0–1. */
+export const PromptInput = z.object({
+  name: z.string().trim().min(5).max(100),
+  prompt: z.string().trim().min(50).max(10000),
+  model: z.enum(PROMPT_MODELS).default(PROMPT_DEFAULTS.model),
+  maxTokens: z.coerce.number().int().min(1).max(32000),
+  temperature: z.coerce.number().min(0).max(1),
+  apiKey: z.string().trim().min(1).max(500),
+  queueId: Id,
+  maxMessages: z.coerce.number().int().min(1).max(100),
+});
+export type PromptInput = z.infer<typeof PromptInput>;
+
+/** PUT /prompt/{id}: only what is sent changes; an absent or masked apiKey keeps the stored one. */
+export const PromptUpdate = PromptInput.partial();
+export type PromptUpdate = z.infer<typeof PromptUpdate>;
+
+export interface Prompt {
+  id: number;
+  companyId: number;
+  name: string;
+  prompt: string;
+  model: string;
+  maxTokens: number;
+  temperature: number;
+  /** Always the mask (PROMPT_API_KEY_MASK) when a key is stored: the key itself never leaves the server. */
+  apiKey: string;
+  queueId: number;
+  maxMessages: number;
+  queue: { id: number; name: string; color: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /prompt answers `{ prompts }` (the spec's shape). */
+export interface PromptList {
+  prompts: Prompt[];
+}
+
+export type PromptEvent =
+  { action: 'create' | 'update'; prompt: Prompt } | { action: 'delete'; promptId: number };

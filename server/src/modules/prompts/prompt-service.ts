@@ -1,0 +1,183 @@
+import { and, asc, eq } from 'drizzle-orm';
+import {
+  can,
+  PROMPT_API_KEY_MASK,
+  type Prompt,
+  type PromptEvent,
+  type PromptInput,
+  type PromptList,
+  type PromptUpdate,
+} from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import { companies, plans, prompts, queues } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { Tenant } from '../../http/tenant.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import type { Events } from '../../realtime/events.js';
+
+type Row = typeof prompts.$inferSelect;
+type QueueRef = { id: number; name: string; color: string } | null;
+
+/** An absent key or the mask sent back means "keep the stored key". */
+const newKey = (apiKey: string | undefined) =>
+  apiKey === undefined || apiKey === PROMPT_API_KEY_MASK ? undefined : apiKey;
+
+export function promptService({ db, events, box }: { db: Db; events: Events; box: SecretBox }) {
+  const emit = (companyId: number, payload: PromptEvent) => events.toCompany(companyId, 'prompt', payload);
+
+  const view = (r: Row, queue: QueueRef): Prompt => ({
+    id: r.id,
+    companyId: r.companyId,
+    name: r.name,
+    prompt: r.prompt,
+    model: r.model,
+    maxTokens: r.maxTokens,
+    temperature: r.temperature,
+    // The key never leaves the server: the web shows the mask and sends it back to keep it.
+    apiKey: PROMPT_API_KEY_MASK,
+    queueId: r.queueId,
+    maxMessages: r.maxMessages,
+    queue,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  });
+
+  const select = () =>
+    db
+      .select({ p: prompts, queue: { id: queues.id, name: queues.name, color: queues.color } })
+      .from(prompts)
+      .leftJoin(queues, eq(queues.id, prompts.queueId));
+
+  async function load(companyId: number, id: number): Promise<Prompt> {
+    const [hit] = await select().where(and(eq(prompts.id, id), eq(prompts.companyId, companyId)));
+    if (!hit) throw new AppError('ERR_NOT_FOUND', 404, 'Prompt not found');
+    return view(hit.p, hit.queue?.id ? hit.queue : null);
+  }
+
+  const requireManager = (t: Tenant) => {
+    if (!can(t, 'prompts:manage') && !t.super)
+      throw new AppError('ERR_NO_PERMISSION', 403, 'Only admins change prompts');
+  };
+
+  /** The queue a prompt answers in must be one of the company's. */
+  async function checkQueue(companyId: number, queueId: number) {
+    const [q] = await db
+      .select({ id: queues.id })
+      .from(queues)
+      .where(and(eq(queues.id, queueId), eq(queues.companyId, companyId)));
+    if (!q) throw new AppError('ERR_NO_QUEUE_FOUND', 404, 'Queue not found');
+  }
+
+  return {
+    /** Plan flag useOpenAi gates the whole API (the screen checks it too and redirects). */
+    async requirePlan(companyId: number) {
+      const [row] = await db
+        .select({ on: plans.useOpenAi })
+        .from(companies)
+        .innerJoin(plans, eq(plans.id, companies.planId))
+        .where(eq(companies.id, companyId));
+      if (!row?.on) throw new AppError('ERR_NO_PERMISSION', 403, 'The plan does not include AI prompts');
+    },
+
+    /** GET /prompt: every prompt of the company, by name (a company has few). */
+    async list(t: Tenant): Promise<PromptList> {
+      const rows = await select()
+        .where(eq(prompts.companyId, t.companyId))
+        .orderBy(asc(prompts.name), asc(prompts.id));
+      return { prompts: rows.map((r) => view(r.p, r.queue?.id ? r.queue : null)) };
+    },
+
+    get: (t: Tenant, id: number) => load(t.companyId, id),
+
+    /** Whether a prompt of this company exists (the queue dialog's promptId check uses it). */
+    async exists(companyId: number, id: number) {
+      const [hit] = await db
+        .select({ id: prompts.id })
+        .from(prompts)
+        .where(and(eq(prompts.id, id), eq(prompts.companyId, companyId)));
+      return Boolean(hit);
+    },
+
+    async create(t: Tenant, input: PromptInput): Promise<Prompt> {
+      requireManager(t);
+      const apiKey = newKey(input.apiKey);
+      if (!apiKey)
+        throw new AppError('ERR_VALIDATION', 400, 'Invalid prompt', {
+          fields: [{ path: 'apiKey', message: 'required' }],
+        });
+      await checkQueue(t.companyId, input.queueId);
+      const [r] = await db
+        .insert(prompts)
+        .values({
+          companyId: t.companyId,
+          name: input.name,
+          prompt: input.prompt,
+          model: input.model,
+          maxTokens: input.maxTokens,
+          temperature: input.temperature,
+          apiKeySealed: box.seal(apiKey),
+          queueId: input.queueId,
+          maxMessages: input.maxMessages,
+        })
+        .returning({ id: prompts.id });
+      const prompt = await load(t.companyId, r!.id);
+      emit(t.companyId, { action: 'create', prompt });
+      return prompt;
+    },
+
+    async update(t: Tenant, id: number, input: PromptUpdate): Promise<Prompt> {
+      requireManager(t);
+      await load(t.companyId, id);
+      if (input.queueId !== undefined) await checkQueue(t.companyId, input.queueId);
+      const apiKey = newKey(input.apiKey);
+      const [r] = await db
+        .update(prompts)
+        .set({
+          name: input.name,
+          prompt: input.prompt,
+          model: input.model,
+          maxTokens: input.maxTokens,
+          temperature: input.temperature,
+          apiKeySealed: apiKey ? box.seal(apiKey) : undefined,
+          queueId: input.queueId,
+          maxMessages: input.maxMessages,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(prompts.id, id), eq(prompts.companyId, t.companyId)))
+        .returning({ id: prompts.id });
+      // Deleted between the read and the write.
+      if (!r) throw new AppError('ERR_NOT_FOUND', 404, 'Prompt not found');
+      const prompt = await load(t.companyId, id);
+      emit(t.companyId, { action: 'update', prompt });
+      return prompt;
+    },
+
+    /** Queues that used the prompt lose it (they go on without an assistant). */
+    async remove(t: Tenant, id: number) {
+      requireManager(t);
+      const [gone] = await db.transaction(async (tx) => {
+        await tx
+          .update(queues)
+          .set({ promptId: null, updatedAt: new Date() })
+          .where(and(eq(queues.promptId, id), eq(queues.companyId, t.companyId)));
+        return tx
+          .delete(prompts)
+          .where(and(eq(prompts.id, id), eq(prompts.companyId, t.companyId)))
+          .returning({ id: prompts.id });
+      });
+      if (!gone) throw new AppError('ERR_NOT_FOUND', 404, 'Prompt not found');
+      emit(t.companyId, { action: 'delete', promptId: id });
+      return { message: 'Prompt deleted' };
+    },
+
+    /** The stored key in clear, for the assistant's runtime only; never for an HTTP answer. */
+    async apiKeyOf(companyId: number, id: number): Promise<string | undefined> {
+      const [r] = await db
+        .select({ sealed: prompts.apiKeySealed })
+        .from(prompts)
+        .where(and(eq(prompts.id, id), eq(prompts.companyId, companyId)));
+      return r ? box.open(r.sealed) : undefined;
+    },
+  };
+}
+export type PromptService = ReturnType<typeof promptService>;

@@ -1,0 +1,229 @@
+import { and, asc, eq, ilike, sql } from 'drizzle-orm';
+import {
+  INTEGRATION_SECRET_MASK,
+  QUEUE_INTEGRATION_PAGE_SIZE,
+  readServiceAccount,
+  type QueueEvent,
+  type QueueIntegration,
+  type QueueIntegrationEvent,
+  type QueueIntegrationInput,
+  type QueueIntegrationListQuery,
+  type QueueIntegrationTestSession,
+  type QueueIntegrationType,
+} from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import { companies, plans, queueIntegrations, queues } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { Tenant } from '../../http/tenant.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import { containsPattern } from '../../lib/sql.js';
+import type { Events } from '../../realtime/events.js';
+import { queueView, requireQueueManager } from '../queues/queue-service.js';
+
+type Row = typeof queueIntegrations.$inferSelect;
+type Values = Omit<typeof queueIntegrations.$inferInsert, 'id' | 'companyId' | 'createdAt'>;
+
+/** The public form: the sealed service account never leaves the server, only the mask and its e-mail. */
+export const queueIntegrationView = (r: Row): QueueIntegration => ({
+  id: r.id,
+  companyId: r.companyId,
+  type: r.type as QueueIntegrationType,
+  name: r.name,
+  projectName: r.projectName,
+  jsonContent: r.jsonContentSealed ? INTEGRATION_SECRET_MASK : '',
+  clientEmail: r.clientEmail,
+  language: r.language,
+  urlN8N: r.urlN8N,
+  typebotSlug: r.typebotSlug,
+  typebotExpires: r.typebotExpires,
+  typebotDelayMessage: r.typebotDelayMessage,
+  typebotKeywordFinish: r.typebotKeywordFinish,
+  typebotKeywordRestart: r.typebotKeywordRestart,
+  typebotUnknownMessage: r.typebotUnknownMessage,
+  typebotRestartMessage: r.typebotRestartMessage,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
+
+/**
+ * The columns an input sets. Fields of other types are reset, so a row never keeps a webhook URL after it
+ * became a Dialogflow agent. `previous` is the stored row on an edit (its service account may be kept).
+ */
+function columns(input: QueueIntegrationInput, box: SecretBox, previous?: Row): Values {
+  const blank: Values = {
+    type: input.type,
+    name: input.name,
+    projectName: '',
+    jsonContentSealed: null,
+    clientEmail: null,
+    language: '',
+    urlN8N: '',
+    typebotSlug: '',
+    typebotExpires: 1,
+    typebotDelayMessage: 1000,
+    typebotKeywordFinish: '',
+    typebotKeywordRestart: '',
+    typebotUnknownMessage: '',
+    typebotRestartMessage: '',
+    updatedAt: new Date(),
+  };
+  switch (input.type) {
+    case 'dialogflow': {
+      const keep = !input.jsonContent || input.jsonContent === INTEGRATION_SECRET_MASK;
+      if (keep && !previous?.jsonContentSealed)
+        throw new AppError(
+          'ERR_INTEGRATION_SECRET_REQUIRED',
+          400,
+          'A Dialogflow integration needs its service account JSON (jsonContent)',
+        );
+      const account = keep ? null : readServiceAccount(input.jsonContent!);
+      return {
+        ...blank,
+        projectName: input.projectName,
+        language: input.language,
+        jsonContentSealed: account ? box.seal(input.jsonContent!) : previous!.jsonContentSealed,
+        clientEmail: account ? account.client_email : previous!.clientEmail,
+      };
+    }
+    case 'n8n':
+    case 'webhook':
+      // Operations §3: for n8n, webhook and typebot the name is copied into projectName.
+      return { ...blank, projectName: input.name, urlN8N: input.urlN8N };
+    case 'typebot':
+      return {
+        ...blank,
+        projectName: input.name,
+        urlN8N: input.urlN8N,
+        typebotSlug: input.typebotSlug,
+        typebotExpires: input.typebotExpires,
+        typebotDelayMessage: input.typebotDelayMessage,
+        typebotKeywordFinish: input.typebotKeywordFinish,
+        typebotKeywordRestart: input.typebotKeywordRestart,
+        typebotUnknownMessage: input.typebotUnknownMessage,
+        typebotRestartMessage: input.typebotRestartMessage,
+      };
+  }
+}
+
+export function queueIntegrationService({ db, events, box }: { db: Db; events: Events; box: SecretBox }) {
+  const emit = (companyId: number, payload: QueueIntegrationEvent) =>
+    events.toCompany(companyId, 'queueIntegration', payload);
+
+  /** Operations §2/§6: the whole module needs the plan flag useIntegrations. */
+  async function requirePlan(t: Tenant) {
+    const [p] = await db
+      .select({ useIntegrations: plans.useIntegrations })
+      .from(companies)
+      .innerJoin(plans, eq(plans.id, companies.planId))
+      .where(eq(companies.id, t.companyId));
+    if (!p?.useIntegrations)
+      throw new AppError('ERR_NO_PERMISSION', 403, 'The plan does not include queue integrations');
+  }
+
+  async function row(companyId: number, id: number): Promise<Row> {
+    const [r] = await db
+      .select()
+      .from(queueIntegrations)
+      .where(and(eq(queueIntegrations.id, id), eq(queueIntegrations.companyId, companyId)));
+    if (!r) throw new AppError('ERR_NO_INTEGRATION_FOUND', 404, 'Integration not found');
+    return r;
+  }
+
+  return {
+    /** GET /queueIntegration/: by name, searched by name, 20 a page, hasMore from one extra row. */
+    async list(t: Tenant, q: QueueIntegrationListQuery) {
+      await requirePlan(t);
+      const search = q.searchParam.trim();
+      const rows = await db
+        .select()
+        .from(queueIntegrations)
+        .where(
+          and(
+            eq(queueIntegrations.companyId, t.companyId),
+            search ? ilike(queueIntegrations.name, containsPattern(search)) : undefined,
+          ),
+        )
+        .orderBy(asc(sql`lower(${queueIntegrations.name})`), asc(queueIntegrations.id))
+        .limit(QUEUE_INTEGRATION_PAGE_SIZE + 1)
+        .offset((q.pageNumber - 1) * QUEUE_INTEGRATION_PAGE_SIZE);
+      return {
+        queueIntegrations: rows.slice(0, QUEUE_INTEGRATION_PAGE_SIZE).map(queueIntegrationView),
+        hasMore: rows.length > QUEUE_INTEGRATION_PAGE_SIZE,
+      };
+    },
+
+    async get(t: Tenant, id: number): Promise<QueueIntegration> {
+      await requirePlan(t);
+      return queueIntegrationView(await row(t.companyId, id));
+    },
+
+    async create(t: Tenant, input: QueueIntegrationInput): Promise<QueueIntegration> {
+      requireQueueManager(t);
+      await requirePlan(t);
+      const [r] = await db
+        .insert(queueIntegrations)
+        .values({ companyId: t.companyId, ...columns(input, box) })
+        .returning();
+      const queueIntegration = queueIntegrationView(r!);
+      emit(t.companyId, { action: 'create', queueIntegration });
+      return queueIntegration;
+    },
+
+    async update(t: Tenant, id: number, input: QueueIntegrationInput): Promise<QueueIntegration> {
+      requireQueueManager(t);
+      await requirePlan(t);
+      const previous = await row(t.companyId, id);
+      const [r] = await db
+        .update(queueIntegrations)
+        .set(columns(input, box, previous))
+        .where(and(eq(queueIntegrations.id, id), eq(queueIntegrations.companyId, t.companyId)))
+        .returning();
+      if (!r) throw new AppError('ERR_NO_INTEGRATION_FOUND', 404, 'Integration not found');
+      const queueIntegration = queueIntegrationView(r);
+      emit(t.companyId, { action: 'update', queueIntegration });
+      return queueIntegration;
+    },
+
+    /** The queues that used it lose it (in the same transaction) and go out updated. */
+    async remove(t: Tenant, id: number) {
+      requireQueueManager(t);
+      await requirePlan(t);
+      const changed = await db.transaction(async (tx) => {
+        const [gone] = await tx
+          .delete(queueIntegrations)
+          .where(and(eq(queueIntegrations.id, id), eq(queueIntegrations.companyId, t.companyId)))
+          .returning({ id: queueIntegrations.id });
+        if (!gone) throw new AppError('ERR_NO_INTEGRATION_FOUND', 404, 'Integration not found');
+        return tx
+          .update(queues)
+          .set({ integrationId: null, updatedAt: new Date() })
+          .where(and(eq(queues.companyId, t.companyId), eq(queues.integrationId, id)))
+          .returning();
+      });
+      emit(t.companyId, { action: 'delete', integrationId: id });
+      for (const q of changed)
+        events.toCompany(t.companyId, 'queue', {
+          action: 'update',
+          queue: queueView(q),
+        } satisfies QueueEvent);
+      return { message: 'Integration deleted' };
+    },
+
+    /**
+     * POST /queueIntegration/testSession. The input is checked fully; the session itself needs Google's
+     * Dialogflow service, which this deployment does not call yet, so it answers so (never a fake success).
+     */
+    async testSession(t: Tenant, input: QueueIntegrationTestSession): Promise<never> {
+      requireQueueManager(t);
+      await requirePlan(t);
+      const account = readServiceAccount(input.jsonContent);
+      void account;
+      throw new AppError(
+        'ERR_DIALOGFLOW_UNAVAILABLE',
+        422,
+        'The credentials are well formed, but testing a session needs the Dialogflow service, which is not available on this server',
+      );
+    },
+  };
+}
+export type QueueIntegrationService = ReturnType<typeof queueIntegrationService>;
