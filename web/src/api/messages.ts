@@ -151,12 +151,35 @@ export function putMessage(client: QueryClient, raw: AppMessageEvent['message'])
   });
 }
 
+/**
+ * A re-read of the newest page keeps the rows the cached newest page already holds (messages added live
+ * beyond the page size): the server's fresh copies win, nothing is dropped. Without this, a re-read would
+ * cut the rows at the top of what the attendant is looking at, and the list would jump away from the
+ * newest message instead of following it.
+ */
+export function mergeNewestPage(cached: MessageData | undefined, page: MessagePage): MessagePage {
+  const kept = cached?.pages[0]?.messages;
+  if (!kept?.length) return page;
+  const fresh = new Set(page.messages.map((m) => m.id));
+  const extra = kept.filter((m) => !fresh.has(m.id));
+  if (!extra.length) return page;
+  return { ...page, messages: [...extra, ...page.messages].sort(byTime) };
+}
+
 /** GET /messages/:ticketId, page 1 = newest; older pages are asked for when scrolling up. */
 export function useMessages(ticketId: number | null | undefined) {
+  const client = useQueryClient();
   const query = useInfiniteQuery({
     queryKey: messageKeys.list(Number(ticketId)),
-    queryFn: ({ pageParam, signal }) =>
-      request<MessagePage>('GET', `/messages/${ticketId}`, { params: { pageNumber: pageParam }, signal }),
+    queryFn: async ({ pageParam, signal }) => {
+      const page = await request<MessagePage>('GET', `/messages/${ticketId}`, {
+        params: { pageNumber: pageParam },
+        signal,
+      });
+      return pageParam === 1
+        ? mergeNewestPage(client.getQueryData<MessageData>(messageKeys.list(Number(ticketId))), page)
+        : page;
+    },
     initialPageParam: 1,
     getNextPageParam: (last: MessagePage, pages) => (last.hasMore ? pages.length + 1 : undefined),
     enabled: Boolean(ticketId),

@@ -159,7 +159,25 @@ export const MessageList = forwardRef<
     if (forbidden) forbiddenRef.current?.();
   }, [forbidden]);
   const virtuoso = useRef<VirtuosoHandle>(null);
-  const atBottom = useRef(true);
+  // Whether new messages keep the view at the bottom. Only the attendant's own scrolling (wheel, touch,
+  // keys, the scrollbar) lets go of it: content that grows faster than it is measured (a burst of
+  // messages, a list mounted with a few rows and filled at once) must not.
+  const stick = useRef(true);
+  const touchedAt = useRef(0);
+  const scrollerCleanup = useRef<(() => void) | null>(null);
+  const scrollerRef = useCallback((el: HTMLElement | Window | null) => {
+    scrollerCleanup.current?.();
+    scrollerCleanup.current = null;
+    if (!el || !(el instanceof HTMLElement)) return;
+    const touched = () => {
+      touchedAt.current = Date.now();
+    };
+    const events = ['wheel', 'touchmove', 'pointerdown', 'keydown'] as const;
+    for (const e of events) el.addEventListener(e, touched, { passive: true });
+    scrollerCleanup.current = () => {
+      for (const e of events) el.removeEventListener(e, touched);
+    };
+  }, []);
   const [highlight, setHighlight] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<MessageView | null>(null);
   const [editing, setEditing] = useState<MessageView | null>(null);
@@ -173,7 +191,7 @@ export const MessageList = forwardRef<
   useImperativeHandle(ref, () => ({ scrollToBottom }), [scrollToBottom]);
 
   const onMediaLoad = useCallback(() => {
-    if (atBottom.current) scrollToBottom();
+    if (stick.current) scrollToBottom();
   }, [scrollToBottom]);
   // Read through a ref: the callback stays the same while messages arrive, so bubbles do not re-render.
   const rowsRef = useRef(rows);
@@ -431,9 +449,12 @@ export const MessageList = forwardRef<
           startReached={() => {
             if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
           }}
-          followOutput={(isAtBottom) => (isAtBottom ? 'auto' : false)}
+          scrollerRef={scrollerRef}
+          followOutput={(isAtBottom) => (isAtBottom || stick.current ? 'auto' : false)}
           atBottomStateChange={(b) => {
-            atBottom.current = b;
+            if (b) stick.current = true;
+            // Searching the conversation moves the view on purpose, too.
+            else if (searchOpen || Date.now() - touchedAt.current < 1500) stick.current = false;
           }}
           atBottomThreshold={60}
           itemContent={itemContent}

@@ -13,6 +13,7 @@ import {
   flattenMessages,
   normalizeMessage,
   putMessage,
+  mergeNewestPage,
   type MessageData,
   type MessageView,
 } from '../../api/messages.js';
@@ -223,6 +224,25 @@ describe('messages cache', () => {
     const list = flattenMessages(client.getQueryData<MessageData>(['messages', 1]));
     expect(list.map((m) => m.id)).toEqual([1, 2, 3, 4]);
     expect(list[0]!.ack).toBe(3);
+  });
+  test('a re-read of the newest page keeps the rows added live and takes the fresh copies', () => {
+    const at = (n: number) => `2026-01-01T10:${String(n).padStart(2, '0')}:00.000Z`;
+    const cached: MessageData = {
+      pages: [{ messages: [1, 2, 3, 4].map((id) => message({ id, createdAt: at(id) })), hasMore: false }],
+      pageParams: [1],
+    };
+    // The server's newest page now starts at 3 (more arrived) and has 3 read by the customer.
+    const fresh = {
+      messages: [message({ id: 3, createdAt: at(3), ack: 3 }), message({ id: 4, createdAt: at(4) })].concat(
+        message({ id: 5, createdAt: at(5) }),
+      ),
+      hasMore: true,
+    };
+    const merged = mergeNewestPage(cached, fresh);
+    expect(merged.messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(merged.messages.find((m) => m.id === 3)!.ack).toBe(3);
+    expect(merged.hasMore).toBe(true);
+    expect(mergeNewestPage(undefined, fresh)).toBe(fresh);
   });
 });
 
