@@ -48,6 +48,8 @@ export interface MessageListHandle {
 }
 
 /** Height of the search bar over the list (one row). */
+/** How close to the end (px) still counts as "at the newest message". */
+const BOTTOM_THRESHOLD = 60;
 const SEARCH_BAR_HEIGHT = 56;
 
 /** Channels that can change a sent message (the Cloud API cannot). */
@@ -159,24 +161,26 @@ export const MessageList = forwardRef<
     if (forbidden) forbiddenRef.current?.();
   }, [forbidden]);
   const virtuoso = useRef<VirtuosoHandle>(null);
-  // Whether new messages keep the view at the bottom. Only the attendant's own scrolling (wheel, touch,
-  // keys, the scrollbar) lets go of it: content that grows faster than it is measured (a burst of
-  // messages, a list mounted with a few rows and filled at once) must not.
+  // Whether new messages keep the view at the bottom. Only moving the view up (the attendant scrolling,
+  // a search or a quote jumping to an older message) lets go of it: content that grows faster than it is
+  // measured (a burst of messages, a list mounted with a few rows and filled at once) never moves it up.
   const stick = useRef(true);
-  const touchedAt = useRef(0);
+  const movedUpAt = useRef(0);
   const scrollerCleanup = useRef<(() => void) | null>(null);
   const scrollerRef = useCallback((el: HTMLElement | Window | null) => {
     scrollerCleanup.current?.();
     scrollerCleanup.current = null;
     if (!el || !(el instanceof HTMLElement)) return;
-    const touched = () => {
-      touchedAt.current = Date.now();
+    let last = el.scrollTop;
+    const onScroll = () => {
+      const up = el.scrollTop < last - 4;
+      last = el.scrollTop;
+      if (!up) return;
+      movedUpAt.current = Date.now();
+      if (el.scrollHeight - el.scrollTop - el.clientHeight > BOTTOM_THRESHOLD) stick.current = false;
     };
-    const events = ['wheel', 'touchmove', 'pointerdown', 'keydown'] as const;
-    for (const e of events) el.addEventListener(e, touched, { passive: true });
-    scrollerCleanup.current = () => {
-      for (const e of events) el.removeEventListener(e, touched);
-    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    scrollerCleanup.current = () => el.removeEventListener('scroll', onScroll);
   }, []);
   const [highlight, setHighlight] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<MessageView | null>(null);
@@ -453,10 +457,9 @@ export const MessageList = forwardRef<
           followOutput={(isAtBottom) => (isAtBottom || stick.current ? 'auto' : false)}
           atBottomStateChange={(b) => {
             if (b) stick.current = true;
-            // Searching the conversation moves the view on purpose, too.
-            else if (searchOpen || Date.now() - touchedAt.current < 1500) stick.current = false;
+            else if (Date.now() - movedUpAt.current < 1500) stick.current = false;
           }}
-          atBottomThreshold={60}
+          atBottomThreshold={BOTTOM_THRESHOLD}
           itemContent={itemContent}
           context={{
             loading: isFetchingNextPage,
