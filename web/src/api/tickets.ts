@@ -485,7 +485,7 @@ export function useTicketsRealtime(viewer: Viewer | null) {
   useEffect(() => {
     if (!viewer) return;
     const statuses = ['open', 'pending', 'closed'];
-    statuses.forEach(joinRoom);
+    statuses.forEach((room) => joinRoom(room));
     const socket = getSocket();
     let connectedOnce = socket.connected;
     const onConnect = () => {
@@ -498,7 +498,7 @@ export function useTicketsRealtime(viewer: Viewer | null) {
     socket.on('connect', onConnect);
     return () => {
       socket.off('connect', onConnect);
-      statuses.forEach(leaveRoom);
+      statuses.forEach((room) => leaveRoom(room));
     };
   }, [viewer, client]);
 

@@ -4,7 +4,7 @@ import type { TicketView } from '@recado/contracts';
 import { request } from '../api/client.js';
 import type { TicketEvent } from '../api/tickets.js';
 import type { AppMessageEvent } from '../api/messages.js';
-import { getSocket, joinNotification, joinTickets } from '../realtime/socket.js';
+import { joinNotification, joinTickets } from '../realtime/socket.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 import { useAuth } from '../app/auth.js';
 import { mayNotify } from '../pages/tickets/notifications.js';
@@ -116,17 +116,10 @@ export function useNotificationTickets(enabled: boolean) {
 
   useEffect(() => {
     if (!enabled) return;
-    const release = [joinNotification(), joinTickets('pending'), joinTickets('open')];
-    // Back from a lost connection: what happened meanwhile was missed.
-    const socket = getSocket();
-    let connectedOnce = socket.connected;
-    const onConnect = () => {
-      if (connectedOnce) refresh();
-      connectedOnce = true;
-    };
-    socket.on('connect', onConnect);
+    // Once the server confirms the notification rooms (first time, and back from a lost connection),
+    // the lists are read again: what happened between the first read and the join was never heard.
+    const release = [joinNotification(refresh), joinTickets('pending'), joinTickets('open')];
     return () => {
-      socket.off('connect', onConnect);
       release.forEach((leave) => leave());
     };
   }, [enabled, refresh]);

@@ -31,7 +31,7 @@ export function getSocket(): Socket {
   });
   let connectedBefore = false;
   s.on('connect', () => {
-    joined.forEach((_count, room) => s.emit('join', room));
+    if (connectedBefore) joined.forEach((_count, room) => emitJoin(s, room));
     // The first connection sends the joins buffered before it; a reconnection joins again.
     if (connectedBefore) joinedChatBoxes.forEach((_onJoined, id) => emitJoinChatBox(s, id));
     connectedBefore = true;
@@ -66,12 +66,32 @@ export function getSocket(): Socket {
   return s;
 }
 
-export function joinRoom(room: string) {
+/** What to do once the server confirms a room's join (first time and after every reconnection). */
+const roomListeners = new Map<string, Set<() => void>>();
+
+function emitJoin(s: Socket, room: string) {
+  s.emit('join', room, (res?: { ok?: boolean }) => {
+    if (res?.ok) roomListeners.get(room)?.forEach((f) => f());
+  });
+}
+
+/**
+ * Joins a room; `onJoined` runs each time the server confirms it, so the caller can read again what
+ * may have happened between its first read and the join (or while the connection was away).
+ */
+export function joinRoom(room: string, onJoined?: () => void) {
+  if (onJoined) {
+    const set = roomListeners.get(room) ?? new Set();
+    set.add(onJoined);
+    roomListeners.set(room, set);
+  }
   const count = joined.get(room) ?? 0;
   joined.set(room, count + 1);
-  if (count === 0) getSocket().emit('join', room);
+  if (count === 0) emitJoin(getSocket(), room);
+  else onJoined?.();
 }
-export function leaveRoom(room: string) {
+export function leaveRoom(room: string, onJoined?: () => void) {
+  if (onJoined) roomListeners.get(room)?.delete(onJoined);
   const count = joined.get(room) ?? 0;
   if (count > 1) {
     joined.set(room, count - 1);
@@ -82,9 +102,9 @@ export function leaveRoom(room: string) {
 }
 
 /** The notification room (core §7 joinNotification); call the returned function to let go. */
-export function joinNotification(): () => void {
-  joinRoom('notification');
-  return () => leaveRoom('notification');
+export function joinNotification(onJoined?: () => void): () => void {
+  joinRoom('notification', onJoined);
+  return () => leaveRoom('notification', onJoined);
 }
 
 /** A ticket status list's room (core §7 joinTickets: 'open', 'pending', 'closed'); returns the release. */
