@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { can } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { companies, plans, settings } from '../../db/schema/index.js';
+import { settings } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
+import { planHas } from '../companies/company-queries.js';
 
 /**
  * Operations §2/§6: campaign features (campaigns, contact lists, campaign settings) exist for a company
@@ -11,13 +12,12 @@ import type { Tenant } from '../../http/tenant.js';
  * the spec's client turns into its local `cshow` flag). Anything else answers ERR_NO_PERMISSION.
  */
 export async function campaignsAllowed(db: Db, companyId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ useCampaigns: plans.useCampaigns, enabled: settings.value })
-    .from(companies)
-    .innerJoin(plans, eq(plans.id, companies.planId))
-    .leftJoin(settings, and(eq(settings.companyId, companies.id), eq(settings.key, 'campaignsEnabled')))
-    .where(eq(companies.id, companyId));
-  return Boolean(row?.useCampaigns) && row?.enabled !== 'false';
+  if (!(await planHas(db, companyId, 'useCampaigns'))) return false;
+  const [setting] = await db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.companyId, companyId), eq(settings.key, 'campaignsEnabled')));
+  return setting?.value !== 'false';
 }
 
 export const requireCampaigns = async (db: Db, t: Tenant): Promise<void> => {

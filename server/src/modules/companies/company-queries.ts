@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
-import type { Company, CompanySummary } from '@recado/contracts';
+import type { Company, CompanySummary, PlanFlag } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { companies, plans } from '../../db/schema/index.js';
 import { readSettings } from '../settings/setting-service.js';
+import { AppError } from '../../http/errors.js';
 
 export const planFlagColumns = {
   id: plans.id,
@@ -70,3 +71,26 @@ export const companyQueries = {
     return row?.plan;
   },
 };
+
+/**
+ * Plan flags gate whole modules (operations §6): a company whose plan lacks `flag` gets ERR_NO_PERMISSION
+ * from every route of that module. The one place that reads a company's plan flag for that.
+ */
+export async function planHas(db: Db, companyId: number, flag: PlanFlag): Promise<boolean> {
+  const [row] = await db
+    .select({ on: planFlagColumns[flag] })
+    .from(companies)
+    .innerJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, companyId));
+  return Boolean(row?.on);
+}
+
+export async function requirePlanFlag(
+  db: Db,
+  companyId: number,
+  flag: PlanFlag,
+  what: string,
+): Promise<void> {
+  if (!(await planHas(db, companyId, flag)))
+    throw new AppError('ERR_NO_PERMISSION', 403, `The plan does not include ${what}`);
+}

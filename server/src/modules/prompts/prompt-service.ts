@@ -9,11 +9,12 @@ import {
   type PromptUpdate,
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { companies, plans, prompts, queues } from '../../db/schema/index.js';
+import { prompts, queues } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import type { Events } from '../../realtime/events.js';
+import { requirePlanFlag } from '../companies/company-queries.js';
 
 type Row = typeof prompts.$inferSelect;
 type QueueRef = { id: number; name: string; color: string } | null;
@@ -71,12 +72,7 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
   return {
     /** Plan flag useOpenAi gates the whole API (the screen checks it too and redirects). */
     async requirePlan(companyId: number) {
-      const [row] = await db
-        .select({ on: plans.useOpenAi })
-        .from(companies)
-        .innerJoin(plans, eq(plans.id, companies.planId))
-        .where(eq(companies.id, companyId));
-      if (!row?.on) throw new AppError('ERR_NO_PERMISSION', 403, 'The plan does not include AI prompts');
+      await requirePlanFlag(db, companyId, 'useOpenAi', 'AI prompts');
     },
 
     /** GET /prompt: every prompt of the company, by name (a company has few). */

@@ -12,13 +12,14 @@ import {
   type QueueIntegrationType,
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { companies, plans, queueIntegrations, queues } from '../../db/schema/index.js';
+import { queueIntegrations, queues } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { containsPattern } from '../../lib/sql.js';
 import type { Events } from '../../realtime/events.js';
 import { queueView, requireQueueManager } from '../queues/queue-service.js';
+import { requirePlanFlag } from '../companies/company-queries.js';
 
 type Row = typeof queueIntegrations.$inferSelect;
 type Values = Omit<typeof queueIntegrations.$inferInsert, 'id' | 'companyId' | 'createdAt'>;
@@ -111,13 +112,7 @@ export function queueIntegrationService({ db, events, box }: { db: Db; events: E
 
   /** Operations §2/§6: the whole module needs the plan flag useIntegrations. */
   async function requirePlan(t: Tenant) {
-    const [p] = await db
-      .select({ useIntegrations: plans.useIntegrations })
-      .from(companies)
-      .innerJoin(plans, eq(plans.id, companies.planId))
-      .where(eq(companies.id, t.companyId));
-    if (!p?.useIntegrations)
-      throw new AppError('ERR_NO_PERMISSION', 403, 'The plan does not include queue integrations');
+    await requirePlanFlag(db, t.companyId, 'useIntegrations', 'queue integrations');
   }
 
   async function row(companyId: number, id: number): Promise<Row> {

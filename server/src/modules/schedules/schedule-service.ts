@@ -10,16 +10,7 @@ import {
   type ScheduleUpdate,
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import {
-  companies,
-  contacts,
-  plans,
-  schedules,
-  ticketHistories,
-  tickets,
-  users,
-  whatsapps,
-} from '../../db/schema/index.js';
+import { contacts, schedules, ticketHistories, tickets, users, whatsapps } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
@@ -30,6 +21,7 @@ import { mimeOf } from '../quick-messages/single-upload.js';
 import { containsPattern } from '../../lib/sql.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
 import type { TicketView } from '@recado/contracts';
+import { requirePlanFlag } from '../companies/company-queries.js';
 
 type Row = typeof schedules.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
@@ -127,12 +119,7 @@ export function scheduleService(deps: {
 
   /** Plan flag useSchedules gates the whole API (the menu and the route check it too). */
   async function requirePlan(companyId: number) {
-    const [row] = await db
-      .select({ on: plans.useSchedules })
-      .from(companies)
-      .innerJoin(plans, eq(plans.id, companies.planId))
-      .where(eq(companies.id, companyId));
-    if (!row?.on) throw new AppError('ERR_NO_PERMISSION', 403, 'The plan does not include schedules');
+    await requirePlanFlag(db, companyId, 'useSchedules', 'schedules');
   }
 
   /** Contact, connection and ticket named by the input must belong to the company. */

@@ -15,7 +15,7 @@ import {
   type TicketView,
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { companies, plans, tags, ticketTags, tickets } from '../../db/schema/index.js';
+import { tags, ticketTags, tickets } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
@@ -30,6 +30,7 @@ import {
   visibleWhere,
   type ViewRow,
 } from '../tickets/ticket-queries.js';
+import { requirePlanFlag } from '../companies/company-queries.js';
 
 type Row = typeof tags.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -84,12 +85,7 @@ export function tagService({
 
   /** Plan flag useKanban: a company without it gets ERR_NO_PERMISSION from the kanban calls. */
   async function requireKanbanPlan(t: Tenant) {
-    const [p] = await db
-      .select({ useKanban: plans.useKanban })
-      .from(companies)
-      .innerJoin(plans, eq(plans.id, companies.planId))
-      .where(eq(companies.id, t.companyId));
-    if (!p?.useKanban) throw new AppError('ERR_NO_PERMISSION', 403, 'The plan does not include the kanban');
+    await requirePlanFlag(db, t.companyId, 'useKanban', 'the kanban');
   }
 
   /** The tags whose ticket counts changed go out again, so open tag lists show the new counts. */
