@@ -23,3 +23,4 @@ export * from './contact-lists.js';
 export * from './files.js';
 export * from './campaign-settings.js';
 export * from './ratings.js';
+export * from './secrets.js';

@@ -16,9 +16,6 @@ export const PROMPT_DEFAULTS = {
   maxMessages: 10,
 };
 
-/** What the server answers in place of a stored API key; sending it back keeps the stored key. */
-export const PROMPT_API_KEY_MASK = '********';
-
 /** Operations §5: every field required; name 5–100, prompt at least 50 characters, temperature 0–1. */
 export const PromptInput = z.object({
   name: z.string().trim().min(5).max(100),
@@ -44,7 +41,7 @@ export interface Prompt {
   model: string;
   maxTokens: number;
   temperature: number;
-  /** Always the mask (PROMPT_API_KEY_MASK) when a key is stored: the key itself never leaves the server. */
+  /** Always the mask (SECRET_MASK) when a key is stored: the key itself never leaves the server. */
   apiKey: string;
   queueId: number;
   maxMessages: number;

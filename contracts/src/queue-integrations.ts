@@ -1,3 +1,4 @@
+import { SECRET_MASK } from './secrets.js';
 import { z } from 'zod';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
@@ -13,8 +14,6 @@ export const DIALOGFLOW_LANGUAGES = ['pt-BR', 'en', 'es'] as const;
 export const TYPEBOT_DEFAULTS = { typebotExpires: 1, typebotDelayMessage: 1000 };
 /** GET /queueIntegration/ answers this many a page (hasMore from one extra row). */
 export const QUEUE_INTEGRATION_PAGE_SIZE = 20;
-/** What the server answers in place of a stored service account; sending it back keeps the stored one. */
-export const INTEGRATION_SECRET_MASK = '********';
 
 /** Operations §5: name required, 2 to 50 characters. */
 const Name = z.string().trim().min(2).max(50);
@@ -54,7 +53,7 @@ const Dialogflow = z.object({
   name: Name,
   projectName: z.string().trim().min(1).max(200),
   /** Required when creating; omitted (or the mask) on an edit keeps the stored one. */
-  jsonContent: z.union([z.literal(INTEGRATION_SECRET_MASK), ServiceAccountJson]).optional(),
+  jsonContent: z.union([z.literal(SECRET_MASK), ServiceAccountJson]).optional(),
   language: z.enum(DIALOGFLOW_LANGUAGES),
 });
 const Hook = <T extends 'n8n' | 'webhook'>(type: T) =>
@@ -108,7 +107,7 @@ export interface QueueIntegration {
   type: QueueIntegrationType;
   name: string;
   projectName: string;
-  /** INTEGRATION_SECRET_MASK when a service account is stored, '' when not: never the key itself. */
+  /** SECRET_MASK when a service account is stored, '' when not: never the key itself. */
   jsonContent: string;
   /** The stored service account's e-mail (not a secret), or null. */
   clientEmail: string | null;

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import {
   can,
-  PROMPT_API_KEY_MASK,
+  SECRET_MASK,
   type Prompt,
   type PromptEvent,
   type PromptInput,
@@ -21,7 +21,7 @@ type QueueRef = { id: number; name: string; color: string } | null;
 
 /** An absent key or the mask sent back means "keep the stored key". */
 const newKey = (apiKey: string | undefined) =>
-  apiKey === undefined || apiKey === PROMPT_API_KEY_MASK ? undefined : apiKey;
+  apiKey === undefined || apiKey === SECRET_MASK ? undefined : apiKey;
 
 export function promptService({ db, events, box }: { db: Db; events: Events; box: SecretBox }) {
   const emit = (companyId: number, payload: PromptEvent) => events.toCompany(companyId, 'prompt', payload);
@@ -35,7 +35,7 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
     maxTokens: r.maxTokens,
     temperature: r.temperature,
     // The key never leaves the server: the web shows the mask and sends it back to keep it.
-    apiKey: PROMPT_API_KEY_MASK,
+    apiKey: SECRET_MASK,
     queueId: r.queueId,
     maxMessages: r.maxMessages,
     queue,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { PROMPT_API_KEY_MASK } from '@recado/contracts';
+import { SECRET_MASK } from '@recado/contracts';
 import { prompts } from '../../db/schema/index.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
@@ -76,7 +76,7 @@ describe('prompts API', () => {
       model: 'gpt-3.5-turbo-1106',
       maxTokens: 100,
       temperature: 1,
-      apiKey: PROMPT_API_KEY_MASK,
+      apiKey: SECRET_MASK,
       queueId: a.queue.id,
       maxMessages: 10,
       companyId: a.id,
@@ -95,7 +95,7 @@ describe('prompts API', () => {
     const q2 = await createQueue(a.admin);
     let res = await t.as(a.admin).put(`/prompt/${p.id}`, {
       name: 'Assistente renomeado',
-      apiKey: PROMPT_API_KEY_MASK,
+      apiKey: SECRET_MASK,
       temperature: 0.3,
       model: 'gpt-4o-mini',
       queueId: q2.id,
@@ -107,7 +107,7 @@ describe('prompts API', () => {
       model: 'gpt-4o-mini',
       queueId: q2.id,
       queue: { id: q2.id },
-      apiKey: PROMPT_API_KEY_MASK,
+      apiKey: SECRET_MASK,
     });
     expect(await t.app.services.prompts.apiKeyOf(a.id, p.id)).toBe(SECRET);
     res = await t.as(a.admin).put(`/prompt/${p.id}`, { maxTokens: 200 });
@@ -162,7 +162,7 @@ describe('prompts API', () => {
       await expectError(await t.as(a.admin).post('/prompt', body), 400, 'ERR_VALIDATION');
     // The mask is not a key.
     await expectError(
-      await t.as(a.admin).post('/prompt', { ...good, apiKey: PROMPT_API_KEY_MASK }),
+      await t.as(a.admin).post('/prompt', { ...good, apiKey: SECRET_MASK }),
       400,
       'ERR_VALIDATION',
     );
@@ -273,7 +273,7 @@ describe('prompts API', () => {
     );
     await t.as(a.admin).put(`/prompt/${p.id}`, { name: 'Só a empresa A ouve' });
     const got = await aHears;
-    expect(got).toMatchObject({ action: 'update', prompt: { id: p.id, apiKey: PROMPT_API_KEY_MASK } });
+    expect(got).toMatchObject({ action: 'update', prompt: { id: p.id, apiKey: SECRET_MASK } });
     expect(JSON.stringify(got)).not.toContain(SECRET);
     expect(await bHeard).toEqual([]);
     expect((await (await t.as(a.admin).get(`/prompt/${p.id}`)).json()).name).toBe('Só a empresa A ouve');

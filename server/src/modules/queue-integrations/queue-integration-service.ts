@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, sql } from 'drizzle-orm';
 import {
-  INTEGRATION_SECRET_MASK,
+  SECRET_MASK,
   QUEUE_INTEGRATION_PAGE_SIZE,
   readServiceAccount,
   type QueueEvent,
@@ -31,7 +31,7 @@ export const queueIntegrationView = (r: Row): QueueIntegration => ({
   type: r.type as QueueIntegrationType,
   name: r.name,
   projectName: r.projectName,
-  jsonContent: r.jsonContentSealed ? INTEGRATION_SECRET_MASK : '',
+  jsonContent: r.jsonContentSealed ? SECRET_MASK : '',
   clientEmail: r.clientEmail,
   language: r.language,
   urlN8N: r.urlN8N,
@@ -70,7 +70,7 @@ function columns(input: QueueIntegrationInput, box: SecretBox, previous?: Row): 
   };
   switch (input.type) {
     case 'dialogflow': {
-      const keep = !input.jsonContent || input.jsonContent === INTEGRATION_SECRET_MASK;
+      const keep = !input.jsonContent || input.jsonContent === SECRET_MASK;
       if (keep && !previous?.jsonContentSealed)
         throw new AppError(
           'ERR_INTEGRATION_SECRET_REQUIRED',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { INTEGRATION_SECRET_MASK, QUEUE_INTEGRATION_PAGE_SIZE } from '@recado/contracts';
+import { SECRET_MASK, QUEUE_INTEGRATION_PAGE_SIZE } from '@recado/contracts';
 import { queueIntegrations, queues } from '../../db/schema/index.js';
 import { collectEvents, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
 
@@ -234,7 +234,7 @@ describe('validation', () => {
         name: 'Agent',
         projectName: 'p',
         language: 'en',
-        jsonContent: INTEGRATION_SECRET_MASK,
+        jsonContent: SECRET_MASK,
       }),
       400,
       'ERR_INTEGRATION_SECRET_REQUIRED',
@@ -266,7 +266,7 @@ describe('dialogflow secrets', () => {
       name: 'Agente',
       projectName: 'recado-agent',
       language: 'pt-BR',
-      jsonContent: INTEGRATION_SECRET_MASK,
+      jsonContent: SECRET_MASK,
       clientEmail: 'bot@recado-agent.iam.gserviceaccount.com',
       urlN8N: '',
     });
@@ -284,7 +284,7 @@ describe('dialogflow secrets', () => {
     expect(t.app.services.box.open(stored!.jsonContentSealed!)).toBe(serviceAccount());
 
     // The edit form sends the mask back (or nothing): the stored account stays.
-    for (const jsonContent of [INTEGRATION_SECRET_MASK, undefined]) {
+    for (const jsonContent of [SECRET_MASK, undefined]) {
       const edited = await A.put(`/queueIntegration/${it.id}`, {
         type: 'dialogflow',
         name: 'Agente 2',
@@ -296,7 +296,7 @@ describe('dialogflow secrets', () => {
       expect(await edited.json()).toMatchObject({
         name: 'Agente 2',
         language: 'en',
-        jsonContent: INTEGRATION_SECRET_MASK,
+        jsonContent: SECRET_MASK,
       });
       const [again] = await db.select().from(queueIntegrations).where(eq(queueIntegrations.id, it.id));
       expect(t.app.services.box.open(again!.jsonContentSealed!)).toBe(serviceAccount());
@@ -340,7 +340,7 @@ describe('dialogflow secrets', () => {
       { ...ok, language: 'fr' },
       { ...ok, jsonContent: 'nope' },
       { ...ok, jsonContent: serviceAccount({ client_email: '' }) },
-      { ...ok, jsonContent: INTEGRATION_SECRET_MASK },
+      { ...ok, jsonContent: SECRET_MASK },
     ])
       await expectError(await A.post('/queueIntegration/testSession', body), 400, 'ERR_VALIDATION');
     const res = await A.post('/queueIntegration/testSession', ok);

@@ -16,7 +16,7 @@ import {
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.js';
-import { CHANNEL_KINDS, type Whatsapp } from '@recado/contracts';
+import { CHANNEL_KINDS, type Whatsapp, SECRET_MASK } from '@recado/contracts';
 import { useToast } from '../../app/useToast.js';
 import { useSaveWhatsapp } from '../../api/whatsapps.js';
 import { useQueues } from '../../api/queues.js';
@@ -28,7 +28,6 @@ import {
   CLOUD_SECRETS,
   MESSAGE_FIELDS,
   NUMBER_FIELDS,
-  SECRET_MASK,
   cloudConfig,
   formValues,
   isMasked,

@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { CHANNEL_KINDS, WhatsappInput, type ChannelKindName, type Whatsapp } from '@recado/contracts';
+import {
+  CHANNEL_KINDS,
+  WhatsappInput,
+  type ChannelKindName,
+  type Whatsapp,
+  SECRET_MASK,
+} from '@recado/contracts';
 
 /** The add/edit connection form: its values, validation, and what is sent. */
-
-/** What the server sends in place of a stored secret (Cloud API). */
-export const SECRET_MASK = '********';
 
 export const MESSAGE_FIELDS = [
   'greetingMessage',

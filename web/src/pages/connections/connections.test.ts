@@ -1,8 +1,9 @@
+import { SECRET_MASK } from '@recado/contracts';
 import { describe, expect, test } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { Whatsapp } from '@recado/contracts';
 import { dropWhatsapp, patchSession, putWhatsapp, whatsappKeys } from '../../api/whatsapps.js';
-import { SECRET_MASK, cloudConfig, formValues, makeSchema } from './connection-form.js';
+import { cloudConfig, formValues, makeSchema } from './connection-form.js';
 
 const conn = (over: Partial<Whatsapp>): Whatsapp =>
   ({

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Grid, MenuItem, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import {
-  PROMPT_API_KEY_MASK,
+  SECRET_MASK,
   PROMPT_DEFAULTS,
   PROMPT_MODELS,
   PromptInput,
@@ -46,7 +46,7 @@ const formValues = (p: Prompt | null): PromptFormValues => ({
   maxTokens: String(p?.maxTokens ?? PROMPT_DEFAULTS.maxTokens),
   temperature: String(p?.temperature ?? PROMPT_DEFAULTS.temperature),
   // A stored key comes back masked: sending the mask keeps it.
-  apiKey: p ? PROMPT_API_KEY_MASK : '',
+  apiKey: p ? SECRET_MASK : '',
   queueId: p ? String(p.queueId) : '',
   maxMessages: String(p?.maxMessages ?? PROMPT_DEFAULTS.maxMessages),
 });
@@ -87,7 +87,7 @@ export function PromptDialog({
       queueId: Number(v.queueId),
       maxMessages: toNumber(v.maxMessages),
       // Unchanged mask: leave the stored key as it is.
-      ...(v.apiKey.trim() !== PROMPT_API_KEY_MASK ? { apiKey: v.apiKey.trim() } : {}),
+      ...(v.apiKey.trim() !== SECRET_MASK ? { apiKey: v.apiKey.trim() } : {}),
     };
     try {
       await save.mutateAsync(prompt ? { id: prompt.id, input } : { input });
@@ -165,7 +165,7 @@ export function PromptDialog({
             }
             onFocus={(e) => {
               // Typing over the mask replaces the key; the field starts empty for that.
-              if (field.value === PROMPT_API_KEY_MASK) e.target.select();
+              if (field.value === SECRET_MASK) e.target.select();
             }}
             slotProps={{ htmlInput: { maxLength: 500, 'data-field': 'apiKey' } }}
           />

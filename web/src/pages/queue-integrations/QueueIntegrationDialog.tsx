@@ -5,7 +5,7 @@ import { Alert, Box, Button, Grid, MenuItem, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import {
   DIALOGFLOW_LANGUAGES,
-  INTEGRATION_SECRET_MASK,
+  SECRET_MASK,
   QUEUE_INTEGRATION_TYPES,
   QueueIntegrationInput,
   QueueIntegrationTestSession,
@@ -113,8 +113,7 @@ export function QueueIntegrationDialog({
     if (open) reset(formValues(integration));
   }, [open, integration, reset]);
   const type = watch('type');
-  const storedAccount =
-    integration?.type === 'dialogflow' && integration.jsonContent === INTEGRATION_SECRET_MASK;
+  const storedAccount = integration?.type === 'dialogflow' && integration.jsonContent === SECRET_MASK;
 
   /** Our own codes are translated in this namespace; anything else goes to the shared handler. */
   const showError = (err: unknown) => {

@@ -1,13 +1,8 @@
+import { SECRET_MASK } from '@recado/contracts';
 import { describe, expect, test } from 'vitest';
 import { AppError } from '../../../http/errors.js';
 import { secretBox } from '../../../lib/crypto.js';
-import {
-  CloudConfigError,
-  SECRET_MASK,
-  openCloudConfig,
-  publicCloudConfig,
-  sealCloudConfig,
-} from './cloud-api-config.js';
+import { CloudConfigError, openCloudConfig, publicCloudConfig, sealCloudConfig } from './cloud-api-config.js';
 
 const box = secretBox('test-app-secret-0123456789abcdef0123');
 const input = {

@@ -1,3 +1,4 @@
+import { SECRET_MASK } from '@recado/contracts';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { SecretBox } from '../../../lib/crypto.js';
@@ -10,8 +11,6 @@ import { AppError } from '../../../http/errors.js';
 
 export const DEFAULT_GRAPH_BASE_URL = 'https://graph.facebook.com';
 export const DEFAULT_GRAPH_API_VERSION = 'v21.0';
-/** What the web receives in place of a secret that is set; sending it back means "keep the stored one". */
-export const SECRET_MASK = '********';
 
 const graphId = z
   .string()
