@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io as ioClient, type Socket } from 'socket.io-client';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Database } from '../src/db/client.js';
 import { scratchDatabase } from '../src/db/scratch.js';
@@ -210,4 +210,25 @@ declare global {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     json(): Promise<any>;
   }
+}
+
+/** Polls `fn` until it gives a truthy value (returned), or fails after `ms`. For waits, never for timings. */
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  ms = 15_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The answer is this status with this ERR_* code (the body is shown when it is not); returns the body. */
+export async function expectError(res: Response, status: number, code: string) {
+  const body = await res.json();
+  expect({ status: res.status, error: body.error }, JSON.stringify(body)).toEqual({ status, error: code });
+  return body;
 }

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { messages, tickets } from '../db/schema/index.js';
-import { testApp, type Session } from '../../test/helpers.js';
+import { testApp, type Session, waitFor } from '../../test/helpers.js';
 import { startFakeGraph, type FakeGraph } from './channels/cloud-api/fake-graph-api.js';
 
 /**
@@ -22,16 +22,6 @@ interface Driver {
   /** The phone confirms delivery of a company message. */
   confirmDelivery(whatsappId: number, providerId: string, number: string): Promise<void>;
 }
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 4000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 let admin: Session;
 

@@ -18,7 +18,7 @@ import {
   type OutboundJob,
 } from '../db/schema/index.js';
 import { buildApp, type App } from '../app.js';
-import { freshDatabase, SUPER } from '../../test/helpers.js';
+import { freshDatabase, SUPER, waitFor } from '../../test/helpers.js';
 import { mediaStore } from './media-store.js';
 import type { Channel } from './channel.js';
 import { outboundSender } from './outbound-sender.js';
@@ -68,16 +68,6 @@ const call = async (app: App, method: string, path: string, token?: string, body
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json().catch(() => null) };
-};
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 };
 
 async function socketOn(app: App, token: string) {

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { proto } from 'baileys';
 import { ticketSourceTracking, tickets } from '../db/schema/index.js';
-import { collectEvents, nextEvent, testApp } from '../../test/helpers.js';
+import { collectEvents, nextEvent, testApp, waitFor } from '../../test/helpers.js';
 import { startFakeGraph } from './channels/cloud-api/fake-graph-api.js';
 import { toReferral } from './channels/cloud-api/cloud-api-webhook.js';
 import { adReferral } from './channels/baileys/baileys-mapping.js';
@@ -71,16 +71,6 @@ const AD = {
   image_url: 'https://scontent.example/ad.jpg',
   ctwa_clid:
     'ARAkLkA8rmlFeiCktEJQ-QTwRiyYHAFDLMNDBH0CD3qpjd0HR4irJ6LEkR7JwFF4XvnO2E4Nx0-eM-GABDLOPaOdRMv-_zctNHEKA',
-};
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 };
 
 async function cloudConnection(name: string) {

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { queues, tickets, userQueues, users } from '../db/schema/index.js';
 import { canSeeTicket, type Viewer } from '../modules/tickets/ticket-queries.js';
-import { testApp, type Session } from '../../test/helpers.js';
+import { testApp, type Session, waitFor } from '../../test/helpers.js';
 import { notificationRooms, ticketNotificationRooms } from './room-policy.js';
 
 describe('notification rooms mirror ticket visibility (core §6)', () => {
@@ -57,16 +57,6 @@ describe('notification rooms mirror ticket visibility (core §6)', () => {
 
 const t = await testApp();
 const db = t.database.db;
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false> | T, ms = 15_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 /** Everything a socket hears on the company's ticket and message events, after joinNotification only. */
 async function listener(session: Session, companyId: number) {

@@ -1,15 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { CAMPAIGN_SETTING_DEFAULTS, campaignSettingsFrom } from '@recado/contracts';
-import { testApp } from '../../../test/helpers.js';
+import { testApp, expectError } from '../../../test/helpers.js';
 import { readCampaignSettings } from './campaign-setting-service.js';
 
 const t = await testApp();
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }, JSON.stringify(body)).toEqual({ status, error: code });
-  return body;
-};
 
 const asValues = (pairs: { key: string; value: string }[]) =>
   Object.fromEntries(pairs.map((p) => [p.key, JSON.parse(p.value)]));

@@ -10,7 +10,7 @@ import {
 import { executeRows } from '../../db/rows.js';
 import { manualClock } from '../../lib/clock.js';
 import { buildApp, type App } from '../../app.js';
-import { testApp, unique } from '../../../test/helpers.js';
+import { testApp, unique, waitFor } from '../../../test/helpers.js';
 import { shippingProviderId } from './campaign-message.js';
 
 const N = 1000;
@@ -18,16 +18,6 @@ const clock = manualClock(new Date('2026-03-02T15:00:00Z'));
 // The test's own app only serves the API: its sessions and jobs never run (processes A and B do the work).
 const t = await testApp({ deps: { clock, jobs: { autoStart: false } } });
 const db = t.database.db;
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 20_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 /** Another server process on the same database. */
 const boot = (processId: string): Promise<App> =>

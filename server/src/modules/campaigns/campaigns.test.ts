@@ -12,7 +12,7 @@ import {
 } from '../../db/schema/index.js';
 import { executeRows } from '../../db/rows.js';
 import { manualClock } from '../../lib/clock.js';
-import { collectEvents, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
+import { collectEvents, nextEvent, testApp, unique, type Session, waitFor } from '../../../test/helpers.js';
 
 const T0 = new Date('2026-03-02T15:00:00Z');
 const clock = manualClock(T0);
@@ -23,16 +23,6 @@ const jobs = t.app.services.jobs;
 let numberSeq = 0;
 const freshNumber = () =>
   `55119${String(Date.now() % 1e4).padStart(4, '0')}${String(numberSeq++).padStart(4, '0')}`;
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 interface Setup {
   company: { id: number; admin: Session };

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PLAN_FLAGS, WEEKDAYS } from '@recado/contracts';
 import { companies, userSessions, users } from '../../db/schema/index.js';
-import { nextEvent, testApp, unique } from '../../../test/helpers.js';
+import { nextEvent, testApp, unique, expectError } from '../../../test/helpers.js';
 
 const t = await testApp();
 const db = t.database.db;
@@ -17,11 +17,6 @@ const companyBody = (over: Record<string, unknown> = {}) => ({
 });
 const week = (startTime = '08:00', endTime = '18:00') =>
   WEEKDAYS.map((weekdayEn) => ({ weekday: weekdayEn, weekdayEn, startTime, endTime }));
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }).toEqual({ status, error: code });
-};
 
 describe('creating', () => {
   test('the super user creates a company, with an admin who can sign in', async () => {

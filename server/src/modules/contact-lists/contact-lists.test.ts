@@ -2,16 +2,18 @@ import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import * as XLSX from '@e965/xlsx';
 import { contactListItemsOf, companyEvent } from '@recado/contracts';
-import { collectEvents, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
+import {
+  collectEvents,
+  nextEvent,
+  testApp,
+  unique,
+  type Session,
+  waitFor,
+  expectError,
+} from '../../../test/helpers.js';
 
 const t = await testApp();
 const shared = await t.company('Shared');
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }, JSON.stringify(body)).toEqual({ status, error: code });
-  return body;
-};
 
 const createList = async (admin: Session, name = unique('Lista ')) => {
   const res = await t.as(admin).post('/contact-lists', { name });
@@ -43,16 +45,6 @@ const upload = (admin: Session, listId: number, data: Buffer | string, filename 
     headers: { authorization: `Bearer ${admin.token}` },
     body: form,
   });
-};
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 5000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 };
 
 describe('contact lists', () => {

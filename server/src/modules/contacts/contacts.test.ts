@@ -2,7 +2,15 @@ import { describe, expect, test } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { contacts } from '../../db/schema/index.js';
 import type { Channel } from '../../messaging/channel.js';
-import { collectEvents, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
+import {
+  collectEvents,
+  nextEvent,
+  testApp,
+  unique,
+  type Session,
+  waitFor,
+  expectError,
+} from '../../../test/helpers.js';
 import type { ContactEvent } from '@recado/contracts';
 import { parseUploadRow } from './contact-upload.js';
 
@@ -35,12 +43,6 @@ const createContact = async (s: Session, over: Record<string, unknown> = {}) => 
   return res.json();
 };
 
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }).toEqual({ status, error: code });
-  return body;
-};
-
 const simulatorConnection = async (admin: Session, name = unique('Sim')) => {
   const res = await t.as(admin).post('/whatsapp', { name, channel: 'simulator' });
   expect(res.status).toBe(201);
@@ -53,16 +55,6 @@ const channelOf = (whatsappId: number) => {
   const ch = t.app.sessions.get(whatsappId);
   if (!ch) throw new Error('channel not running');
   return ch as Channel & Record<string, unknown>;
-};
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 4000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 };
 
 describe('creating and reading', () => {

@@ -1,16 +1,17 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { companyEvent } from '@recado/contracts';
-import { collectEvents, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
+import {
+  collectEvents,
+  nextEvent,
+  testApp,
+  unique,
+  type Session,
+  expectError,
+} from '../../../test/helpers.js';
 
 const t = await testApp();
 const shared = await t.company('Shared');
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }, JSON.stringify(body)).toEqual({ status, error: code });
-  return body;
-};
 
 const createFileList = async (admin: Session, over: Record<string, unknown> = {}) => {
   const res = await t

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { testApp, unique } from '../../../test/helpers.js';
+import { testApp, unique, expectError } from '../../../test/helpers.js';
 
 const t = await testApp();
 const su = await t.superuser();
@@ -11,11 +11,6 @@ const helpBody = (over: Record<string, unknown> = {}) => ({
   video: 'dQw4w9WgXcQ',
   ...over,
 });
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }).toEqual({ status, error: code });
-};
-
 describe('helps', () => {
   test('the super user writes; every signed-in user reads', async () => {
     const res = await t.as(su).post('/helps', helpBody({ title: 'Aaa first' }));

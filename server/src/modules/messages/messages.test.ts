@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages, tickets } from '../../db/schema/index.js';
-import { testApp, type TestApp } from '../../../test/helpers.js';
+import { testApp, type TestApp, waitFor } from '../../../test/helpers.js';
 import { isRecording, voiceNotes, VOICE_MIME } from './voice-note.js';
 
 const HAS_FFMPEG = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
@@ -122,16 +122,6 @@ describe('voice notes (ffmpeg)', () => {
     expect(warnings[0]).toMatch(/conversion failed/);
   });
 });
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 5000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 /** A company, a simulator connection and an accepted ticket; records what reaches the channel. */
 async function openTicket(t: TestApp, name: string, number: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { PLAN_FLAGS } from '@recado/contracts';
-import { testApp, unique } from '../../../test/helpers.js';
+import { testApp, unique, expectError } from '../../../test/helpers.js';
 
 const t = await testApp();
 const su = await t.superuser();
@@ -13,11 +13,6 @@ const planBody = (over: Record<string, unknown> = {}) => ({
   value: 59.9,
   ...over,
 });
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }).toEqual({ status, error: code });
-};
-
 describe('reading', () => {
   test('GET /plans/list is public and lists the seeded plans with their flags', async () => {
     const res = await t.request('GET', '/plans/list');

@@ -17,6 +17,7 @@ import {
   testApp,
   unique,
   type Session,
+  expectError,
 } from '../../../test/helpers.js';
 
 const t = await testApp();
@@ -27,12 +28,6 @@ const OPENAI_PLAN = 3;
 const SECRET = 'sk-test-SECRET-never-leaves-0123456789';
 const LONG_PROMPT =
   'Você é um assistente de atendimento da empresa. Responda com educação, de forma breve e objetiva.';
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }, JSON.stringify(body)).toEqual({ status, error: code });
-  return body;
-};
 
 let colorSeq = 0;
 const createQueue = async (admin: Session, name = unique('Fila ')) => {

@@ -2,16 +2,17 @@ import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { SECRET_MASK, QUEUE_INTEGRATION_PAGE_SIZE } from '@recado/contracts';
 import { queueIntegrations, queues } from '../../db/schema/index.js';
-import { collectEvents, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
+import {
+  collectEvents,
+  nextEvent,
+  testApp,
+  unique,
+  type Session,
+  expectError,
+} from '../../../test/helpers.js';
 
 const t = await testApp();
 const db = t.database.db;
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }, JSON.stringify(body)).toEqual({ status, error: code });
-  return body;
-};
 
 const PRIVATE_KEY =
   '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC-secret-part\n-----END PRIVATE KEY-----\n';

@@ -2,7 +2,14 @@ import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { DEFAULT_QUEUE_SCHEDULES, QUEUE_COLORS } from '@recado/contracts';
 import { queueOptions, tickets } from '../../db/schema/index.js';
-import { collectEvents, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
+import {
+  collectEvents,
+  nextEvent,
+  testApp,
+  unique,
+  type Session,
+  expectError,
+} from '../../../test/helpers.js';
 
 const t = await testApp();
 const db = t.database.db;
@@ -12,12 +19,6 @@ const shared = await t.company('Shared');
 let colorSeq = 0;
 /** A colour no other test uses: #0000NN, #0001NN... */
 const nextColor = () => `#${(++colorSeq).toString(16).padStart(6, '0').toUpperCase()}`;
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }).toEqual({ status, error: code });
-  return body;
-};
 
 const createQueue = async (admin: Session, over: Record<string, unknown> = {}) => {
   const res = await t.as(admin).post('/queue', { name: unique('Fila '), color: nextColor(), ...over });

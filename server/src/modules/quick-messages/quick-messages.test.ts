@@ -1,13 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { nextEvent, testApp, type Session } from '../../../test/helpers.js';
+import { nextEvent, testApp, type Session, expectError } from '../../../test/helpers.js';
 
 const t = await testApp();
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }).toEqual({ status, error: code });
-  return body;
-};
 
 const create = async (s: Session, body: Record<string, unknown>) => {
   const res = await t.as(s).post('/quick-messages', { message: 'Olá, tudo bem?', ...body });

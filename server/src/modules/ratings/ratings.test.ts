@@ -2,22 +2,12 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { contacts, messages, ratingRequests, tickets, userRatings } from '../../db/schema/index.js';
 import { manualClock } from '../../lib/clock.js';
-import { collectEvents, testApp, unique, type Session } from '../../../test/helpers.js';
+import { collectEvents, testApp, unique, type Session, waitFor } from '../../../test/helpers.js';
 
 const clock = manualClock(new Date());
 const t = await testApp({ deps: { clock, jobs: { autoStart: false } } });
 const db = t.database.db;
 const MIN = 60_000;
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 let numberSeq = 0;
 const newNumber = () =>

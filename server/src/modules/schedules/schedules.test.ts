@@ -8,29 +8,22 @@ import { manualClock } from '../../lib/clock.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { seed } from '../../db/seed.js';
-import { SUPER, freshDatabase, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
+import {
+  SUPER,
+  freshDatabase,
+  nextEvent,
+  testApp,
+  unique,
+  type Session,
+  waitFor,
+  expectError,
+} from '../../../test/helpers.js';
 
 const MIN = 60_000;
 const clock = manualClock(new Date());
 const t = await testApp({ deps: { clock, jobs: { autoStart: false } } });
 const db = t.database.db;
 const jobs = t.app.services.jobs;
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }, JSON.stringify(body)).toEqual({ status, error: code });
-  return body;
-};
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 20_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 const at = (msFromNow: number) => new Date(clock.now().getTime() + msFromNow).toISOString();
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { contacts, messages, tickets } from '../../db/schema/index.js';
-import { collectEvents, nextEvent, testApp, type Session } from '../../../test/helpers.js';
+import { collectEvents, nextEvent, testApp, type Session, waitFor } from '../../../test/helpers.js';
 
 const t = await testApp();
 const db = t.database.db;
@@ -12,16 +12,6 @@ async function simulatorConnection(admin: Session, name = 'Sim') {
   const w = await res.json();
   return w as { id: number; status: string; isDefault: boolean };
 }
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 3000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 describe('simulator connection', () => {
   test('is CONNECTED as soon as it is created, and the first connection is the default', async () => {

@@ -2,26 +2,18 @@ import { describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { TAG_PAGE_SIZE } from '@recado/contracts';
 import { contacts, queues, ticketTags, tickets, userQueues } from '../../db/schema/index.js';
-import { collectEvents, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
+import {
+  collectEvents,
+  nextEvent,
+  testApp,
+  unique,
+  type Session,
+  waitFor,
+  expectError,
+} from '../../../test/helpers.js';
 
 const t = await testApp();
 const db = t.database.db;
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }).toEqual({ status, error: code });
-  return body;
-};
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 8000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 let numberSeq = 0;
 const nextNumber = () => `55119888${String(++numberSeq).padStart(5, '0')}`;

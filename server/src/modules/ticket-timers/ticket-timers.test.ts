@@ -4,23 +4,13 @@ import type { Socket } from 'socket.io-client';
 import { contacts, ticketHistories, tickets } from '../../db/schema/index.js';
 import { manualClock } from '../../lib/clock.js';
 import { buildApp } from '../../app.js';
-import { collectEvents, testApp, unique, type Session } from '../../../test/helpers.js';
+import { collectEvents, testApp, unique, type Session, waitFor } from '../../../test/helpers.js';
 
 // Business time starts now (inbound messages stamp tickets with the real time) and moves only when told.
 const clock = manualClock(new Date());
 const t = await testApp({ deps: { clock, jobs: { autoStart: false } } });
 const db = t.database.db;
 const MIN = 60_000;
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 let numberSeq = 0;
 /** A unique Brazilian mobile per test, so no test sees another's customer. */

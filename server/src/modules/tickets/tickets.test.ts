@@ -1,20 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages, queues, tickets, userQueues, users } from '../../db/schema/index.js';
-import { collectEvents, nextEvent, testApp, type Session } from '../../../test/helpers.js';
+import { collectEvents, nextEvent, testApp, type Session, waitFor } from '../../../test/helpers.js';
 
 const t = await testApp();
 const db = t.database.db;
-
-const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 4000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 /** A company with a simulator connection and one customer conversation waiting. */
 async function scenario(name: string, number = '5511977770001') {

@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { queues, users } from '../../db/schema/index.js';
-import { collectEvents, nextEvent, testApp, unique, type Session } from '../../../test/helpers.js';
+import {
+  collectEvents,
+  nextEvent,
+  testApp,
+  unique,
+  type Session,
+  expectError,
+} from '../../../test/helpers.js';
 
 const t = await testApp();
 const db = t.database.db;
@@ -27,12 +34,6 @@ const insertQueue = async (companyId: number, name = unique('Q')) => {
     .values({ companyId, name, color: `#${unique('').slice(-6)}` })
     .returning({ id: queues.id });
   return q!.id;
-};
-
-const expectError = async (res: Response, status: number, code: string) => {
-  const body = await res.json();
-  expect({ status: res.status, error: body.error }).toEqual({ status, error: code });
-  return body;
 };
 
 describe('listing', () => {
