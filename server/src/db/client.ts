@@ -27,7 +27,7 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta
 /**
  * Connections of the server's pool on PostgreSQL. Inbound messages go in batches and most requests
  * authenticate from memory, so bursts hold few connections: 20 measured no better than 10 on the ingest
- * benchmark (README, Benchmarks; BENCH_POOL tries other sizes).
+ * benchmark (docs/benchmarks.md; BENCH_POOL tries other sizes).
  */
 export const DEFAULT_POOL_SIZE = 10;
 

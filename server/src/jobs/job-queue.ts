@@ -89,7 +89,7 @@ const describe = (err: unknown) => (err instanceof Error ? err.message : String(
  * A small durable job queue on the application's own database (PGlite or PostgreSQL). Jobs are claimed
  * with one UPDATE … FOR UPDATE SKIP LOCKED statement and run outside any transaction (PGlite has one
  * session: nothing is held open across a handler). Delivery is at-least-once: every handler claims its
- * own entity's state before its side effect (README.md).
+ * own entity's state before its side effect (docs/jobs.md).
  */
 export function jobQueue(deps: {
   db: Db;

@@ -5,7 +5,7 @@ import { companies } from './platform.js';
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * The durable job queue (server/src/jobs/README.md): one row per job; a keyed job is unique per (kind, key),
+ * The durable job queue (docs/jobs.md): one row per job; a keyed job is unique per (kind, key),
  * so scheduling it again moves it instead of adding another.
  */
 export const jobs = pgTable(
