@@ -11,6 +11,8 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installErrorHandler } from './http/errors.js';
 import { requireAuth } from './http/auth-hooks.js';
+import { requestSerializer } from './http/log-redaction.js';
+import { originPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { tokenService } from './lib/tokens.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { socketEvents, type Events } from './realtime/events.js';
@@ -225,12 +227,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            // E-mails in paths and token-like query parameters never reach the log.
+            serializers: { req: requestSerializer },
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     bodyLimit: 2 * 1024 * 1024,
     // The spec's client calls both /users and /users/.
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: true,
+    // X-Forwarded-For decides the client address only when it comes from a configured proxy (TRUST_PROXY).
+    trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -274,6 +279,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const authenticate = services.auth.authenticate;
 
+  await registerSecurityHeaders(app, config);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } });
   // preHandler: the per-e-mail key needs the parsed body.
@@ -374,6 +380,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     authenticate,
     guards,
     redisUrl: config.redisUrl,
+    allowOrigin: originPolicy(config),
     onPresence: (t, online) => services.users.setPresence(t, online),
   });
 

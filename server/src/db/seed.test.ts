@@ -9,7 +9,10 @@ import { freshDatabase } from '../../test/helpers.js';
 import { users } from './schema/index.js';
 import { DEMO, seed } from './seed.js';
 
-const STRONG = { APP_SECRET: 'Vq3xY8rT2mKp9LwZ4nB7cD1fG6hJ0sAe', JWT_SECRET: 'k2P9sR4tW7yB1nM5qX8vC3zL6dF0gHjU' };
+const STRONG = {
+  APP_SECRET: 'Vq3xY8rT2mKp9LwZ4nB7cD1fG6hJ0sAe',
+  JWT_SECRET: 'k2P9sR4tW7yB1nM5qX8vC3zL6dF0gHjU',
+};
 const dir = () => mkdtempSync(join(tmpdir(), 'recado-seed-'));
 
 const database = await freshDatabase();

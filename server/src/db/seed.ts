@@ -143,7 +143,9 @@ export async function seed(db: Db, opts: SeedOptions): Promise<{ superuserPasswo
   if (opts.production && opts.demo)
     throw new Error('The demo company (published passwords) is never seeded in production');
   if (opts.production && !opts.superuserPassword && !opts.dataDir)
-    throw new Error('In production, SUPERUSER_PASSWORD must be given or DATA_DIR must hold the generated one');
+    throw new Error(
+      'In production, SUPERUSER_PASSWORD must be given or DATA_DIR must hold the generated one',
+    );
   const superEmail = (opts.superuserEmail ?? 'super@recado.local').toLowerCase();
   let generated: string | undefined;
   const superPassword = opts.superuserPassword ?? (generated = randomBytes(9).toString('base64url'));
