@@ -21,6 +21,12 @@ import { notificationRooms, type RoomGuards } from './realtime/room-policy.js';
 import { authService } from './modules/auth/auth-service.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
 import { invalidatingEvents, sessionCache, type SessionCache } from './modules/auth/session-cache.js';
+import {
+  loginThrottle,
+  memoryCounter,
+  redisCounter,
+  type AttemptCounter,
+} from './modules/auth/login-throttle.js';
 import { companyService } from './modules/companies/company-service.js';
 import { companyRoutes } from './modules/companies/company-routes.js';
 import { planService } from './modules/plans/plan-service.js';
@@ -124,6 +130,8 @@ function makeServices(deps: {
   outboundPollMs?: number;
   clock: Clock;
   jobs: JobQueue;
+  loginCounter: AttemptCounter;
+  loginLimit: number;
 }) {
   const { db, events, mailer, config, sessions, log, clock, jobs } = deps;
   const tokens = tokenService(config.jwtSecret, config.accessTokenTtl);
@@ -198,6 +206,11 @@ function makeServices(deps: {
       refreshTtlSeconds: config.refreshTokenTtl,
       publicUrl: config.publicUrl,
       sessionCache: deps.sessionCache,
+      throttle: loginThrottle({
+        counter: deps.loginCounter,
+        limit: deps.loginLimit,
+        secret: config.appSecret,
+      }),
     }),
     companies: companyService({ db, events }),
     plans: planService({ db }),
@@ -235,7 +248,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // The spec's client calls both /users and /users/.
     routerOptions: { ignoreTrailingSlash: true },
     // X-Forwarded-For decides the client address only when it comes from a configured proxy (TRUST_PROXY).
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies in front of the server (Fastify's types omit the number form).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, i: number) =>
+              i < hops
+          )(config.trustProxy)
+        : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -264,6 +284,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const processId = deps.sessions?.processId ?? `proc-${randomUUID()}`;
   const clock = deps.clock ?? systemClock;
   const jobs = jobQueue({ db: database.db, clock, log: app.log, processId, pollMs: deps.jobs?.pollMs });
+  // Login counters and request limits: shared through Redis when there is one, else per process.
+  const loginLimit = deps.loginLimit ?? config.loginRateLimit;
+  const loginCounter = config.redisUrl ? await redisCounter(config.redisUrl) : memoryCounter();
+  const limiterRedis = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 })
+    : undefined;
   const services = makeServices({
     db: database.db,
     events,
@@ -276,6 +302,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     outboundPollMs: deps.sessions?.outboundPollMs,
     clock,
     jobs,
+    loginCounter,
+    loginLimit,
   });
   const authenticate = services.auth.authenticate;
 
@@ -283,7 +311,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } });
   // preHandler: the per-e-mail key needs the parsed body.
-  await app.register(rateLimit, { global: false, hook: 'preHandler' });
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preHandler',
+    ...(limiterRedis ? { redis: limiterRedis, nameSpace: 'recado:rl:' } : {}),
+  });
 
   await app.register(
     async (api) => {
@@ -319,7 +351,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           authenticate,
           secureCookies: config.env === 'production',
           refreshTtlSeconds: config.refreshTokenTtl,
-          loginLimit: deps.loginLimit ?? config.loginRateLimit,
+          loginLimit,
         }),
       );
       await api.register(async (priv) => {
@@ -427,6 +459,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await manager.stop();
       io?.close();
       await app.close();
+      await loginCounter.close?.();
+      limiterRedis?.disconnect();
     },
   };
 }
