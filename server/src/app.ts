@@ -230,6 +230,10 @@ function makeServices(deps: {
   };
 }
 
+/** TRUST_PROXY for Fastify: a hop count trusts that many proxies in front (its types omit the number form). */
+const fastifyTrustProxy = (v: Config['trustProxy']) =>
+  typeof v === 'number' ? (_address: string, hop: number) => hop < v : v;
+
 /** Builds the whole application on a migrated database; tests call it without listening. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
@@ -248,14 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // The spec's client calls both /users and /users/.
     routerOptions: { ignoreTrailingSlash: true },
     // X-Forwarded-For decides the client address only when it comes from a configured proxy (TRUST_PROXY).
-    // A hop count trusts that many proxies in front of the server (Fastify's types omit the number form).
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (
-            (hops: number) => (_address: string, i: number) =>
-              i < hops
-          )(config.trustProxy)
-        : config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -310,7 +307,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerSecurityHeaders(app, config);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } });
-  // preHandler: the per-e-mail key needs the parsed body.
+  // preHandler: counted after validation (a malformed body is a 400 and uses up nothing).
   await app.register(rateLimit, {
     global: false,
     hook: 'preHandler',
