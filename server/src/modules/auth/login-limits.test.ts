@@ -159,6 +159,19 @@ describe('reset codes', () => {
     ).toBe(200);
   });
 
+  test('a parallel burst of reset requests still sends no more than 3 codes', async () => {
+    const c = await proxied.company('CodesBurst');
+    const all = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        proxied.request('POST', `/forgetpassword/${encodeURIComponent(c.adminEmail)}`, {
+          headers: { 'x-forwarded-for': `198.18.1.${i + 1}` },
+        }),
+      ),
+    );
+    expect(statuses(all).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(mails(proxied, c.adminEmail)).toHaveLength(3);
+  });
+
   test('a completed reset reopens the account to new browsers', async () => {
     const c = await proxied.company('Recover');
     for (let i = 0; i < LIMIT * ACCOUNT_FACTOR; i++)
