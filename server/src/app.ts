@@ -11,6 +11,8 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installErrorHandler } from './http/errors.js';
 import { requireAuth } from './http/auth-hooks.js';
+import { requestSerializer } from './http/log-redaction.js';
+import { originPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { tokenService } from './lib/tokens.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { socketEvents, type Events } from './realtime/events.js';
@@ -19,6 +21,12 @@ import { notificationRooms, type RoomGuards } from './realtime/room-policy.js';
 import { authService } from './modules/auth/auth-service.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
 import { invalidatingEvents, sessionCache, type SessionCache } from './modules/auth/session-cache.js';
+import {
+  loginThrottle,
+  memoryCounter,
+  redisCounter,
+  type AttemptCounter,
+} from './modules/auth/login-throttle.js';
 import { companyService } from './modules/companies/company-service.js';
 import { companyRoutes } from './modules/companies/company-routes.js';
 import { planService } from './modules/plans/plan-service.js';
@@ -122,6 +130,8 @@ function makeServices(deps: {
   outboundPollMs?: number;
   clock: Clock;
   jobs: JobQueue;
+  loginCounter: AttemptCounter;
+  loginLimit: number;
 }) {
   const { db, events, mailer, config, sessions, log, clock, jobs } = deps;
   const tokens = tokenService(config.jwtSecret, config.accessTokenTtl);
@@ -196,6 +206,11 @@ function makeServices(deps: {
       refreshTtlSeconds: config.refreshTokenTtl,
       publicUrl: config.publicUrl,
       sessionCache: deps.sessionCache,
+      throttle: loginThrottle({
+        counter: deps.loginCounter,
+        limit: deps.loginLimit,
+        secret: config.appSecret,
+      }),
     }),
     companies: companyService({ db, events }),
     plans: planService({ db }),
@@ -215,6 +230,10 @@ function makeServices(deps: {
   };
 }
 
+/** TRUST_PROXY for Fastify: a hop count trusts that many proxies in front (its types omit the number form). */
+const fastifyTrustProxy = (v: Config['trustProxy']) =>
+  typeof v === 'number' ? (_address: string, hop: number) => hop < v : v;
+
 /** Builds the whole application on a migrated database; tests call it without listening. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
@@ -225,12 +244,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            // E-mails in paths and token-like query parameters never reach the log.
+            serializers: { req: requestSerializer },
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     bodyLimit: 2 * 1024 * 1024,
     // The spec's client calls both /users and /users/.
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: true,
+    // X-Forwarded-For decides the client address only when it comes from a configured proxy (TRUST_PROXY).
+    trustProxy: fastifyTrustProxy(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -259,6 +281,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const processId = deps.sessions?.processId ?? `proc-${randomUUID()}`;
   const clock = deps.clock ?? systemClock;
   const jobs = jobQueue({ db: database.db, clock, log: app.log, processId, pollMs: deps.jobs?.pollMs });
+  // Login counters and request limits: shared through Redis when there is one, else per process.
+  const loginLimit = deps.loginLimit ?? config.loginRateLimit;
+  const loginCounter = config.redisUrl ? await redisCounter(config.redisUrl) : memoryCounter();
+  const limiterRedis = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 })
+    : undefined;
   const services = makeServices({
     db: database.db,
     events,
@@ -271,13 +299,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     outboundPollMs: deps.sessions?.outboundPollMs,
     clock,
     jobs,
+    loginCounter,
+    loginLimit,
   });
   const authenticate = services.auth.authenticate;
 
+  await registerSecurityHeaders(app, config);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } });
-  // preHandler: the per-e-mail key needs the parsed body.
-  await app.register(rateLimit, { global: false, hook: 'preHandler' });
+  // preHandler: counted after validation (a malformed body is a 400 and uses up nothing).
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preHandler',
+    ...(limiterRedis ? { redis: limiterRedis, nameSpace: 'recado:rl:' } : {}),
+  });
 
   await app.register(
     async (api) => {
@@ -313,7 +348,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           authenticate,
           secureCookies: config.env === 'production',
           refreshTtlSeconds: config.refreshTokenTtl,
-          loginLimit: deps.loginLimit ?? config.loginRateLimit,
+          loginLimit,
         }),
       );
       await api.register(async (priv) => {
@@ -374,6 +409,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     authenticate,
     guards,
     redisUrl: config.redisUrl,
+    allowOrigin: originPolicy(config),
     onPresence: (t, online) => services.users.setPresence(t, online),
   });
 
@@ -420,6 +456,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await manager.stop();
       io?.close();
       await app.close();
+      await loginCounter.close?.();
+      limiterRedis?.disconnect();
     },
   };
 }

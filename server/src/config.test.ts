@@ -36,10 +36,36 @@ describe('production', () => {
         'x'.repeat(31),
         'x'.repeat(64),
         'changemechangemechangemechangeme',
+        // Alphabet and keyboard runs, and short units repeated, even with enough distinct characters.
+        'abcdefghijklmnopqrstuvwxyz012345',
+        'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij',
+        'zyxwvutsrqponmlkjihgfedcba987654',
+        'qwertyuiopasdfghjklzxcvbnm1234567890',
+        '0123456789abcdef0123456789abcdef',
+        'Vq3xY8rT2mKpVq3xY8rT2mKpVq3xY8rT2mKp',
       ])
         expect(() => loadConfig(prod({ [name]: value })), String(value)).toThrow(new RegExp(name));
     },
   );
+
+  test('random secrets as operators generate them are accepted', async () => {
+    const { randomBytes } = await import('node:crypto');
+    for (let i = 0; i < 300; i++) {
+      const hex = randomBytes(32).toString('hex');
+      const b64 = randomBytes(32).toString('base64');
+      expect(loadConfig(prod({ APP_SECRET: hex, JWT_SECRET: b64 })).appSecret).toBe(hex);
+    }
+  });
+
+  test('refuses APP_SECRET equal to JWT_SECRET', () => {
+    expect(() => loadConfig(prod({ JWT_SECRET: STRONG_APP }))).toThrow(/APP_SECRET and JWT_SECRET/);
+  });
+
+  test('the demo company is off by default, and refused when asked for', () => {
+    expect(loadConfig(prod()).seedDemo).toBe(false);
+    expect(loadConfig(prod({ SEED_DEMO: 'false' })).seedDemo).toBe(false);
+    expect(() => loadConfig(prod({ SEED_DEMO: 'true' }))).toThrow(/SEED_DEMO/);
+  });
 
   test('refuses a default SUPERUSER_PASSWORD, whatever its case', () => {
     for (const value of [
@@ -107,6 +133,27 @@ describe('outside production', () => {
       accessTokenTtl: 900,
       refreshTokenTtl: 604800,
       seedDemo: true,
+      trustProxy: false,
     });
+    expect(loadConfig({ DATA_DIR, SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
+  test('TRUST_PROXY takes the forms Fastify knows, and refuses anything else', () => {
+    const DATA_DIR = dir();
+    const tp = (TRUST_PROXY: string) => loadConfig({ DATA_DIR, TRUST_PROXY }).trustProxy;
+    expect(tp('')).toBe(false);
+    expect(tp('false')).toBe(false);
+    expect(tp('true')).toBe(true);
+    expect(tp('1')).toBe(1);
+    expect(tp('2')).toBe(2);
+    expect(tp('127.0.0.1')).toEqual(['127.0.0.1']);
+    expect(tp(' 10.0.0.0/8, 192.168.1.5 ,::1,fd00::/8')).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.5',
+      '::1',
+      'fd00::/8',
+    ]);
+    for (const bad of ['yes please', '10.0.0.0/33', '300.1.1.1', 'nginx'])
+      expect(() => tp(bad), bad).toThrow(/TRUST_PROXY/);
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -28,8 +29,11 @@ const EnvSchema = z.object({
     .int()
     .min(60)
     .default(7 * 24 * 3600),
-  SEED_DEMO: z.enum(['true', 'false']).default('true'),
-  /** Login and password-reset attempts per IP and e-mail in 5 minutes. */
+  /** Default: true outside production, false in production (where true is refused). */
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
+  /** Which peers may set X-Forwarded-For: off, true (any), a hop count, or comma-separated IPs/CIDRs. */
+  TRUST_PROXY: z.string().default('false'),
+  /** Failed logins per 5 minutes, per address, per account and per known browser (see docs/security.md). */
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100000).default(10),
   WEB_DIST: z.string().optional(),
   /** ffmpeg for voice notes; "off" (or empty) sends recordings unconverted. */
@@ -54,6 +58,8 @@ export interface Config {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   seedDemo: boolean;
+  /** Fastify's trustProxy: whose X-Forwarded-For decides the client address. */
+  trustProxy: boolean | number | string[];
   loginRateLimit: number;
   webDist?: string;
   /** false: recordings are sent as plain audio files, unconverted. */
@@ -72,9 +78,68 @@ const DEFAULT_PASSWORDS = new Set([
 ]);
 const GENERATED_SECRET_LENGTH = 64;
 
-/** A production secret: long, not a known placeholder, and not one character (or word) repeated. */
-const weakSecret = (value: string | undefined): boolean =>
-  !value || value.length < 32 || KNOWN_DEFAULTS.has(value.toLowerCase()) || new Set(value).size < 10;
+/** Keyboard and alphabet runs: neighbours in one of these (either direction) count as "easy" pairs. */
+const RUNS = ['abcdefghijklmnopqrstuvwxyz', '0123456789', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm', '1234567890'];
+const easyPair = (a: string, b: string): boolean => {
+  if (a === b) return true;
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (Math.abs(x.charCodeAt(0) - y.charCodeAt(0)) === 1) return true;
+  return RUNS.some((r) => {
+    const i = r.indexOf(x);
+    return i >= 0 && (r[i + 1] === y || r[i - 1] === y);
+  });
+};
+/** True when the value is a shorter unit repeated ("Ab3$Ab3$...", "abcdefabcdef..."). */
+const periodic = (v: string): boolean => {
+  for (let p = 1; p <= v.length / 2; p++) {
+    let same = true;
+    for (let i = p; i < v.length && same; i++) same = v[i] === v[i - p];
+    if (same) return true;
+  }
+  return false;
+};
+
+/**
+ * A production secret: long, not a known placeholder, not one character or word repeated, not an
+ * alphabet or keyboard run, and made of enough distinct characters.
+ */
+export const weakSecret = (value: string | undefined): boolean => {
+  if (!value || value.length < 32 || KNOWN_DEFAULTS.has(value.toLowerCase())) return true;
+  if (new Set(value).size < 10 || periodic(value)) return true;
+  let easy = 0;
+  for (let i = 1; i < value.length; i++) if (easyPair(value[i - 1]!, value[i]!)) easy++;
+  // Random text has almost no such pairs; "abcdef…", "aaaa…", "qwerty…" are mostly made of them.
+  return easy / (value.length - 1) > 0.5;
+};
+
+const IPV4_CIDR = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/;
+const IPV6_CIDR = /^([0-9a-f:.]+)\/(\d{1,3})$/i;
+/** TRUST_PROXY: "false"/"" (default), "true", a hop count, or comma-separated IPs and CIDRs. */
+export function parseTrustProxy(raw: string): boolean | number | string[] {
+  const v = raw.trim().toLowerCase();
+  if (v === '' || v === 'false' || v === 'off' || v === '0') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const item of list) {
+    const v4 = IPV4_CIDR.exec(item);
+    const v6 = IPV6_CIDR.exec(item);
+    const ok =
+      isIP(item) !== 0 ||
+      (v4 && isIP(v4[1]!) === 4 && Number(v4[2]) <= 32) ||
+      (v6 && isIP(v6[1]!) === 6 && Number(v6[2]) <= 128) ||
+      ['loopback', 'linklocal', 'uniquelocal'].includes(item);
+    if (!ok)
+      throw new Error(
+        `TRUST_PROXY: "${item}" is not an IP address or CIDR (use true, false, a hop count or a list of addresses)`,
+      );
+  }
+  return list;
+}
 
 /**
  * Reads the environment once. Outside production, missing secrets are generated once into DATA_DIR so
@@ -88,7 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const given = e[name];
     if (production) {
       if (weakSecret(given))
-        throw new Error(`${name} must be set to a random value of at least 32 characters in production`);
+        throw new Error(
+          `${name} must be set to a random value of at least 32 characters in production (no runs, repeats or placeholders)`,
+        );
       return given!;
     }
     if (given) return given;
@@ -108,6 +175,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     (DEFAULT_PASSWORDS.has(superPassword.toLowerCase()) || superPassword.length < 8)
   )
     throw new Error('SUPERUSER_PASSWORD must not be a default or short (< 8) value in production');
+  // The demo company's passwords are published in the README: never on a production install.
+  if (production && e.SEED_DEMO === 'true')
+    throw new Error(
+      'SEED_DEMO=true is refused in production: the demo company signs in with published passwords',
+    );
+  const appSecret = secret('APP_SECRET');
+  const jwtSecret = secret('JWT_SECRET');
+  // One leaked key must not give the other: sealed secrets and signed tokens use different keys.
+  if (production && appSecret === jwtSecret)
+    throw new Error('APP_SECRET and JWT_SECRET must be different values in production');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -115,8 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     redisUrl: e.REDIS_URL || undefined,
-    appSecret: secret('APP_SECRET'),
-    jwtSecret: secret('JWT_SECRET'),
+    appSecret,
+    jwtSecret,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     smtpUrl: e.SMTP_URL || undefined,
     smtpFrom: e.SMTP_FROM,
@@ -125,7 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
-    seedDemo: e.SEED_DEMO === 'true',
+    seedDemo: (e.SEED_DEMO ?? (production ? 'false' : 'true')) === 'true',
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     webDist: e.WEB_DIST,
     ffmpegPath: ['', 'off', 'false'].includes(e.FFMPEG_PATH.trim()) ? false : e.FFMPEG_PATH.trim(),

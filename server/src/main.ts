@@ -17,6 +17,7 @@ async function main() {
     superuserPassword: config.superuserPassword,
     demo: config.seedDemo,
     dataDir: config.dataDir,
+    production: config.env === 'production',
   });
   const webDist = config.webDist ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
   const built = await buildApp({ config, database, webDist });

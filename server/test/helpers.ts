@@ -59,8 +59,8 @@ export async function testApp(
   opts: {
     loginLimit?: number;
     env?: Record<string, string>;
-    /** Extra buildApp options (a manual clock, the job poller off, session leases). */
-    deps?: Partial<Pick<AppDeps, 'clock' | 'jobs' | 'sessions'>>;
+    /** Extra buildApp options (a manual clock, the job poller off, session leases, a log stream, a web folder). */
+    deps?: Partial<Pick<AppDeps, 'clock' | 'jobs' | 'sessions' | 'logger' | 'webDist'>>;
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from './client.js';
 import { companies, plans, queues, userQueues, users, whatsapps } from './schema/index.js';
-import { hashPassword } from '../lib/passwords.js';
+import { hashPassword, verifyPassword } from '../lib/passwords.js';
 
 /** Plan 7 is the signup default (core §9): the free trial plan. */
 export const SEED_PLANS = [
@@ -130,11 +130,22 @@ export interface SeedOptions {
   /** Where a generated super-user password is kept (embedded mode); absent in tests. */
   dataDir?: string;
   print?: (line: string) => void;
+  /**
+   * Production: a generated super-user password is written only to a 0600 file in dataDir (the log
+   * says where, never the password), and demo users that still have the published password are locked.
+   */
+  production?: boolean;
 }
 
 /** Idempotent first-start data. Runs under an advisory lock so several processes can start together. */
 export async function seed(db: Db, opts: SeedOptions): Promise<{ superuserPassword?: string }> {
   const print = opts.print ?? ((l: string) => console.log(l));
+  if (opts.production && opts.demo)
+    throw new Error('The demo company (published passwords) is never seeded in production');
+  if (opts.production && !opts.superuserPassword && !opts.dataDir)
+    throw new Error(
+      'In production, SUPERUSER_PASSWORD must be given or DATA_DIR must hold the generated one',
+    );
   const superEmail = (opts.superuserEmail ?? 'super@recado.local').toLowerCase();
   let generated: string | undefined;
   const superPassword = opts.superuserPassword ?? (generated = randomBytes(9).toString('base64url'));
@@ -255,6 +266,19 @@ export async function seed(db: Db, opts: SeedOptions): Promise<{ superuserPasswo
     return superCreated;
   });
 
+  if (opts.production) await lockPublishedDemoPasswords(db, print);
+
+  if (created && generated && opts.production) {
+    // Production logs are shipped and kept: the password goes only to a file the operator reads once.
+    mkdirSync(opts.dataDir!, { recursive: true });
+    const file = join(opts.dataDir!, 'superuser.txt');
+    writeFileSync(file, `${superEmail}\n${generated}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    print(
+      `\n  Super user created: ${superEmail}; its generated password is in ${file} (mode 0600). Read it, sign in, change it and delete the file.\n`,
+    );
+    return { superuserPassword: generated };
+  }
   if (created && generated) {
     // Printed once, at the first start; kept beside the database so it is not lost.
     if (opts.dataDir) {
@@ -267,4 +291,23 @@ export async function seed(db: Db, opts: SeedOptions): Promise<{ superuserPasswo
     return { superuserPassword: generated };
   }
   return {};
+}
+
+/**
+ * A database seeded before it went to production (or copied from a trial) may still hold the demo
+ * users with the README's password: give them an unusable random one (they can reset it by e-mail).
+ */
+async function lockPublishedDemoPasswords(db: Db, print: (line: string) => void): Promise<void> {
+  const demoUsers = await db
+    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(inArray(users.email, [DEMO.admin.email, DEMO.attendant.email]));
+  for (const u of demoUsers) {
+    if (!(await verifyPassword(u.passwordHash, DEMO.admin.password))) continue;
+    await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(randomBytes(24).toString('base64url')) })
+      .where(eq(users.id, u.id));
+    print(`  ${u.email} had the published demo password: it was replaced by a random one.`);
+  }
 }

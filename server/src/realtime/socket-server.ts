@@ -12,6 +12,8 @@ export interface SocketServerDeps {
   onPresence?: (t: Tenant, online: boolean) => Promise<void>;
   guards: RoomGuards;
   redisUrl?: string;
+  /** Browser origins allowed to connect (Origin header, Host header); absent: any. */
+  allowOrigin?: (origin: string | undefined, host: string | undefined) => boolean;
 }
 
 /** Socket.IO server: the handshake carries the access token; rooms come from the server only. */
@@ -20,7 +22,15 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
     path: '/socket.io',
     pingTimeout: 18000,
     pingInterval: 18000,
-    cors: { origin: true, credentials: true },
+    // CORS only guards polling; allowRequest also refuses a WebSocket opened from a foreign page.
+    cors: {
+      origin: (origin, cb) => cb(null, deps.allowOrigin ? deps.allowOrigin(origin, undefined) : true),
+      credentials: true,
+    },
+    allowRequest: (req, done) => {
+      const ok = deps.allowOrigin ? deps.allowOrigin(req.headers.origin, req.headers.host) : true;
+      done(ok ? null : 'ERR_ORIGIN_NOT_ALLOWED', ok);
+    },
     serveClient: false,
   });
   if (deps.redisUrl) {

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import {
   RESET_CODE_TTL_MINUTES,
   SUPER_ONLY_SETTINGS,
@@ -18,10 +18,13 @@ import type { Events } from '../../realtime/events.js';
 import { companyQueries } from '../companies/company-queries.js';
 import { userQueries } from '../users/user-queries.js';
 import { sessionCache, type SessionCache } from './session-cache.js';
+import type { LoginThrottle } from './login-throttle.js';
 
 /** How long a just-rotated refresh token is still honoured (two tabs refreshing at once). */
 const ROTATION_GRACE_MS = 30_000;
 const MAX_RESET_ATTEMPTS = 5;
+/** Reset codes one account can be sent per hour (a mailbox is not a free SMS gateway for attackers). */
+export const RESET_CODES_PER_HOUR = 3;
 
 export interface AuthDeps {
   db: Db;
@@ -33,12 +36,24 @@ export interface AuthDeps {
   publicUrl: string;
   /** Live sessions remembered for a few seconds (shared with the events that invalidate it). */
   sessionCache?: SessionCache;
+  /** Failed-login limits per address, account and known browser; absent: no limit (unit tests). */
+  throttle?: LoginThrottle;
+}
+
+export interface LoginContext {
+  userAgent?: string;
+  /** The client address (X-Forwarded-For only from TRUST_PROXY peers). */
+  ip?: string;
+  /** The known-browser cookie, if any. */
+  device?: string;
 }
 
 export interface Issued {
   token: string;
   user: AuthUser;
   refreshToken?: string;
+  /** The known-browser cookie to keep (set after a successful login). */
+  device?: string;
 }
 
 export function authService(deps: AuthDeps) {
@@ -107,7 +122,10 @@ export function authService(deps: AuthDeps) {
       });
     },
 
-    async login(email: string, password: string, userAgent = ''): Promise<Issued> {
+    async login(email: string, password: string, ctx: LoginContext = {}): Promise<Issued> {
+      const userAgent = ctx.userAgent ?? '';
+      // Counted before the password is checked (429 once over a limit), given back when it was right.
+      const attempt = await deps.throttle?.begin({ email, ip: ctx.ip ?? '', device: ctx.device });
       const [u] = await db
         .select({
           id: users.id,
@@ -126,6 +144,7 @@ export function authService(deps: AuthDeps) {
       }
       if (!(await verifyPassword(u.passwordHash, password)))
         throw new AppError('ERR_INVALID_CREDENTIALS', 401);
+      const device = await attempt?.succeeded();
       if (!u.companyStatus && !u.super)
         throw new AppError('ERR_COMPANY_INACTIVE', 403, 'This company is inactive');
 
@@ -157,6 +176,7 @@ export function authService(deps: AuthDeps) {
         token: await accessToken(u, sessionId),
         user: await authUser(u.companyId, u.id),
         refreshToken,
+        device,
       };
     },
 
@@ -223,6 +243,23 @@ export function authService(deps: AuthDeps) {
       if (!u) throw new AppError('ERR_USER_DONT_EXISTS', 404);
       const code = newResetCode();
       await db.transaction(async (tx) => {
+        // The user's row lock makes "count, then insert" atomic against parallel requests.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, u.id)).for('update');
+        const [sent] = await tx
+          .select({ n: count() })
+          .from(passwordResets)
+          .where(
+            and(
+              eq(passwordResets.userId, u.id),
+              gt(passwordResets.createdAt, new Date(Date.now() - 3600_000)),
+            ),
+          );
+        if ((sent?.n ?? 0) >= RESET_CODES_PER_HOUR)
+          throw new AppError(
+            'ERR_RATE_LIMITED',
+            429,
+            'Too many reset codes for this e-mail: try again later',
+          );
         // Only the newest code works.
         await tx
           .update(passwordResets)
@@ -292,6 +329,7 @@ export function authService(deps: AuthDeps) {
       });
       cache.forgetSessions(ended);
       events.endSessions(ended, 'password reset');
+      await deps.throttle?.accountRecovered(input.email);
       return { message: 'Password updated' };
     },
   };
