@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { rooms, type ErrorCode, type MessageSend } from '@recado/contracts';
+import { rooms, splitSignature, type ErrorCode, type MessageSend } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { contacts, messages, tickets, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -281,10 +281,14 @@ export function messageService(deps: {
       if (!channel.editMessage)
         throw new AppError('ERR_SENDING_WAPP_MSG', 400, 'This channel cannot edit messages');
       const [contact] = await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
-      await channel.editMessage(contact?.number ?? '', m.providerId, body);
+      // An edit changes the text after the signature; the signature the message went with stays.
+      const { signature } = splitSignature(m.body);
+      const typed = splitSignature(body);
+      const full = signature + (typed.signature === signature ? typed.text : body);
+      await channel.editMessage(contact?.number ?? '', m.providerId, full);
       const [updated] = await db
         .update(messages)
-        .set({ body, isEdited: true, updatedAt: new Date() })
+        .set({ body: full, isEdited: true, updatedAt: new Date() })
         .where(eq(messages.id, m.id))
         .returning();
       return emitMessage(t.companyId, ticket, 'update', updated!);
