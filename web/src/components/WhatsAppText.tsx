@@ -34,21 +34,20 @@ function render(segments: Segment[], mark: Marker | undefined, links: boolean, p
         ) : (
           <span key={key}>{text(s.href, key)}</span>
         );
-      case 'bold':
-        return <strong key={key}>{render(s.children, mark, links, `${key}.`)}</strong>;
-      case 'italic':
-        return <em key={key}>{render(s.children, mark, links, `${key}.`)}</em>;
-      case 'strike':
-        return <s key={key}>{render(s.children, mark, links, `${key}.`)}</s>;
+      case 'style': {
+        const children = render(s.children, mark, links, `${key}.`);
+        if (s.style === 'bold') return <strong key={key}>{children}</strong>;
+        if (s.style === 'italic') return <em key={key}>{children}</em>;
+        return <s key={key}>{children}</s>;
+      }
       case 'code':
         return (
-          <Box component="code" key={key} sx={codeSx}>
-            {text(s.text, key)}
-          </Box>
-        );
-      case 'pre':
-        return (
-          <Box component="code" key={key} sx={{ ...codeSx, whiteSpace: 'pre-wrap' }} data-block="">
+          <Box
+            component="code"
+            key={key}
+            sx={s.block ? { ...codeSx, whiteSpace: 'pre-wrap' } : codeSx}
+            data-block={s.block ? '' : undefined}
+          >
             {text(s.text, key)}
           </Box>
         );

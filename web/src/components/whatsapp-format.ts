@@ -10,8 +10,8 @@
 export type Segment =
   | { kind: 'text'; text: string }
   | { kind: 'link'; href: string }
-  | { kind: 'bold' | 'italic' | 'strike'; children: Segment[] }
-  | { kind: 'code' | 'pre'; text: string };
+  | { kind: 'style'; style: 'bold' | 'italic' | 'strike'; children: Segment[] }
+  | { kind: 'code'; block: boolean; text: string };
 
 const STYLES: Record<string, 'bold' | 'italic' | 'strike'> = { '*': 'bold', _: 'italic', '~': 'strike' };
 const WORD = /[\p{L}\p{N}]/u;
@@ -57,7 +57,7 @@ export function parseWhatsApp(text: string): Segment[] {
       const end = text.indexOf('```', i + 3);
       if (end > i + 3) {
         flush();
-        out.push({ kind: 'pre', text: text.slice(i + 3, end) });
+        out.push({ kind: 'code', block: true, text: text.slice(i + 3, end) });
         i = end + 3;
         continue;
       }
@@ -66,7 +66,7 @@ export function parseWhatsApp(text: string): Segment[] {
       const end = findClose(text, '`', i + 1, false);
       if (end > 0) {
         flush();
-        out.push({ kind: 'code', text: text.slice(i + 1, end) });
+        out.push({ kind: 'code', block: false, text: text.slice(i + 1, end) });
         i = end + 1;
         continue;
       }
@@ -76,7 +76,7 @@ export function parseWhatsApp(text: string): Segment[] {
       const end = findClose(text, ch, i + 1, false);
       if (end > 0) {
         flush();
-        out.push({ kind: style, children: parseWhatsApp(text.slice(i + 1, end)) });
+        out.push({ kind: 'style', style, children: parseWhatsApp(text.slice(i + 1, end)) });
         i = end + 1;
         continue;
       }
@@ -90,15 +90,11 @@ export function parseWhatsApp(text: string): Segment[] {
 
 /** The text without its markers: for titles, tooltips and anything that cannot hold elements. */
 export function plainWhatsApp(text: string): string {
-  const walk = (segments: Segment[]): string =>
-    segments
-      .map((s) =>
-        s.kind === 'text' || s.kind === 'code' || s.kind === 'pre'
-          ? s.text
-          : s.kind === 'link'
-            ? s.href
-            : walk(s.children),
-      )
-      .join('');
+  const one = (s: Segment): string => {
+    if (s.kind === 'link') return s.href;
+    if (s.kind === 'style') return walk(s.children);
+    return s.text;
+  };
+  const walk = (segments: Segment[]): string => segments.map(one).join('');
   return walk(parseWhatsApp(text));
 }
