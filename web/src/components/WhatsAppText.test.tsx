@@ -5,7 +5,8 @@ import { WhatsAppText } from './WhatsAppText.js';
 import { parseWhatsApp, plainWhatsApp } from './whatsapp-format.js';
 import { avatarColor, contactAvatar } from './avatar.js';
 
-const html = (text: string, links = false) => renderToStaticMarkup(<WhatsAppText text={text} links={links} />);
+const html = (text: string, links = false) =>
+  renderToStaticMarkup(<WhatsAppText text={text} links={links} />);
 /** The markup without the MUI class names: the tags and the text. */
 const tags = (text: string, links = false) =>
   html(text, links)

@@ -359,7 +359,10 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
       .onConflictDoNothing()
       .returning();
     if (!row) return { providerId, timestamp: new Date() };
-    deps.notify(companyId, whatsappId, { action: 'message', message: await viewWithQuote(db, whatsappId, row) });
+    deps.notify(companyId, whatsappId, {
+      action: 'message',
+      message: await viewWithQuote(db, whatsappId, row),
+    });
     // The customer's phone confirms delivery shortly after, as a real one would.
     later(deps.deliveryDelayMs ?? 300, async () => {
       const [updated] = await db

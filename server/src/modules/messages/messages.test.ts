@@ -254,7 +254,9 @@ describe('editing a sent message (PUT /messages/:id)', () => {
     expect(edited).toMatchObject({ body: '*Ana Admin*:\nBoa tarde', isEdited: true });
     expect(edited.ack).toBeGreaterThanOrEqual(2);
     // Sent again with its signature (an older client), it is not doubled.
-    const again = await (await t.as(s.admin).put(`/messages/${id}`, { body: '*Ana Admin*:\nBoa noite' })).json();
+    const again = await (
+      await t.as(s.admin).put(`/messages/${id}`, { body: '*Ana Admin*:\nBoa noite' })
+    ).json();
     expect(again.body).toBe('*Ana Admin*:\nBoa noite');
 
     // The customer's phone: the reply quotes the customer's message and shows it was edited.

@@ -73,8 +73,6 @@ function ToolButton({
   );
 }
 
-
-
 /** Contacts of the company (core §2): search, infinite scroll, add/edit, import, export, delete, start a ticket. */
 export default function ContactsPage() {
   const { t } = useTranslation();

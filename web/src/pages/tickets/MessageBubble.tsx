@@ -77,9 +77,7 @@ function marked(text: string, term: string | undefined, key: string): ReactNode 
 
 /** The message text through the one WhatsApp renderer; `mark` highlights a search term. */
 export function FormattedBody({ text, mark }: { text: string; mark?: string }) {
-  return (
-    <WhatsAppText text={text} links mark={mark ? (part, key) => marked(part, mark, key) : undefined} />
-  );
+  return <WhatsAppText text={text} links mark={mark ? (part, key) => marked(part, mark, key) : undefined} />;
 }
 
 async function download(url: string, filename: string) {
@@ -379,9 +377,11 @@ export const MessageBubble = memo(function MessageBubble({
             {Special && !deleted ? (
               <Special sx={{ fontSize: 16, verticalAlign: 'text-bottom', mr: 0.5 }} />
             ) : null}
-            {deleted
-              ? t('tickets.messages.deleted')
-              : <FormattedBody text={caption || t(`tickets.media.${message.mediaType}`)} mark={mark} />}
+            {deleted ? (
+              t('tickets.messages.deleted')
+            ) : (
+              <FormattedBody text={caption || t(`tickets.media.${message.mediaType}`)} mark={mark} />
+            )}
             {/* Room for the time and ticks on the last line. */}
             <Box component="span" sx={{ display: 'inline-block', width: message.isEdited ? 112 : 68 }} />
           </Typography>
