@@ -250,7 +250,7 @@ test('a duplicate user e-mail flags the field', async () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Nome').fill('Outra Ana');
     await dialog.getByLabel('E-mail').fill(DEMO_ADMIN.email);
-    await dialog.getByLabel('Senha', { exact: true }).fill('Senha@12345');
+    await dialog.locator('input[type="password"]').fill('Senha@12345');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     await dialog.getByText('Este e-mail já está cadastrado.').waitFor();
     assert.equal(await dialog.getByLabel('E-mail').getAttribute('aria-invalid'), 'true');
