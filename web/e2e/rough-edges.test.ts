@@ -186,6 +186,8 @@ test('formatting, edit after the signature, quote and edit on the phone, tags, r
     await mine.locator('[data-testid="ack"]:is([data-ack="2"],[data-ack="3"])').waitFor();
     assert.ok(await mine.getByTestId('ack').isVisible(), 'the ticks are visible, not hidden by the mark');
     const assignedRow = page.locator(`[data-testid="ticket-list-open"] [data-uuid="${uuid}"]`);
+    // The list previews the edited text, the signature in bold.
+    await assignedRow.getByTestId('ticket-last-message').filter({ hasText: 'Vou verificar agora' }).waitFor();
     await assignedRow
       .getByTestId('ticket-last-message')
       .locator('strong', { hasText: 'Ana Admin' })

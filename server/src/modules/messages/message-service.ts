@@ -16,6 +16,7 @@ import {
 } from '../../messaging/outbound-sender.js';
 import { mediaTypeOf } from '../../messaging/channels/simulator-channel.js';
 import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
+import { ticketNotificationRooms } from '../../realtime/room-policy.js';
 import { messagePage, toMessageView, withRelations, type MessageRow } from './message-queries.js';
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
 
@@ -291,6 +292,20 @@ export function messageService(deps: {
         .set({ body: full, isEdited: true, updatedAt: new Date() })
         .where(eq(messages.id, m.id))
         .returning();
+      // The ticket lists preview the last message: an edit of that one shows there too (no reordering).
+      const [previewed] = await db
+        .update(tickets)
+        .set({ lastMessage: full })
+        .where(and(eq(tickets.id, ticket.id), eq(tickets.lastMessage, m.body)))
+        .returning({ id: tickets.id });
+      const view = previewed ? await ticketQueries.byId(db, t.companyId, ticket.id) : null;
+      if (view)
+        events.toRoom(
+          [rooms.ticketStatus(t.companyId, view.status), ...ticketNotificationRooms(t.companyId, view)],
+          t.companyId,
+          'ticket',
+          { action: 'update', ticket: view },
+        );
       return emitMessage(t.companyId, ticket, 'update', updated!);
     },
 

@@ -253,6 +253,9 @@ describe('editing a sent message (PUT /messages/:id)', () => {
     const edited = await res.json();
     expect(edited).toMatchObject({ body: '*Ana Admin*:\nBoa tarde', isEdited: true });
     expect(edited.ack).toBeGreaterThanOrEqual(2);
+    // The ticket lists preview the edited text.
+    const [ticket] = await t.database.db.select().from(tickets).where(eq(tickets.id, s.ticketId));
+    expect(ticket!.lastMessage).toBe('*Ana Admin*:\nBoa tarde');
     // Sent again with its signature (an older client), it is not doubled.
     const again = await (
       await t.as(s.admin).put(`/messages/${id}`, { body: '*Ana Admin*:\nBoa noite' })
