@@ -83,6 +83,18 @@ export type MessageSend = z.infer<typeof MessageSend>;
 
 export const MessageEdit = z.object({ body: z.string().trim().min(1).max(20000) });
 
+/** The signature the message input adds (core §4): the user's name in bold, a colon and a new line. */
+const SIGNATURE = /^\*[^*\n]+\*:\n/;
+
+/**
+ * Splits a sent body into its signature ("*Ana*:\n", or '') and the text after it: an edit shows and
+ * changes only the text, and the server puts the signature back.
+ */
+export function splitSignature(body: string): { signature: string; text: string } {
+  const m = SIGNATURE.exec(body);
+  return m ? { signature: m[0], text: body.slice(m[0].length) } : { signature: '', text: body };
+}
+
 export const TicketNoteInput = z.object({
   note: z.string().trim().min(2).max(5000),
   ticketId: z.coerce.number().int().positive().max(2147483647),

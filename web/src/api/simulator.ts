@@ -16,6 +16,10 @@ export interface SimulatorMessage {
   /** 0 while the page is still sending it; 1 sent, 2 delivered, 3 read. */
   ack: number;
   isDeleted: boolean;
+  /** Changed by the company after it was sent. */
+  isEdited?: boolean;
+  /** The message this one answers. */
+  quoted?: { id: string; fromMe: boolean; body: string; mediaType: string | null } | null;
   createdAt: string;
   /** Only on messages this page sends, until the server's copy replaces them. */
   local?: { url?: string; filename?: string; mimetype?: string; failed?: boolean };
@@ -36,13 +40,19 @@ export const simulatorKeys = {
     ['simulator', whatsappId, 'conversation', number] as const,
 };
 
-/** Replaces a message by id (acks only move forward) or appends it. */
+/** Replaces a message by id (acks only move forward, a quote stays) or appends it. */
 export function upsertMessage(list: SimulatorMessage[], message: SimulatorMessage): SimulatorMessage[] {
   const i = list.findIndex((m) => m.id === message.id);
   if (i < 0) return [...list, message];
   const current = list[i]!;
   const next = [...list];
-  next[i] = { ...message, ack: Math.max(current.ack, message.ack), local: message.local ?? current.local };
+  next[i] = {
+    ...message,
+    ack: Math.max(current.ack, message.ack),
+    // An update that does not carry the quote (an ack) keeps the one already known.
+    quoted: message.quoted ?? current.quoted ?? null,
+    local: message.local ?? current.local,
+  };
   return next;
 }
 

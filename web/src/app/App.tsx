@@ -12,7 +12,8 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeModeProvider>
-        <SnackbarProvider maxSnack={4} anchorOrigin={{ vertical: 'top', horizontal: 'right' }}>
+        {/* Bottom left: clear of the top bar's controls, drawers' close buttons and the message input. */}
+        <SnackbarProvider maxSnack={4} anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}>
           <AuthProvider>
             <AppRouter />
           </AuthProvider>

@@ -4,11 +4,11 @@ import TranslateIcon from '@mui/icons-material/Translate';
 import CheckIcon from '@mui/icons-material/Check';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '@recado/contracts';
+import { chooseLanguage } from '../i18n/index.js';
 import { NoTooltip, type TooltipSlot } from './tooltip-slot.js';
 
 /**
- * The language picker of the top bar and the public pages. Changing the language is stored locally by
- * i18n/index.ts; `onChange` lets the shell tell the server too.
+ * The language picker of the top bar and the public pages. A choice is stored locally (chooseLanguage); `onChange` lets the shell tell the server too.
  */
 export function LanguageMenu({
   onChange,
@@ -25,7 +25,7 @@ export function LanguageMenu({
   const choose = (lang: Language) => {
     setAnchor(null);
     if (lang !== current) {
-      void i18n.changeLanguage(lang);
+      void chooseLanguage(lang);
       onChange?.(lang);
     }
   };

@@ -5,12 +5,30 @@ import pt from './pt.json';
 
 export const LANGUAGE_KEY = 'language';
 
-/** The stored preference, first two letters (pt, en, es); Portuguese otherwise. */
+const supported = (raw: string | null | undefined): Language | null => {
+  const lang = (raw ?? '').slice(0, 2).toLowerCase();
+  return (LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : null;
+};
+
+/** The stored preference, first two letters (pt, en, es); Portuguese otherwise (core §1). */
 export function storedLanguage(): Language {
-  const raw = (localStorage.getItem(LANGUAGE_KEY) ?? navigator.language ?? FALLBACK_LANGUAGE)
-    .slice(0, 2)
-    .toLowerCase();
-  return (LANGUAGES as readonly string[]).includes(raw) ? (raw as Language) : FALLBACK_LANGUAGE;
+  return supported(localStorage.getItem(LANGUAGE_KEY)) ?? FALLBACK_LANGUAGE;
+}
+
+/**
+ * The browser's language, only as a suggestion: offered while nothing is stored and when it is one we
+ * have and not Portuguese. It never switches by itself.
+ */
+export function suggestedLanguage(): Language | null {
+  if (localStorage.getItem(LANGUAGE_KEY)) return null;
+  const lang = supported(navigator.language);
+  return lang && lang !== FALLBACK_LANGUAGE ? lang : null;
+}
+
+/** The user's choice (the language menu, the suggestion): stored, then applied. */
+export function chooseLanguage(lang: Language) {
+  localStorage.setItem(LANGUAGE_KEY, lang);
+  return i18n.changeLanguage(lang);
 }
 
 // Portuguese (the fallback) ships with the app; English and Spanish load when chosen.
@@ -44,8 +62,8 @@ void i18n
     react: { useSuspense: false },
   });
 
+// Only a choice is stored (chooseLanguage): the default must not look like one.
 i18n.on('languageChanged', (lng) => {
-  localStorage.setItem(LANGUAGE_KEY, lng);
   document.documentElement.lang = lng === 'pt' ? 'pt-BR' : lng;
 });
 document.documentElement.lang = i18n.language === 'pt' ? 'pt-BR' : i18n.language;

@@ -23,6 +23,7 @@ import { listTime } from '../pages/tickets/ticket-format.js';
 import { useNotificationPermission, useTicketNotifications } from '../pages/tickets/notifications.js';
 import { PopoverEmpty, TopBarPopover } from './TopBarPopover.js';
 import { useNotificationTickets } from './useNotificationTickets.js';
+import { WhatsAppText } from '../components/WhatsAppText.js';
 
 function NotificationRow({ ticket, onOpen }: { ticket: TicketView; onOpen(): void }) {
   const { t, i18n } = useTranslation();
@@ -57,7 +58,7 @@ function NotificationRow({ ticket, onOpen }: { ticket: TicketView; onOpen(): voi
             sx={{ flex: 1, minWidth: 0 }}
             data-testid="notification-last-message"
           >
-            {lastMessageLabel(ticket.lastMessage ?? '', t)}
+            <WhatsAppText text={lastMessageLabel(ticket.lastMessage ?? '', t)} />
           </Typography>
           {pending ? (
             <Chip

@@ -4,6 +4,7 @@ import { alpha } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
 import { Logo } from '../components/Logo.js';
 import { LanguageMenu } from '../components/LanguageMenu.js';
+import { LanguageSuggestion } from '../components/LanguageSuggestion.js';
 import { ThemeToggle } from '../components/ThemeToggle.js';
 
 /**
@@ -37,6 +38,9 @@ export function PublicLayout({
         <LanguageMenu variant="button" />
         <ThemeToggle />
       </Stack>
+      <Box sx={{ display: 'flex', justifyContent: 'center', px: 2 }}>
+        <LanguageSuggestion />
+      </Box>
       <Box component="main" sx={{ flex: 1, display: 'grid', placeItems: 'center', px: 2, pb: 2 }}>
         <Paper
           elevation={0}

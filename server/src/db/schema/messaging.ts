@@ -261,6 +261,10 @@ export const simulatorMessages = pgTable(
     /** Inbound only: handed to the company's pipeline (false until then, so nothing is lost on a crash). */
     delivered: boolean('delivered').notNull().default(false),
     isDeleted: boolean('is_deleted').notNull().default(false),
+    /** Changed by its sender after it was sent: the phone shows "edited". */
+    isEdited: boolean('is_edited').notNull().default(false),
+    /** The message this one answers (a reply), by provider id: the phone shows it quoted. */
+    quotedProviderId: text('quoted_provider_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [

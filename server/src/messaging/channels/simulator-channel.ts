@@ -48,10 +48,17 @@ export interface SimulatorView {
   mediaUrl: string | null;
   ack: number;
   isDeleted: boolean;
+  isEdited: boolean;
+  /** The message this one answers, as the phone shows it above the text. */
+  quoted: { id: string; fromMe: boolean; body: string; mediaType: string | null } | null;
   createdAt: string;
 }
 
-export const toSimulatorView = (r: SimulatorRow, whatsappId: number): SimulatorView => ({
+export const toSimulatorView = (
+  r: SimulatorRow,
+  whatsappId: number,
+  quoted?: SimulatorRow | null,
+): SimulatorView => ({
   id: r.providerId,
   number: r.number,
   fromMe: r.fromMe,
@@ -60,8 +67,38 @@ export const toSimulatorView = (r: SimulatorRow, whatsappId: number): SimulatorV
   mediaUrl: r.media ? `/api/simulator/${whatsappId}/media/${encodeURIComponent(r.providerId)}` : null,
   ack: r.ack,
   isDeleted: r.isDeleted,
+  isEdited: r.isEdited,
+  quoted: quoted
+    ? {
+        id: quoted.providerId,
+        fromMe: quoted.fromMe,
+        body: quoted.isDeleted ? '' : quoted.body,
+        mediaType: quoted.mediaType,
+      }
+    : null,
   createdAt: r.createdAt.toISOString(),
 });
+
+/** The rows a page of rows quotes, by provider id (one query; a quote outside the page is read too). */
+export async function quotedRows(db: Db, whatsappId: number, rows: SimulatorRow[]) {
+  const ids = [...new Set(rows.map((r) => r.quotedProviderId).filter((id): id is string => Boolean(id)))];
+  const byId = new Map(rows.map((r) => [r.providerId, r]));
+  const missing = ids.filter((id) => !byId.has(id));
+  if (missing.length)
+    for (const r of await db
+      .select()
+      .from(simulatorMessages)
+      .where(
+        and(eq(simulatorMessages.whatsappId, whatsappId), inArray(simulatorMessages.providerId, missing)),
+      ))
+      byId.set(r.providerId, r);
+  return (r: SimulatorRow) => (r.quotedProviderId ? (byId.get(r.quotedProviderId) ?? null) : null);
+}
+
+/** A row's view with its quoted message read from the table. */
+export async function viewWithQuote(db: Db, whatsappId: number, r: SimulatorRow) {
+  return toSimulatorView(r, whatsappId, (await quotedRows(db, whatsappId, [r]))(r));
+}
 
 export const mediaTypeOf = (mimetype: string): MediaType => {
   const top = mimetype.split('/')[0];
@@ -298,7 +335,7 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
 
   async function outbound(
     to: string,
-    fields: { body: string; mediaType?: string; media?: SimulatorRow['media'] },
+    fields: { body: string; mediaType?: string; media?: SimulatorRow['media']; quoted?: string },
     chosenId?: string,
   ): Promise<SendResult> {
     if (!running) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED');
@@ -314,6 +351,7 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
         body: fields.body,
         mediaType: fields.mediaType ?? null,
         media: fields.media ?? null,
+        quotedProviderId: fields.quoted ?? null,
         ack: 1,
         delivered: true,
       })
@@ -321,7 +359,10 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
       .onConflictDoNothing()
       .returning();
     if (!row) return { providerId, timestamp: new Date() };
-    deps.notify(companyId, whatsappId, { action: 'message', message: toSimulatorView(row, whatsappId) });
+    deps.notify(companyId, whatsappId, {
+      action: 'message',
+      message: await viewWithQuote(db, whatsappId, row),
+    });
     // The customer's phone confirms delivery shortly after, as a real one would.
     later(deps.deliveryDelayMs ?? 300, async () => {
       const [updated] = await db
@@ -331,7 +372,10 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
         .returning();
       if (!updated) return;
       await sink.ack({ providerId, ack: updated.ack });
-      deps.notify(companyId, whatsappId, { action: 'update', message: toSimulatorView(updated, whatsappId) });
+      deps.notify(companyId, whatsappId, {
+        action: 'update',
+        message: await viewWithQuote(db, whatsappId, updated),
+      });
     });
     return { providerId, timestamp: row!.createdAt };
   }
@@ -391,7 +435,7 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
       }
       return rows.length;
     },
-    sendText: (to, body, opts) => outbound(to, { body }, opts?.providerId),
+    sendText: (to, body, opts) => outbound(to, { body, quoted: opts?.quotedProviderId }, opts?.providerId),
     async sendMedia(to, media: MediaPayload & { caption?: string; asVoice?: boolean }, opts) {
       const path = await deps.media.save(companyId, media.data, media.filename, 'simulator');
       return outbound(
@@ -400,6 +444,7 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
           body: media.caption ?? '',
           mediaType: mediaTypeOf(media.mimetype),
           media: { mimetype: media.mimetype, filename: media.filename, path },
+          quoted: opts?.quotedProviderId,
         },
         opts?.providerId,
       );
@@ -438,7 +483,7 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
     async editMessage(_to, providerId, body) {
       const rows = await db
         .update(simulatorMessages)
-        .set({ body })
+        .set({ body, isEdited: true })
         .where(
           and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.providerId, providerId)),
         )
@@ -446,7 +491,7 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
       if (!rows.length) throw new ChannelError('ERR_SENDING_WAPP_MSG');
       deps.notify(companyId, whatsappId, {
         action: 'update',
-        message: toSimulatorView(rows[0]!, whatsappId),
+        message: await viewWithQuote(db, whatsappId, rows[0]!),
       });
     },
     async checkNumber(number) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { rooms, type ErrorCode, type MessageSend } from '@recado/contracts';
+import { rooms, splitSignature, type ErrorCode, type MessageSend } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { contacts, messages, tickets, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -16,6 +16,7 @@ import {
 } from '../../messaging/outbound-sender.js';
 import { mediaTypeOf } from '../../messaging/channels/simulator-channel.js';
 import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
+import { ticketNotificationRooms } from '../../realtime/room-policy.js';
 import { messagePage, toMessageView, withRelations, type MessageRow } from './message-queries.js';
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
 
@@ -281,12 +282,30 @@ export function messageService(deps: {
       if (!channel.editMessage)
         throw new AppError('ERR_SENDING_WAPP_MSG', 400, 'This channel cannot edit messages');
       const [contact] = await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
-      await channel.editMessage(contact?.number ?? '', m.providerId, body);
+      // An edit changes the text after the signature; the signature the message went with stays.
+      const { signature } = splitSignature(m.body);
+      const typed = splitSignature(body);
+      const full = signature + (typed.signature === signature ? typed.text : body);
+      await channel.editMessage(contact?.number ?? '', m.providerId, full);
       const [updated] = await db
         .update(messages)
-        .set({ body, isEdited: true, updatedAt: new Date() })
+        .set({ body: full, isEdited: true, updatedAt: new Date() })
         .where(eq(messages.id, m.id))
         .returning();
+      // The ticket lists preview the last message: an edit of that one shows there too (no reordering).
+      const [previewed] = await db
+        .update(tickets)
+        .set({ lastMessage: full })
+        .where(and(eq(tickets.id, ticket.id), eq(tickets.lastMessage, m.body)))
+        .returning({ id: tickets.id });
+      const view = previewed ? await ticketQueries.byId(db, t.companyId, ticket.id) : null;
+      if (view)
+        events.toRoom(
+          [rooms.ticketStatus(t.companyId, view.status), ...ticketNotificationRooms(t.companyId, view)],
+          t.companyId,
+          'ticket',
+          { action: 'update', ticket: view },
+        );
       return emitMessage(t.companyId, ticket, 'update', updated!);
     },
 

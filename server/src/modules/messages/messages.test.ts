@@ -218,3 +218,71 @@ describe('POST /messages/:ticketId with ffmpeg turned off (FFMPEG_PATH=off)', ()
     expect(row!.data).toBeNull();
   });
 });
+
+describe('editing a sent message (PUT /messages/:id)', () => {
+  type PhoneMessage = {
+    id: string;
+    fromMe: boolean;
+    body: string;
+    ack: number;
+    isEdited: boolean;
+    quoted: { id: string; fromMe: boolean; body: string } | null;
+  };
+  const phone = async (s: Awaited<ReturnType<typeof openTicket>>) =>
+    (await (
+      await t.as(s.admin).get(`/simulator/${s.whatsappId}/conversations/${s.number}`)
+    ).json()) as PhoneMessage[];
+
+  test('changes only the text after the signature, keeps the ticks, and the phone shows quote and "edited"', async () => {
+    const s = await openTicket(t, 'EditSign', '5511966660010');
+    const [customer] = await t.database.db.select().from(messages).where(eq(messages.ticketId, s.ticketId));
+    const sent = await t
+      .as(s.admin)
+      .post(`/messages/${s.ticketId}`, { body: '*Ana Admin*:\nBom dia', quotedMsg: { id: customer!.id } });
+    expect(sent.status).toBe(200);
+    const { id } = (await sent.json()) as { id: number };
+    // Delivered to the phone: ✓✓.
+    await waitFor(async () => {
+      const [row] = await t.database.db.select().from(messages).where(eq(messages.id, id));
+      return row!.ack >= 2;
+    });
+
+    // The edit dialog sends the text alone; the signature stays in front of it.
+    const res = await t.as(s.admin).put(`/messages/${id}`, { body: 'Boa tarde' });
+    expect(res.status).toBe(200);
+    const edited = await res.json();
+    expect(edited).toMatchObject({ body: '*Ana Admin*:\nBoa tarde', isEdited: true });
+    expect(edited.ack).toBeGreaterThanOrEqual(2);
+    // The ticket lists preview the edited text.
+    const [ticket] = await t.database.db.select().from(tickets).where(eq(tickets.id, s.ticketId));
+    expect(ticket!.lastMessage).toBe('*Ana Admin*:\nBoa tarde');
+    // Sent again with its signature (an older client), it is not doubled.
+    const again = await (
+      await t.as(s.admin).put(`/messages/${id}`, { body: '*Ana Admin*:\nBoa noite' })
+    ).json();
+    expect(again.body).toBe('*Ana Admin*:\nBoa noite');
+
+    // The customer's phone: the reply quotes the customer's message and shows it was edited.
+    const mine = (await phone(s)).find((m) => m.fromMe)!;
+    expect(mine).toMatchObject({ body: '*Ana Admin*:\nBoa noite', isEdited: true });
+    expect(mine.ack).toBeGreaterThanOrEqual(2);
+    expect(mine.quoted).toMatchObject({ fromMe: false, body: 'Oi' });
+
+    // Another company's admin can neither edit it nor read that phone.
+    const other = await t.company('EditOther');
+    expect((await t.as(other.admin).put(`/messages/${id}`, { body: 'x' })).status).toBe(404);
+    expect(
+      (await t.as(other.admin).get(`/simulator/${s.whatsappId}/conversations/${s.number}`)).status,
+    ).toBeGreaterThanOrEqual(400);
+  });
+
+  test('a message sent without a signature is edited whole', async () => {
+    const s = await openTicket(t, 'EditPlain', '5511966660011');
+    const { id } = (await (await t.as(s.admin).post(`/messages/${s.ticketId}`, { body: 'Olá' })).json()) as {
+      id: number;
+    };
+    const edited = await (await t.as(s.admin).put(`/messages/${id}`, { body: 'Olá de novo' })).json();
+    expect(edited.body).toBe('Olá de novo');
+    expect((await phone(s)).find((m) => m.fromMe)).toMatchObject({ body: 'Olá de novo', isEdited: true });
+  });
+});

@@ -11,6 +11,7 @@ import type { SessionManager } from '../../messaging/session-manager.js';
 import {
   markCustomerRead,
   mediaTypeOf,
+  quotedRows,
   toSimulatorView,
   type SimulatorChannelApi,
   type SimulatorRow,
@@ -176,7 +177,8 @@ export function simulatorService(deps: {
         .from(simulatorMessages)
         .where(and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.number, number)))
         .orderBy(asc(simulatorMessages.id));
-      return rows.map((r) => toSimulatorView(r, whatsappId));
+      const quotedOf = await quotedRows(db, whatsappId, rows);
+      return rows.map((r) => toSimulatorView(r, whatsappId, quotedOf(r)));
     },
 
     /** The customers this simulator has talked to, newest conversation first. */

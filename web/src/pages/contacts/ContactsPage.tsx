@@ -1,7 +1,6 @@
 import { useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import {
-  Avatar,
   Box,
   Button,
   Chip,
@@ -47,25 +46,12 @@ import { ListStatusRow } from '../../components/ListStatusRow.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { SearchField } from '../../components/SearchField.js';
 import { useDebouncedValue } from '../../components/useDebouncedValue.js';
+import { ContactAvatar } from '../../components/ContactAvatar.js';
 import { ContactDialog } from './ContactDialog.js';
 import { UploadReportDialog } from './UploadReportDialog.js';
 import { SpreadsheetError, downloadText, readSpreadsheet, toCsv } from './contact-files.js';
 
 const EXPORT_FILE_NAME = 'contatos.csv';
-
-/** A steady colour per name, so avatars without a picture are told apart at a glance. */
-const AVATAR_COLORS = [
-  '#00796b',
-  '#5e35b1',
-  '#c2185b',
-  '#ef6c00',
-  '#0277bd',
-  '#558b2f',
-  '#6d4c41',
-  '#455a64',
-];
-const avatarColor = (name: string) =>
-  AVATAR_COLORS[[...name].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % AVATAR_COLORS.length]!;
 
 /** Header buttons: icon and text, only the icon on phones (the text stays as the accessible name). */
 function ToolButton({
@@ -86,14 +72,6 @@ function ToolButton({
     </Button>
   );
 }
-
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => w[0]!.toUpperCase())
-    .join('');
 
 /** Contacts of the company (core §2): search, infinite scroll, add/edit, import, export, delete, start a ticket. */
 export default function ContactsPage() {
@@ -275,13 +253,7 @@ export default function ContactsPage() {
               {list.items.map((c) => (
                 <TableRow key={c.id} hover data-testid="contact-row">
                   <TableCell sx={{ px: { xs: 1, sm: 2 } }}>
-                    <Avatar
-                      src={c.profilePicUrl || undefined}
-                      alt={c.name}
-                      sx={{ width: 36, height: 36, fontSize: 15, bgcolor: avatarColor(c.name) }}
-                    >
-                      {initials(c.name)}
-                    </Avatar>
+                    <ContactAvatar contact={c} size={36} />
                   </TableCell>
                   <TableCell>
                     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>

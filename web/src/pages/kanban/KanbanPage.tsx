@@ -34,6 +34,7 @@ import {
 import { PageHeader } from '../../components/PageHeader.js';
 import { TicketAvatar, contactLabel, lastMessageLabel } from '../tickets/ticket-avatar.js';
 import { listTime } from '../tickets/ticket-format.js';
+import { WhatsAppText } from '../../components/WhatsAppText.js';
 
 /** The drag payload's type: only our own cards are accepted by the lanes. */
 const DRAG_TYPE = 'application/x-recado-ticket';
@@ -143,7 +144,7 @@ function KanbanCard({
           minHeight: '1.43em',
         }}
       >
-        {lastMessageLabel(ticket.lastMessage, t) || '—'}
+        {ticket.lastMessage ? <WhatsAppText text={lastMessageLabel(ticket.lastMessage, t)} /> : '—'}
       </Typography>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, flexWrap: 'wrap' }}>
         <Chip

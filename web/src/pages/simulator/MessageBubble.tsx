@@ -8,7 +8,7 @@ import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import { useTranslation } from 'react-i18next';
 import { fetchMedia, useMediaUrl, type SimulatorMessage } from '../../api/simulator.js';
-import { formatText } from '../tickets/MessageBubble.js';
+import { WhatsAppText } from '../../components/WhatsAppText.js';
 
 /** WhatsApp's own colors, so the simulated phone looks like the real one in both themes. */
 export function phoneColors(mode: 'light' | 'dark') {
@@ -147,7 +147,16 @@ const time = (iso: string, lang: string) =>
   );
 
 /** One message: the customer's own on the right in green, the company's on the left. */
-export function MessageBubble({ message, onMediaLoad }: { message: SimulatorMessage; onMediaLoad(): void }) {
+export function MessageBubble({
+  message,
+  companyName,
+  onMediaLoad,
+}: {
+  message: SimulatorMessage;
+  /** Who the company's messages come from, as the phone names them in a quote. */
+  companyName: string;
+  onMediaLoad(): void;
+}) {
   const { t, i18n } = useTranslation();
   const colors = phoneColors(useTheme().palette.mode);
   const mine = !message.fromMe;
@@ -155,6 +164,8 @@ export function MessageBubble({ message, onMediaLoad }: { message: SimulatorMess
   // A file without a known name shows its caption as the chip's label, not twice.
   const caption =
     hasMedia && message.mediaType === 'application' && !message.local?.filename ? '' : message.body;
+  const quoted = message.quoted;
+  const edited = Boolean(message.isEdited) && !message.isDeleted;
   return (
     <Box
       data-testid="sim-message"
@@ -177,6 +188,49 @@ export function MessageBubble({ message, onMediaLoad }: { message: SimulatorMess
           boxShadow: '0 1px 0.5px rgba(11,20,26,.13)',
         }}
       >
+        {quoted && !message.isDeleted ? (
+          <Box
+            data-testid="sim-quote"
+            sx={{
+              mb: 0.5,
+              px: 1,
+              py: 0.5,
+              borderLeft: 4,
+              borderColor: quoted.fromMe ? 'secondary.main' : 'primary.main',
+              borderRadius: 1,
+              bgcolor: alpha(colors.text, 0.06),
+              overflow: 'hidden',
+            }}
+          >
+            <Typography
+              variant="caption"
+              sx={{
+                display: 'block',
+                fontWeight: 700,
+                color: quoted.fromMe ? 'secondary.main' : 'primary.main',
+              }}
+            >
+              {quoted.fromMe ? companyName : t('simulator.you')}
+            </Typography>
+            <Typography
+              variant="body2"
+              sx={{
+                color: colors.meta,
+                display: '-webkit-box',
+                WebkitLineClamp: 2,
+                WebkitBoxOrient: 'vertical',
+                overflow: 'hidden',
+                whiteSpace: 'pre-wrap',
+              }}
+            >
+              {quoted.body ? (
+                <WhatsAppText text={quoted.body} />
+              ) : quoted.mediaType ? (
+                `[${quoted.mediaType}]`
+              ) : null}
+            </Typography>
+          </Box>
+        ) : null}
         {hasMedia ? (
           <Box sx={{ mb: caption ? 0.5 : 0 }}>
             <MediaContent message={message} onLoad={onMediaLoad} />
@@ -197,9 +251,9 @@ export function MessageBubble({ message, onMediaLoad }: { message: SimulatorMess
             {message.isDeleted ? (
               <BlockIcon sx={{ fontSize: 15, verticalAlign: 'text-bottom', mr: 0.5 }} />
             ) : null}
-            {message.isDeleted ? t('simulator.deleted') : formatText(caption)}
+            {message.isDeleted ? t('simulator.deleted') : <WhatsAppText text={caption} links />}
             {/* Room for the time and ticks on the last line, as WhatsApp does. */}
-            <Box component="span" sx={{ display: 'inline-block', width: 64 }} />
+            <Box component="span" sx={{ display: 'inline-block', width: edited ? 112 : 64 }} />
           </Typography>
         ) : null}
         <Box
@@ -212,6 +266,15 @@ export function MessageBubble({ message, onMediaLoad }: { message: SimulatorMess
             ...(message.isDeleted || caption ? { position: 'absolute', right: 8, bottom: 4 } : { mt: 0.25 }),
           }}
         >
+          {edited ? (
+            <Typography
+              component="span"
+              data-testid="sim-edited"
+              sx={{ fontSize: 11, lineHeight: 1, color: colors.meta, fontStyle: 'italic', mr: 0.25 }}
+            >
+              {t('simulator.edited')}
+            </Typography>
+          ) : null}
           <Typography component="span" sx={{ fontSize: 11, lineHeight: 1, color: colors.meta }}>
             {time(message.createdAt, i18n.language)}
           </Typography>

@@ -44,31 +44,13 @@ import {
 import { maskPhone } from '../signup/masks.js';
 import { ConnectionStatus } from '../connections/ConnectionStatus.js';
 import { MessageBubble, phoneColors } from './MessageBubble.js';
+import { WhatsAppText } from '../../components/WhatsAppText.js';
+import { ContactAvatar } from '../../components/ContactAvatar.js';
 
 /** The media the inbound entry takes (base64 of at most ~16 MB). */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** How long the open chat takes to "read" a company message, so ✓✓ can be seen turning blue. */
 const READ_DELAY_MS = 1500;
-
-const AVATAR_COLORS = [
-  '#00a884',
-  '#53bdeb',
-  '#7f66ff',
-  '#ff8a65',
-  '#e5a00d',
-  '#e26ab6',
-  '#26a69a',
-  '#5c6bc0',
-];
-const avatarColor = (key: string) =>
-  AVATAR_COLORS[[...key].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 9973, 7) % AVATAR_COLORS.length]!;
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter((p) => /\p{L}/u.test(p))
-    .slice(0, 2)
-    .map((p) => p[0]!.toUpperCase())
-    .join('') || '#';
 
 function lastAtLabel(iso: string, lang: string) {
   const d = new Date(iso);
@@ -186,9 +168,7 @@ function CustomerList({
           sx={{ py: 1, alignItems: 'flex-start' }}
         >
           <ListItemAvatar sx={{ minWidth: 48 }}>
-            <Avatar sx={{ bgcolor: avatarColor(c.number), width: 38, height: 38, fontSize: 15 }}>
-              {initials(c.name === c.number ? '' : c.name)}
-            </Avatar>
+            <ContactAvatar contact={c} size={38} />
           </ListItemAvatar>
           <ListItemText
             primary={
@@ -218,7 +198,7 @@ function CustomerList({
                     whiteSpace: 'nowrap',
                   }}
                 >
-                  {c.lastMessage || t('simulator.noMessages')}
+                  {c.lastMessage ? <WhatsAppText text={c.lastMessage} /> : t('simulator.noMessages')}
                 </Box>
               </>
             }
@@ -444,6 +424,7 @@ function Phone({
             <MessageBubble
               key={item.message.id}
               message={item.message}
+              companyName={connectionName}
               onMediaLoad={() => scrollToBottom()}
             />
           ),

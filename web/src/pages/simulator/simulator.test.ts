@@ -26,6 +26,13 @@ describe('simulator conversation cache', () => {
     expect(list[1]!.ack).toBe(3);
   });
 
+  test('an ack update without the quote keeps the quote and takes the edited mark', () => {
+    const quoted = { id: 'q', fromMe: false, body: 'Pedido', mediaType: null };
+    let list = upsertMessage([], msg({ id: 'c', fromMe: true, quoted }));
+    list = upsertMessage(list, msg({ id: 'c', fromMe: true, ack: 3, quoted: null, isEdited: true }));
+    expect(list[0]).toMatchObject({ ack: 3, quoted, isEdited: true });
+  });
+
   test('media kinds follow the server', () => {
     expect(['image/png', 'audio/ogg', 'video/mp4', 'application/pdf', 'text/plain'].map(mediaTypeOf)).toEqual(
       ['image', 'audio', 'video', 'application', 'application'],

@@ -4,7 +4,6 @@ import {
   Chip,
   Dialog,
   IconButton,
-  Link,
   ListItemIcon,
   ListItemText,
   Menu,
@@ -29,6 +28,7 @@ import PhoneMissedOutlinedIcon from '@mui/icons-material/PhoneMissedOutlined';
 import ReplyIcon from '@mui/icons-material/Reply';
 import { useTranslation } from 'react-i18next';
 import { fetchMediaBlob, useMediaUrl, type MessageView } from '../../api/messages.js';
+import { WhatsAppText } from '../../components/WhatsAppText.js';
 import { chatColors, clockTime, matchRanges } from './ticket-format.js';
 
 const ACK_KEYS = ['pending', 'sent', 'delivered', 'read'] as const;
@@ -75,36 +75,9 @@ function marked(text: string, term: string | undefined, key: string): ReactNode 
   return <span key={key}>{out}</span>;
 }
 
-/** WhatsApp's *bold*, _italic_, ~strike~ and plain links; `mark` highlights a search term. */
-export function formatText(text: string, mark?: string): ReactNode[] {
-  const out: ReactNode[] = [];
-  const re = /(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~|https?:\/\/[^\s]+)/g;
-  let last = 0;
-  let i = 0;
-  for (const m of text.matchAll(re)) {
-    const at = m.index ?? 0;
-    if (at > last) out.push(marked(text.slice(last, at), mark, `t${i++}`));
-    const token = m[0];
-    const inner = token.slice(1, -1);
-    if (token.startsWith('http'))
-      out.push(
-        <Link
-          key={i++}
-          href={token}
-          target="_blank"
-          rel="noopener noreferrer"
-          sx={{ overflowWrap: 'anywhere' }}
-        >
-          {marked(token, mark, `l${i}`)}
-        </Link>,
-      );
-    else if (token.startsWith('*')) out.push(<strong key={i++}>{marked(inner, mark, `b${i}`)}</strong>);
-    else if (token.startsWith('_')) out.push(<em key={i++}>{marked(inner, mark, `i${i}`)}</em>);
-    else out.push(<s key={i++}>{marked(inner, mark, `s${i}`)}</s>);
-    last = at + token.length;
-  }
-  if (last < text.length) out.push(marked(text.slice(last), mark, `t${i}`));
-  return out;
+/** The message text through the one WhatsApp renderer; `mark` highlights a search term. */
+export function FormattedBody({ text, mark }: { text: string; mark?: string }) {
+  return <WhatsAppText text={text} links mark={mark ? (part, key) => marked(part, mark, key) : undefined} />;
 }
 
 async function download(url: string, filename: string) {
@@ -372,10 +345,13 @@ export const MessageBubble = memo(function MessageBubble({
                 whiteSpace: 'pre-wrap',
               }}
             >
-              {quoted.body ||
-                (quoted.mediaType
-                  ? t(`tickets.media.${quoted.mediaType}`, { defaultValue: t('tickets.media.application') })
-                  : '')}
+              {quoted.body ? (
+                <WhatsAppText text={quoted.body} />
+              ) : quoted.mediaType ? (
+                t(`tickets.media.${quoted.mediaType}`, { defaultValue: t('tickets.media.application') })
+              ) : (
+                ''
+              )}
             </Typography>
           </Box>
         ) : null}
@@ -401,9 +377,11 @@ export const MessageBubble = memo(function MessageBubble({
             {Special && !deleted ? (
               <Special sx={{ fontSize: 16, verticalAlign: 'text-bottom', mr: 0.5 }} />
             ) : null}
-            {deleted
-              ? t('tickets.messages.deleted')
-              : formatText(caption || t(`tickets.media.${message.mediaType}`), mark)}
+            {deleted ? (
+              t('tickets.messages.deleted')
+            ) : (
+              <FormattedBody text={caption || t(`tickets.media.${message.mediaType}`)} mark={mark} />
+            )}
             {/* Room for the time and ticks on the last line. */}
             <Box component="span" sx={{ display: 'inline-block', width: message.isEdited ? 112 : 68 }} />
           </Typography>

@@ -25,7 +25,7 @@ import SearchIcon from '@mui/icons-material/Search';
 import { useTheme } from '@mui/material/styles';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
-import type { TicketView } from '@recado/contracts';
+import { splitSignature, type TicketView } from '@recado/contracts';
 import { ApiError } from '../../api/client.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
@@ -59,10 +59,12 @@ function EditDialog({ message, onClose }: { message: MessageView; onClose(): voi
   const { t } = useTranslation();
   const toast = useToast();
   const edit = useEditMessage();
-  const [body, setBody] = useState(message.body);
+  // Only the text after the signature is edited; the server keeps the signature in front of it.
+  const original = splitSignature(message.body).text;
+  const [body, setBody] = useState(original);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!body.trim() || body.trim() === message.body) return onClose();
+    if (!body.trim() || body.trim() === original.trim()) return onClose();
     edit.mutate(
       { id: message.id, body: body.trim() },
       { onSuccess: onClose, onError: (err) => toast.error(err) },

@@ -110,8 +110,10 @@ function NewTicketForm({
   });
   const [picked, setPicked] = useState<{ contact: ContactOption | null } | null>(null);
   const contact = picked ? picked.contact : (initial.data ?? null);
-  const [input, setInput] = useState('');
-  const search = useDebouncedValue(input, 500).trim();
+  // What the field shows (the chosen contact's label once chosen) and what the user typed to search.
+  const [input, setInput] = useState<string | null>(null);
+  const [typed, setTyped] = useState('');
+  const search = useDebouncedValue(typed, 500).trim();
   const contacts = useQuery({
     queryKey: ['contacts', 'ticket-search', search],
     queryFn: () => api.get<ContactPage>('/contacts', { searchParam: search, pageNumber: 1 }),
@@ -175,9 +177,11 @@ function NewTicketForm({
             setPicked({ contact: v });
             setErrors((x) => ({ ...x, contact: false }));
           }}
-          inputValue={input}
+          // Until the user types, the field shows the chosen contact (one given by the contacts page too).
+          inputValue={input ?? (contact ? contactText(contact) : '')}
           onInputChange={(_e, v, reason) => {
-            if (reason !== 'reset') setInput(v);
+            setInput(v);
+            if (reason === 'input' || reason === 'clear') setTyped(v);
           }}
           filterOptions={(x) => x}
           getOptionLabel={contactText}
@@ -186,7 +190,7 @@ function NewTicketForm({
           noOptionsText={
             contactsMissing
               ? t('tickets.newTicket.contactsUnavailable')
-              : input.trim().length < CONTACT_SEARCH_MIN_LENGTH
+              : typed.trim().length < CONTACT_SEARCH_MIN_LENGTH
                 ? t('tickets.newTicket.typeToSearch')
                 : t('common.noRecords')
           }

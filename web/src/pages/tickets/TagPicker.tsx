@@ -98,6 +98,8 @@ export function TagPicker({ ticket }: { ticket: TicketView }) {
       <Autocomplete<Option, true, true, false>
         multiple
         disableClearable
+        // Enter takes the first option: an existing tag that matches, or "create" for a new name.
+        autoHighlight
         size="small"
         fullWidth
         options={options as Option[]}

@@ -17,6 +17,7 @@ import {
   viewerOf,
   type TicketEvent,
 } from '../../api/tickets.js';
+import type { TicketView } from '@recado/contracts';
 import { markTicketRead, useChatBox, type MessageView } from '../../api/messages.js';
 import { ChatHeader, type TicketAction } from './ChatHeader.js';
 import { MessageList, type MessageListHandle } from './MessageList.js';
@@ -38,7 +39,16 @@ const usePageVisible = () =>
 const READ_DELAY_MS = 400;
 
 /** The chosen ticket: header and actions, messages, input, contact drawer and the action dialogs. */
-export function TicketChat({ ticketRef, narrow }: { ticketRef: string; narrow: boolean }) {
+export function TicketChat({
+  ticketRef,
+  narrow,
+  onFollow,
+}: {
+  ticketRef: string;
+  narrow: boolean;
+  /** The ticket stays open here with a new status (accepted, reopened): the list follows it to its tab. */
+  onFollow?: (ticket: TicketView) => void;
+}) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const toast = useToast();
@@ -109,7 +119,10 @@ export function TicketChat({ ticketRef, narrow }: { ticketRef: string; narrow: b
         onSuccess: (saved) => {
           if (done) toast.success(done);
           if (then === 'list') void navigate('/tickets');
-          else if (saved.uuid !== ticketRef) void navigate(`/tickets/${saved.uuid}`, { replace: true });
+          else {
+            onFollow?.(saved);
+            if (saved.uuid !== ticketRef) void navigate(`/tickets/${saved.uuid}`, { replace: true });
+          }
         },
         onError: (err) => toast.error(err),
         onSettled: () => setBusy(null),

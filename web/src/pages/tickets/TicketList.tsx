@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@recado/contracts';
 import { listTime } from './ticket-format.js';
 import { TicketAvatar, contactLabel, lastMessageLabel } from './ticket-avatar.js';
+import { WhatsAppText } from '../../components/WhatsAppText.js';
 
 export { TicketAvatar, contactLabel, lastMessageLabel };
 
@@ -69,7 +70,7 @@ export const TicketRow = memo(function TicketRow({
             sx={{ flex: 1, minWidth: 0 }}
             data-testid="ticket-last-message"
           >
-            {lastMessageLabel(ticket.lastMessage, t) || '\u00a0'}
+            {ticket.lastMessage ? <WhatsAppText text={lastMessageLabel(ticket.lastMessage, t)} /> : '\u00a0'}
           </Typography>
           {ticket.unreadMessages > 0 ? (
             <Box

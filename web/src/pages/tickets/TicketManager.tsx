@@ -42,6 +42,12 @@ import { PeekDialog } from './PeekDialog.js';
 type MainTab = 'open' | 'closed' | 'search';
 type OpenTab = 'open' | 'pending';
 
+/** The list a ticket of this status is in. */
+export const tabOf = (status: string): { tab: MainTab; openTab?: OpenTab } =>
+  status === 'closed'
+    ? { tab: 'closed' }
+    : { tab: 'open', openTab: status === 'pending' ? 'pending' : 'open' };
+
 const countLabel = (n: number, more: boolean) => (more ? `${n}+` : String(n));
 
 function CountTab({ label, count }: { label: string; count: string }) {
@@ -74,10 +80,13 @@ function CountTab({ label, count }: { label: string; count: string }) {
  * switch and the queue filter. Lists page in on scroll and follow the socket.
  */
 export function TicketManager({
+  followed = null,
   startContactId,
   onStartHandled,
   onOpenTicket,
 }: {
+  /** A ticket whose status the chat just changed while keeping it open: its tab is shown. */
+  followed?: TicketView | null;
   startContactId: number | null;
   onStartHandled(): void;
   onOpenTicket(ref: string): void;
@@ -91,6 +100,18 @@ export function TicketManager({
 
   const [tab, setTab] = useState<MainTab>('open');
   const [openTab, setOpenTab] = useState<OpenTab>('open');
+  // Follows the ticket to its tab (a reopened ticket leaves "Resolved" for "Assigned"): adjusted while
+  // rendering, once per followed change, so the user can still pick another tab afterwards.
+  const [seen, setSeen] = useState(followed);
+  if (followed !== seen) {
+    setSeen(followed);
+    if (followed) {
+      const next = tabOf(followed.status);
+      // The search tab lists every status: it stays.
+      if (tab !== 'search') setTab(next.tab);
+      if (next.openTab) setOpenTab(next.openTab);
+    }
+  }
   const canShowAll = can(user, 'tickets-manager:showall');
   const [showAllChoice, setShowAll] = useState(false);
   const showAll = canShowAll && showAllChoice;
@@ -227,7 +248,13 @@ export function TicketManager({
           {t('tickets.manager.new')}
         </Button>
         {canShowAll ? (
-          <Tooltip title={t('tickets.manager.showAllHint')}>
+          // Above the switch and never taking the pointer: the tabs below stay visible and clickable.
+          <Tooltip
+            title={t('tickets.manager.showAllHint')}
+            placement="top"
+            disableInteractive
+            enterDelay={500}
+          >
             <FormControlLabel
               sx={{ ml: 0.5, mr: 0 }}
               control={

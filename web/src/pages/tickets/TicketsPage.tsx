@@ -6,6 +6,7 @@ import ChatOutlinedIcon from '@mui/icons-material/ChatOutlined';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth.js';
 import { Logo } from '../../components/Logo.js';
+import type { TicketView } from '@recado/contracts';
 import { useTicketsRealtime, viewerOf } from '../../api/tickets.js';
 import { TicketManager } from './TicketManager.js';
 import { TicketChat } from './TicketChat.js';
@@ -60,14 +61,22 @@ export default function TicketsPage() {
   );
   const tab = choice && choice.ref === ticketId ? choice.tab : ticketId ? 'attendance' : 'tickets';
 
+  // A ticket the chat keeps open with a new status: the manager shows the tab it is now in.
+  const [followed, setFollowed] = useState<TicketView | null>(null);
+
   const manager = (
     <TicketManager
+      followed={followed}
       startContactId={startContactId}
       onStartHandled={clearStart}
       onOpenTicket={(ref) => setChoice({ ref, tab: 'attendance' })}
     />
   );
-  const chat = ticketId ? <TicketChat key={ticketId} ticketRef={ticketId} narrow={!wide} /> : <Welcome />;
+  const chat = ticketId ? (
+    <TicketChat key={ticketId} ticketRef={ticketId} narrow={!wide} onFollow={setFollowed} />
+  ) : (
+    <Welcome />
+  );
 
   if (wide)
     return (

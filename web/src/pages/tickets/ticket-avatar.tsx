@@ -1,25 +1,9 @@
-import { Avatar } from '@mui/material';
 import { formatNumber, type TicketView } from '@recado/contracts';
-import { avatarColor, initials } from './ticket-format.js';
+import { ContactAvatar } from '../../components/ContactAvatar.js';
 
 /** The contact's picture, or initials on a colour of their own. Light: the top bar uses it too. */
 export function TicketAvatar({ contact, size = 44 }: { contact: TicketView['contact']; size?: number }) {
-  const label = contact.name || contact.number;
-  return (
-    <Avatar
-      src={contact.profilePicUrl || undefined}
-      alt={label}
-      sx={{
-        width: size,
-        height: size,
-        bgcolor: avatarColor(contact.number || label),
-        color: '#fff',
-        fontSize: size * 0.38,
-      }}
-    >
-      {initials(contact.name === contact.number ? '' : contact.name)}
-    </Avatar>
-  );
+  return <ContactAvatar contact={contact} size={size} />;
 }
 
 const MEDIA_PREVIEW =

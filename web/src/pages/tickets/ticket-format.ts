@@ -3,27 +3,6 @@ import type { MessageView } from '../../api/messages.js';
 export const localeOf = (lang: string) =>
   lang.startsWith('pt') ? 'pt-BR' : lang.startsWith('es') ? 'es' : 'en';
 
-const AVATAR_COLORS = [
-  '#00a884',
-  '#2a6fdb',
-  '#7f66ff',
-  '#ef6c00',
-  '#c2185b',
-  '#00897b',
-  '#5c6bc0',
-  '#8d6e63',
-];
-export const avatarColor = (key: string) =>
-  AVATAR_COLORS[[...key].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 9973, 7) % AVATAR_COLORS.length]!;
-
-export const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter((p) => /\p{L}/u.test(p))
-    .slice(0, 2)
-    .map((p) => p[0]!.toUpperCase())
-    .join('') || '#';
-
 /** Ticket list time: the hour today, else the short date. */
 export function listTime(iso: string | undefined, lang: string, now = new Date()) {
   if (!iso) return '';

@@ -15,6 +15,7 @@ import { useWhatsapps } from '../../api/whatsapps.js';
 import { QueueMultiSelect } from '../queues/QueueSelect.js';
 import { FormDialog } from '../../components/FormDialog.js';
 import { fieldErrorText } from '../../components/fieldError.js';
+import { ApiError } from '../../api/client.js';
 
 // Core §5: name 2–50, e-mail valid, password 5–50 (required on create, may stay empty on edit).
 const createSchema = UserInput.pick({
@@ -72,7 +73,7 @@ export function UserDialog({
   const editQueues = can(me, 'user-modal:editQueues');
   const queues = useQueues(open && editQueues);
   const connections = useWhatsapps(open && editQueues);
-  const { control, handleSubmit, reset, formState } = useForm<UserForm>({
+  const { control, handleSubmit, reset, setError, formState } = useForm<UserForm>({
     resolver: zodResolver(
       (user ? editSchema : createSchema).extend(pickers),
     ) as unknown as Resolver<UserForm>,
@@ -110,6 +111,9 @@ export function UserDialog({
       toast.success('users.saved');
       onClose();
     } catch (err) {
+      // The field that is wrong says so, as the contact form does.
+      if (err instanceof ApiError && err.code === 'ERR_EMAIL_ALREADY_EXISTS')
+        setError('email', { type: 'custom', message: `errors.${err.code}` }, { shouldFocus: true });
       toast.error(err);
     }
   });
