@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
+import { webClientOptions } from './http/web-client.js';
 import multipart from '@fastify/multipart';
 import type { Server } from 'socket.io';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -345,11 +346,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const webDist = deps.webDist;
   const spa = Boolean(webDist && existsSync(join(webDist, 'index.html')));
-  if (spa) await app.register(fastifyStatic, { root: webDist!, wildcard: false, maxAge: '1h' });
-  // The SPA's client-side routes all answer index.html; unknown /api paths keep their JSON 404.
+  if (spa) await app.register(fastifyStatic, webClientOptions(webDist!));
+  // The SPA's client-side routes all answer index.html (HEAD like GET); unknown /api paths keep their JSON 404.
   app.setNotFoundHandler((req, reply) => {
-    if (spa && req.method === 'GET' && !req.url.startsWith('/api') && !req.url.startsWith('/socket.io'))
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (
+      spa &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      !req.url.startsWith('/api') &&
+      !req.url.startsWith('/socket.io')
+    )
+      return reply.sendFile('index.html');
     return reply
       .status(404)
       .send({ error: 'ERR_NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` });

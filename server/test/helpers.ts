@@ -60,7 +60,7 @@ export async function testApp(
     loginLimit?: number;
     env?: Record<string, string>;
     /** Extra buildApp options (a manual clock, the job poller off, session leases). */
-    deps?: Partial<Pick<AppDeps, 'clock' | 'jobs' | 'sessions'>>;
+    deps?: Partial<Pick<AppDeps, 'clock' | 'jobs' | 'sessions' | 'webDist'>>;
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();
