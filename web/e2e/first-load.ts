@@ -4,7 +4,7 @@ import type { Page, Request } from 'playwright-core';
 export const LOGIN_JS_BUDGET = 250 * 1024;
 
 export interface FirstLoad {
-  files: { name: string; encoding: string; transferred: number; decoded: number }[];
+  files: { name: string; encoding: string; transferred: number; decoded: number; source: string }[];
   /** Bytes of JavaScript bodies on the wire (after content-encoding). */
   transferred: number;
   /** Bytes of JavaScript once decoded. */
@@ -23,11 +23,13 @@ export async function measureFirstLoad(page: Page, url: string, ready = '[data-t
         const res = await req.response();
         if (!res || !/javascript/.test(res.headers()['content-type'] ?? '')) return undefined;
         const sizes = await req.sizes();
+        const body = await res.body();
         return {
           name: new URL(req.url()).pathname,
           encoding: res.headers()['content-encoding'] ?? '',
           transferred: sizes.responseBodySize,
-          decoded: (await res.body()).length,
+          decoded: body.length,
+          source: body.toString('utf8'),
         };
       })(),
     );
