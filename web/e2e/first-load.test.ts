@@ -23,6 +23,7 @@ test('/login downloads its JavaScript compressed and within the budget', async (
     `/login downloads ${load.transferred} bytes of compressed JavaScript (budget ${LOGIN_JS_BUDGET}): ` +
       load.files.map((f) => `${f.name} ${f.transferred}`).join(', '),
   );
+  assert.ok(load.gzipped <= LOGIN_JS_BUDGET, `/login: ${load.gzipped} bytes of gzipped JavaScript`);
   // What only signed-in screens use stays out: the validation library and the chat/ticket screens.
   const names = load.files.map((f) => f.name).join(' ');
   assert.doesNotMatch(names, /MainLayout|TicketsPage|socket|exceljs/);

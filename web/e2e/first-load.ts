@@ -4,9 +4,19 @@ import type { Page, Request } from 'playwright-core';
 export const LOGIN_JS_BUDGET = 250 * 1024;
 
 export interface FirstLoad {
-  files: { name: string; encoding: string; transferred: number; decoded: number; source: string }[];
-  /** Bytes of JavaScript bodies on the wire (after content-encoding). */
+  files: {
+    name: string;
+    encoding: string;
+    transferred: number;
+    decoded: number;
+    /** The same file's size for a client accepting only gzip. */
+    gzipped: number;
+    source: string;
+  }[];
+  /** Bytes of JavaScript bodies on the wire (after content-encoding: Chromium takes brotli). */
   transferred: number;
+  /** The same files' bytes for a client accepting only gzip. */
+  gzipped: number;
   /** Bytes of JavaScript once decoded. */
   decoded: number;
 }
@@ -24,11 +34,16 @@ export async function measureFirstLoad(page: Page, url: string, ready = '[data-t
         if (!res || !/javascript/.test(res.headers()['content-type'] ?? '')) return undefined;
         const sizes = await req.sizes();
         const body = await res.body();
+        const gz = await fetch(req.url(), { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } });
         return {
           name: new URL(req.url()).pathname,
           encoding: res.headers()['content-encoding'] ?? '',
           transferred: sizes.responseBodySize,
           decoded: body.length,
+          gzipped:
+            gz.headers.get('content-encoding') === 'gzip'
+              ? Number(gz.headers.get('content-length'))
+              : body.length,
           source: body.toString('utf8'),
         };
       })(),
@@ -44,5 +59,6 @@ export async function measureFirstLoad(page: Page, url: string, ready = '[data-t
     files,
     transferred: files.reduce((s, f) => s + f.transferred, 0),
     decoded: files.reduce((s, f) => s + f.decoded, 0),
+    gzipped: files.reduce((s, f) => s + f.gzipped, 0),
   } satisfies FirstLoad;
 }
