@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { webClientOptions } from './http/web-client.js';
+import { briefRequestLog } from './http/request-log.js';
+import { PRETTY_LOG, type LogStyle } from './lib/startup.js';
 import multipart from '@fastify/multipart';
 import type { Server } from 'socket.io';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -94,6 +96,8 @@ export interface AppDeps {
   /** Serve the built web client from this folder (production start). */
   webDist?: string;
   logger?: boolean | object;
+  /** 'pretty': readable lines (pino-pretty) and one short line per request, for development consoles. */
+  logStyle?: LogStyle;
   /** Session manager options (tests shorten leases or run two "processes"). */
   sessions?: { leaseMs?: number; processId?: string; autoStart?: boolean; outboundPollMs?: number };
   /** Business time for timers and jobs (tests pass a manual clock). */
@@ -219,6 +223,7 @@ function makeServices(deps: {
 /** Builds the whole application on a migrated database; tests call it without listening. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
+  const pretty = deps.logger !== false && deps.logStyle === 'pretty';
   const app = Fastify({
     logger:
       deps.logger === false
@@ -226,8 +231,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            ...(pretty ? { transport: PRETTY_LOG } : {}),
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
+    // Pretty consoles get one line per request (below) instead of Fastify's two JSON objects.
+    logController: new LogController({ disableRequestLogging: pretty }),
     bodyLimit: 2 * 1024 * 1024,
     // The spec's client calls both /users and /users/.
     routerOptions: { ignoreTrailingSlash: true },
@@ -236,6 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  if (pretty) app.addHook('onResponse', briefRequestLog);
 
   // Assigned once the HTTP server is ready; services emit through the getter below.
   // eslint-disable-next-line prefer-const
