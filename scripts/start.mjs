@@ -14,13 +14,16 @@ const newest = (dir) =>
     return Math.max(max, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }, 0);
 
+// WEB_DIST names a build of the operator's own: it is served as it is, never rebuilt here.
+const ownBuild = Boolean(process.env.WEB_DIST);
 const stale =
-  !existsSync(built) ||
-  Math.max(
-    newest(join(web, 'src')),
-    newest(join(root, 'contracts', 'src')),
-    statSync(join(web, 'index.html')).mtimeMs,
-  ) > statSync(built).mtimeMs;
+  !ownBuild &&
+  (!existsSync(built) ||
+    Math.max(
+      newest(join(web, 'src')),
+      newest(join(root, 'contracts', 'src')),
+      statSync(join(web, 'index.html')).mtimeMs,
+    ) > statSync(built).mtimeMs);
 if (stale || process.argv.includes('--build')) {
   console.log('Building the web client...');
   const r = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });
@@ -32,5 +35,15 @@ const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 
   stdio: 'inherit',
   env: { ...process.env, WEB_DIST: process.env.WEB_DIST ?? join(web, 'dist') },
 });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
-server.on('exit', (code) => process.exit(code ?? 0));
+// Service managers and containers stop us with SIGTERM, a console with SIGINT: the server gets the same
+// signal, shuts down (sockets, jobs, database) and frees the port; we leave with its exit status.
+// (package.json starts this file with `exec`, so npm's forwarded signal reaches us and not a shell.)
+const SIGNALS = ['SIGINT', 'SIGTERM'];
+const forward = (sig) => server.kill(sig);
+for (const sig of SIGNALS) process.on(sig, forward);
+server.on('exit', (code, signal) => {
+  for (const sig of SIGNALS) process.off(sig, forward);
+  // Killed by a signal: die of the same one, so the caller sees it (exit status 128 + n).
+  if (signal) process.kill(process.pid, signal);
+  else process.exit(code ?? 1);
+});

@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
+import { webClientOptions } from './http/web-client.js';
+import { briefRequestLog } from './http/request-log.js';
+import { PRETTY_LOG, type LogStyle } from './lib/startup.js';
 import multipart from '@fastify/multipart';
 import type { Server } from 'socket.io';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -101,6 +104,8 @@ export interface AppDeps {
   /** Serve the built web client from this folder (production start). */
   webDist?: string;
   logger?: boolean | object;
+  /** 'pretty': readable lines (pino-pretty) and one short line per request, for development consoles. */
+  logStyle?: LogStyle;
   /** Session manager options (tests shorten leases or run two "processes"). */
   sessions?: { leaseMs?: number; processId?: string; autoStart?: boolean; outboundPollMs?: number };
   /** Business time for timers and jobs (tests pass a manual clock). */
@@ -237,6 +242,7 @@ const fastifyTrustProxy = (v: Config['trustProxy']) =>
 /** Builds the whole application on a migrated database; tests call it without listening. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
+  const pretty = deps.logger !== false && deps.logStyle === 'pretty';
   const app = Fastify({
     logger:
       deps.logger === false
@@ -246,8 +252,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
             // E-mails in paths and token-like query parameters never reach the log.
             serializers: { req: requestSerializer },
+            ...(pretty ? { transport: PRETTY_LOG } : {}),
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
+    // Pretty consoles get one line per request (below) instead of Fastify's two JSON objects.
+    logController: new LogController({ disableRequestLogging: pretty }),
     bodyLimit: 2 * 1024 * 1024,
     // The spec's client calls both /users and /users/.
     routerOptions: { ignoreTrailingSlash: true },
@@ -257,6 +266,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  if (pretty) app.addHook('onResponse', briefRequestLog);
 
   // Assigned once the HTTP server is ready; services emit through the getter below.
   // eslint-disable-next-line prefer-const
@@ -380,11 +390,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const webDist = deps.webDist;
   const spa = Boolean(webDist && existsSync(join(webDist, 'index.html')));
-  if (spa) await app.register(fastifyStatic, { root: webDist!, wildcard: false, maxAge: '1h' });
-  // The SPA's client-side routes all answer index.html; unknown /api paths keep their JSON 404.
+  if (spa) await app.register(fastifyStatic, webClientOptions(webDist!));
+  // The SPA's client-side routes all answer index.html (HEAD like GET); unknown /api paths keep their JSON 404.
   app.setNotFoundHandler((req, reply) => {
-    if (spa && req.method === 'GET' && !req.url.startsWith('/api') && !req.url.startsWith('/socket.io'))
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (
+      spa &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      !req.url.startsWith('/api') &&
+      !req.url.startsWith('/socket.io')
+    )
+      return reply.sendFile('index.html');
     return reply
       .status(404)
       .send({ error: 'ERR_NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` });

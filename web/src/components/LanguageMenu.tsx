@@ -1,11 +1,14 @@
-import { useState } from 'react';
-import { Button, IconButton, ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
+import { Button, IconButton } from '@mui/material';
 import TranslateIcon from '@mui/icons-material/Translate';
-import CheckIcon from '@mui/icons-material/Check';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type Language } from '@recado/contracts';
+import type { Language } from '@recado/contracts';
 import { chooseLanguage } from '../i18n/index.js';
 import { NoTooltip, type TooltipSlot } from './tooltip-slot.js';
+
+// The menu (MUI's Menu, Popover, Modal) loads on first use: /login stays light.
+const loadList = () => import('./LanguageMenuList.js');
+const LanguageMenuList = lazy(loadList);
 
 /**
  * The language picker of the top bar and the public pages. A choice is stored locally (chooseLanguage); `onChange` lets the shell tell the server too.
@@ -21,6 +24,14 @@ export function LanguageMenu({
 }) {
   const { t, i18n } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // Mounted from the first opening on, so the menu's closing transition still plays.
+  const [used, setUsed] = useState(false);
+  const open = (el: HTMLElement) => {
+    setUsed(true);
+    setAnchor(el);
+  };
+  // Fetched as the pointer or focus reaches the button, so the click rarely waits for it.
+  const prefetch = () => void loadList();
   const current = i18n.resolvedLanguage ?? i18n.language;
   const choose = (lang: Language) => {
     setAnchor(null);
@@ -38,7 +49,9 @@ export function LanguageMenu({
             color="inherit"
             aria-label={label}
             data-testid="language-button"
-            onClick={(e) => setAnchor(e.currentTarget)}
+            onPointerEnter={prefetch}
+            onFocus={prefetch}
+            onClick={(e) => open(e.currentTarget)}
           >
             <TranslateIcon fontSize="small" />
           </IconButton>
@@ -50,31 +63,24 @@ export function LanguageMenu({
           aria-label={label}
           data-testid="language-button"
           startIcon={<TranslateIcon fontSize="small" />}
-          onClick={(e) => setAnchor(e.currentTarget)}
+          onPointerEnter={prefetch}
+          onFocus={prefetch}
+          onClick={(e) => open(e.currentTarget)}
           sx={{ textTransform: 'none', fontWeight: 600 }}
         >
           {t(`layout.languages.${current}`)}
         </Button>
       )}
-      <Menu
-        anchorEl={anchor}
-        open={Boolean(anchor)}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        {LANGUAGES.map((lang) => (
-          <MenuItem
-            key={lang}
-            selected={lang === current}
-            data-testid={`language-${lang}`}
-            onClick={() => choose(lang)}
-          >
-            <ListItemIcon>{lang === current && <CheckIcon fontSize="small" />}</ListItemIcon>
-            <ListItemText>{t(`layout.languages.${lang}`)}</ListItemText>
-          </MenuItem>
-        ))}
-      </Menu>
+      {used && (
+        <Suspense fallback={null}>
+          <LanguageMenuList
+            anchor={anchor}
+            current={current}
+            onClose={() => setAnchor(null)}
+            onChoose={choose}
+          />
+        </Suspense>
+      )}
     </>
   );
 }
