@@ -3,8 +3,10 @@
  * greetings and menus. Each has a company setting; an empty setting means the default below, in the
  * company's language (the `language` setting: pt, en or es; Portuguese when unknown).
  */
-export const COMPANY_LANGUAGES = ['pt', 'en', 'es'] as const;
-export type CompanyLanguage = (typeof COMPANY_LANGUAGES)[number];
+import { LANGUAGES, type Language } from './constants.js';
+
+export const COMPANY_LANGUAGES = LANGUAGES;
+export type CompanyLanguage = Language;
 
 export const BOT_TEXT_KEYS = ['botInvalidAnswer', 'botBackLabel', 'botOutOfHours'] as const;
 export type BotTextKey = (typeof BOT_TEXT_KEYS)[number];

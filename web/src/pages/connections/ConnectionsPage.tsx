@@ -40,6 +40,7 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { ChannelChip, ConnectionStatus } from './ConnectionStatus.js';
 import { ConnectionDialog } from './ConnectionDialog.js';
 import { QrCodeDialog } from './QrCodeDialog.js';
+import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 
 function formatDateTime(iso: string, lang: string) {
   const d = new Date(iso);
@@ -179,6 +180,7 @@ export default function ConnectionsPage() {
         ) : null}
       </PageHeader>
 
+      {canEdit ? <OutOfHoursWarning /> : null}
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <TableContainer sx={{ maxHeight: { xs: 'calc(100dvh - 200px)', sm: 'calc(100dvh - 170px)' } }}>
           <Table
