@@ -59,3 +59,10 @@ export function useCampaignErrors() {
     [toast],
   );
 }
+
+/**
+ * What a select shows: the stored id once its option is there, '' until then (the options load after the
+ * dialog opens; an id without its option is MUI's "out-of-range value"). The form keeps the id meanwhile.
+ */
+export const inRange = (v: number | '', options: { id: number }[] | undefined): number | '' =>
+  v !== '' && options?.some((o) => o.id === v) ? v : '';
