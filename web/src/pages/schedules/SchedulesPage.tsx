@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import {
-  Alert,
   Box,
   Button,
   ButtonBase,
@@ -21,7 +20,6 @@ import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Schedule, ScheduleStatus } from '@recado/contracts';
 import { usePlanFlag } from '../../app/guards.js';
-import { useToast } from '../../app/useToast.js';
 import { useScheduleRange, useSchedulesRealtime } from '../../api/schedules.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { ScheduleDialog, useErrorReason } from './ScheduleDialog.js';
@@ -108,8 +106,6 @@ function Entry({ s, onOpen, wide = false }: { s: Schedule; onOpen(s: Schedule): 
 /** Schedules (operations §2): a month/week/day calendar of scheduled messages; ?contactId= opens a new one. */
 export default function SchedulesPage() {
   const { t, i18n } = useTranslation();
-  const toast = useToast();
-  const navigate = useNavigate();
   const allowed = usePlanFlag('useSchedules');
   const [params, setParams] = useSearchParams();
   const [view, setView] = useState<CalendarView>('month');
@@ -123,14 +119,6 @@ export default function SchedulesPage() {
   const [newAt, setNewAt] = useState<Date | null>(null);
   const queryContact = Number(params.get('contactId')) || null;
   const [contactForNew, setContactForNew] = useState<number | null>(null);
-
-  useEffect(() => {
-    if (!allowed) {
-      toast.warning('schedules.noPlan');
-      const timer = window.setTimeout(() => void navigate('/'), 1000);
-      return () => window.clearTimeout(timer);
-    }
-  }, [allowed, navigate, toast]);
 
   useEffect(() => {
     if (!allowed || !queryContact) return;
@@ -188,12 +176,8 @@ export default function SchedulesPage() {
   // Only the first letter: "novembro de 2026" becomes "Novembro de 2026".
   const label = rawLabel.charAt(0).toUpperCase() + rawLabel.slice(1);
 
-  if (!allowed)
-    return (
-      <Box sx={{ p: 3 }}>
-        <Alert severity="warning">{t('schedules.noPlan')}</Alert>
-      </Box>
-    );
+  // Without useSchedules the router's PlanRoute refuses the screen: nothing here renders then.
+  if (!allowed) return null;
 
   const dayHeader = (d: Date) => (
     <Typography
