@@ -28,13 +28,6 @@ export function CampaignStatusChip({ status }: { status: CampaignStatus }) {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
-/** dd/MM/yyyy HH:mm, as the spec's lists show dates. */
-export const formatDateTime = (iso: string | null) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
-
 /** The value of an <input type="datetime-local"> for a Date (local time, minutes). */
 export const toLocalInput = (d: Date) =>
   `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;

@@ -42,14 +42,7 @@ import { ConnectionDialog } from './ConnectionDialog.js';
 import { QrCodeDialog } from './QrCodeDialog.js';
 import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 
-function formatDateTime(iso: string, lang: string) {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat(lang === 'pt' ? 'pt-BR' : lang, {
-    dateStyle: 'short',
-    timeStyle: 'short',
-  }).format(d);
-}
+import { formatDateTime } from '../../i18n/format.js';
 
 /** The session buttons of core §4, by status. */
 function SessionButtons({

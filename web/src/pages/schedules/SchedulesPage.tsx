@@ -32,6 +32,7 @@ import {
   visibleRange,
   type CalendarView,
 } from './schedule-time.js';
+import { formatParts, formatTime } from '../../i18n/format.js';
 
 const STATUS_COLOR: Record<ScheduleStatus, 'primary' | 'info' | 'success' | 'error'> = {
   PENDENTE: 'primary',
@@ -46,7 +47,7 @@ function Entry({ s, onOpen, wide = false }: { s: Schedule; onOpen(s: Schedule): 
   const { t, i18n } = useTranslation();
   const reason = useErrorReason();
   const color = STATUS_COLOR[s.status];
-  const time = new Date(s.sendAt).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' });
+  const time = formatTime(s.sendAt, i18n.language);
   const title = `${time} · ${s.contact.name} — ${t(`schedules.status.${s.status}`)}${
     s.status === 'ERRO' ? `: ${reason(s.error)}` : ''
   }`;
@@ -159,14 +160,14 @@ export default function SchedulesPage() {
 
   const today = new Date();
   const weekdayNames = Array.from({ length: 7 }, (_v, i) =>
-    addDays(startOfWeek(today), i).toLocaleDateString(i18n.language, { weekday: 'short' }),
+    formatParts(addDays(startOfWeek(today), i), i18n.language, { weekday: 'short' }),
   );
   const rawLabel =
     view === 'month'
-      ? anchor.toLocaleDateString(i18n.language, { month: 'long', year: 'numeric' })
+      ? formatParts(anchor, i18n.language, { month: 'long', year: 'numeric' })
       : view === 'week'
-        ? `${from.toLocaleDateString(i18n.language, { day: 'numeric', month: 'short' })} – ${addDays(to, -1).toLocaleDateString(i18n.language, { day: 'numeric', month: 'short', year: 'numeric' })}`
-        : anchor.toLocaleDateString(i18n.language, {
+        ? `${formatParts(from, i18n.language, { day: 'numeric', month: 'short' })} – ${formatParts(addDays(to, -1), i18n.language, { day: 'numeric', month: 'short', year: 'numeric' })}`
+        : formatParts(anchor, i18n.language, {
             weekday: 'long',
             day: 'numeric',
             month: 'long',
@@ -264,7 +265,7 @@ export default function SchedulesPage() {
                     color="text.secondary"
                     sx={{ width: 56, flexShrink: 0, textAlign: 'right', pr: 1, pt: 0.5 }}
                   >
-                    {`${String(h).padStart(2, '0')}:00`}
+                    {formatTime(new Date(2000, 0, 1, h), i18n.language)}
                   </Typography>
                   <Box
                     sx={{
