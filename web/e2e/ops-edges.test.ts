@@ -105,7 +105,7 @@ test('a plan without kanban, schedules, prompts, campaigns or chat: one refusal 
     page.on('response', (r) => {
       if (r.status() === 403) refused.push(r.url());
     });
-    await signIn(page, token, { cshow: '1' });
+    await page.evaluate(() => localStorage.setItem('cshow', '1'));
     await page.goto('/campaigns');
     await page
       .getByTestId('campaigns-unavailable')
@@ -121,9 +121,10 @@ test('a plan without kanban, schedules, prompts, campaigns or chat: one refusal 
 });
 
 test("the super user's companies tab offers no delete for the platform's own company", async () => {
+  await company('Outra', 3);
+  // Logged in last: a new login of the super user ends its older sessions.
   const su = await login(SUPER_USER.email, SUPER_USER.password);
   const me = await call<{ companyId: number; company: { name: string } }>(su, 'GET', '/auth/me');
-  await company('Outra', 3);
   const page = await newPage(browser);
   try {
     await signIn(page, su);
