@@ -81,8 +81,10 @@ export interface ContactListUploadError {
 export interface ContactListUploadResult {
   /** Items added to the list. */
   created: number;
-  /** Rows whose number was already in the list: their name and e-mail were updated. */
+  /** Rows whose number was already in the list with another name or e-mail: those were updated. */
   updated: number;
+  /** Rows already in the list exactly as the sheet has them: nothing changed. */
+  unchanged: number;
   /** Rows refused, each with why; the other rows are kept. */
   errorBag: ContactListUploadError[];
 }

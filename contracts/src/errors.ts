@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   'ERR_COMPANY_INACTIVE',
   'ERR_CANNOT_DELETE_SELF',
   'ERR_CANNOT_DELETE_OWN_COMPANY',
+  'ERR_CANNOT_DELETE_PLATFORM_COMPANY',
   'ERR_NO_TAG_FOUND',
   'ERR_TAG_ALREADY_EXISTS',
   // campaigns (operations §4): not found, edit lock, a transition its status does not allow

@@ -4,6 +4,7 @@ export * from './constants.js';
 export * from './permissions.js';
 export * from './plans.js';
 export * from './settings.js';
+export * from './bot-texts.js';
 export * from './auth.js';
 export * from './users.js';
 export * from './companies.js';

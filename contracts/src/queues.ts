@@ -24,6 +24,22 @@ export const QUEUE_COLORS = [
 ] as const; // prettier-ignore
 
 /**
+ * The first colour of the palette nobody uses yet (case does not matter), for a new queue or tag; when
+ * every colour is taken, the palette starts over with the least used one.
+ */
+export function nextUnusedColor(used: readonly string[], palette: readonly string[] = QUEUE_COLORS): string {
+  const count = new Map<string, number>();
+  for (const c of used) count.set(c.toUpperCase(), (count.get(c.toUpperCase()) ?? 0) + 1);
+  let best = palette[0]!;
+  for (const c of palette) {
+    const n = count.get(c.toUpperCase()) ?? 0;
+    if (n === 0) return c;
+    if (n < (count.get(best.toUpperCase()) ?? 0)) best = c;
+  }
+  return best;
+}
+
+/**
  * A queue colour: one of the palette or any #RRGGBB (core §5 allows 3 to 9 characters). Stored upper-case,
  * so #aabbcc and #AABBCC are one colour for the per-company uniqueness rule.
  */
@@ -89,6 +105,7 @@ export interface Queue {
   outOfHoursMessage: string;
   completionMessage: string;
   schedules: DaySchedule[];
+
   integrationId: number | null;
   promptId: number | null;
   createdAt: string;

@@ -19,6 +19,13 @@ export const SETTING_DEFAULTS = {
   sideMenuOpen: 'enabled',
   /** Company time zone for business hours. */
   timezone: 'America/Sao_Paulo',
+  /** The company's language (pt, en, es): the bot's fixed texts follow it. */
+  language: 'pt',
+  /** The bot's fixed texts (bot-texts.ts); empty means the default in the company's language. */
+  botInvalidAnswer: '',
+  botBackLabel: '',
+  /** Sent out of hours when the connection (or queue) has no out-of-hours message of its own. */
+  botOutOfHours: '',
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
@@ -36,6 +43,7 @@ export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {
   chatBotType: ['text', 'button', 'list'],
   campaignsEnabled: ['true', 'false'],
   sideMenuOpen: ['enabled', 'disabled'],
+  language: ['pt', 'en', 'es'],
 };
 
 /** Keys only the platform owner may change (payment gateway credentials). */

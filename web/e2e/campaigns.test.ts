@@ -178,7 +178,12 @@ test('campaigns: a campaign for now, created on the screen, reaches 100% while t
   // A finished campaign opens read-only.
   await dark.goto('/campaigns');
   await darkRow.getByRole('button', { name: 'Visualizar' }).click();
-  await dark.getByRole('dialog').getByText('Esta campanha já começou').waitFor();
+  // Issue 21 §7: it says why (finished), and offers one way out: Fechar, no Cancelar.
+  await dark.getByRole('dialog').getByText('Esta campanha foi finalizada').waitFor();
+  assert.equal(await dark.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).count(), 0);
+  assert.equal(await dark.getByRole('dialog').getByRole('button', { name: 'Fechar' }).count(), 1);
+  // The connection is shown once its option arrived.
+  await dark.getByRole('dialog').getByText(`Simulador ${stamp}`).waitFor();
   await settle(dark);
   await screenshot(dark, 'campaigns-dialog-readonly-dark');
   await dark.close();

@@ -88,7 +88,7 @@ test('contact lists: create a list, import an .xlsx, see the items and the rejec
   await report.waitFor({ timeout: 30_000 });
   await report
     .getByTestId('list-upload-summary')
-    .getByText('2 adicionado(s), 0 atualizado(s), 4 linha(s) recusada(s).')
+    .getByText('2 adicionado(s), 0 atualizado(s), 0 sem alteração, 4 linha(s) recusada(s).')
     .waitFor();
   const bad = report.getByTestId('list-upload-error-row');
   assert.equal(await bad.count(), 4);
@@ -99,6 +99,18 @@ test('contact lists: create a list, import an .xlsx, see the items and the rejec
   assert.match(badText[3]!, /^7\s+Ana Repetida.*Número repetido na planilha/s);
   await settle(page);
   await screenshot(page, 'contact-list-upload-report');
+  await report.getByRole('button', { name: 'Fechar' }).click();
+  await report.waitFor({ state: 'hidden' });
+  // The same sheet again changes nothing: its two good rows are reported unchanged, not updated.
+  await page.getByTestId('contact-list-upload-input').setInputFiles({
+    name: 'lista.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: file,
+  });
+  await report
+    .getByTestId('list-upload-summary')
+    .getByText('0 adicionado(s), 0 atualizado(s), 2 sem alteração, 4 linha(s) recusada(s).')
+    .waitFor({ timeout: 30_000 });
   await report.getByRole('button', { name: 'Fechar' }).click();
   await report.waitFor({ state: 'hidden' });
 

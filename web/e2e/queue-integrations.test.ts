@@ -234,7 +234,7 @@ test('queue integrations: a company whose plan has no integrations is told so an
   try {
     const token = await signIn(page, adminEmail);
     await page.goto('/queue-integration');
-    await toast(page, 'Esta empresa não tem permissão para acessar esta página').waitFor(LONG);
+    await toast(page, 'Esta empresa não possui permissão para acessar essa página!').waitFor(LONG);
     await page.waitForURL((url) => url.pathname === '/', LONG);
     assert.equal(await page.getByTestId('integration-add').count(), 0);
     // The API refuses as well.

@@ -105,11 +105,12 @@ export function useTagsList(search: string) {
 }
 
 /** GET /tags/list: every tag of the company (the tag picker). */
-export function useAllTags() {
+export function useAllTags(enabled = true) {
   return useQuery({
     queryKey: tagKeys.options(),
     queryFn: () => api.get<Tag[]>('/tags/list'),
     staleTime: 5 * 60_000,
+    enabled,
   });
 }
 

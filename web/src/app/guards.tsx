@@ -1,4 +1,7 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { useSnackbar } from 'notistack';
+import { useTranslation } from 'react-i18next';
 import { Box, CircularProgress } from '@mui/material';
 import type { PlanFlag } from '@recado/contracts';
 import { useAuth } from './auth.js';
@@ -32,4 +35,34 @@ export function PublicOnly() {
 export function usePlanFlag(flag: PlanFlag): boolean {
   const { user } = useAuth();
   return Boolean(user?.company.plan[flag]);
+}
+
+/** How long the refusal shows before the visitor is taken to / (operations §6). */
+export const PLAN_REFUSAL_REDIRECT_MS = 1000;
+
+/**
+ * The one refusal of a plan-gated screen (operations §6 and §8): the spec's message, once (a keyed,
+ * de-duplicated toast: a second mount or a second guard shows nothing more), then / after 1 s. The
+ * screen itself is not rendered, so none of its requests go out.
+ */
+export function PlanRefusal() {
+  const { t } = useTranslation();
+  const { enqueueSnackbar } = useSnackbar();
+  const navigate = useNavigate();
+  useEffect(() => {
+    enqueueSnackbar(t('common.noPlanAccess'), {
+      variant: 'error',
+      key: 'plan-refusal',
+      preventDuplicate: true,
+      autoHideDuration: 3000,
+    });
+    const timer = window.setTimeout(() => void navigate('/', { replace: true }), PLAN_REFUSAL_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [enqueueSnackbar, navigate, t]);
+  return null;
+}
+
+/** Every plan-gated route goes through here: its screen when the company's plan has `flag`, else the refusal. */
+export function PlanRoute({ flag, children }: { flag: PlanFlag; children: ReactNode }) {
+  return usePlanFlag(flag) ? children : <PlanRefusal />;
 }

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
-import { FullPageSpinner, PublicOnly, RequireAuth } from './guards.js';
+import { FullPageSpinner, PlanRoute, PublicOnly, RequireAuth } from './guards.js';
 import { useAuth } from './auth.js';
 import { CampaignsRoute } from '../pages/campaign-settings/campaigns-access.js';
 
@@ -68,17 +68,26 @@ const router = createBrowserRouter([
           { path: '/connections/:whatsappId/simulator', element: page(<SimulatorPage />) },
           { path: '/contacts', element: page(<ContactsPage />) },
           { path: '/quick-messages', element: page(<QuickMessagesPage />) },
-          { path: '/schedules', element: page(<SchedulesPage />) },
+          {
+            path: '/schedules',
+            element: <PlanRoute flag="useSchedules">{page(<SchedulesPage />)}</PlanRoute>,
+          },
           { path: '/tags', element: page(<TagsPage />) },
-          { path: '/kanban', element: page(<KanbanPage />) },
+          { path: '/kanban', element: <PlanRoute flag="useKanban">{page(<KanbanPage />)}</PlanRoute> },
           { path: '/queues', element: page(<QueuesPage />) },
           { path: '/files', element: page(<FilesPage />) },
-          { path: '/prompts', element: page(<PromptsPage />) },
-          { path: '/queue-integration', element: page(<QueueIntegrationsPage />) },
-          { path: '/messages-api', element: soon('messagesApi') },
+          { path: '/prompts', element: <PlanRoute flag="useOpenAi">{page(<PromptsPage />)}</PlanRoute> },
+          {
+            path: '/queue-integration',
+            element: <PlanRoute flag="useIntegrations">{page(<QueueIntegrationsPage />)}</PlanRoute>,
+          },
+          {
+            path: '/messages-api',
+            element: <PlanRoute flag="useExternalApi">{soon('messagesApi')}</PlanRoute>,
+          },
           { path: '/financeiro', element: soon('invoices') },
           { path: '/announcements', element: soon('announcements') },
-          { path: '/chats/:id?', element: soon('chats') },
+          { path: '/chats/:id?', element: <PlanRoute flag="useInternalChat">{soon('chats')}</PlanRoute> },
           { path: '/contact-lists', element: <CampaignsRoute>{page(<ContactListsPage />)}</CampaignsRoute> },
           {
             path: '/contact-lists/:contactListId/contacts',

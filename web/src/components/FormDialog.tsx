@@ -20,6 +20,8 @@ export interface FormDialogProps {
   submitting?: boolean;
   submitLabel?: ReactNode;
   maxWidth?: Breakpoint;
+  /** Nothing can be saved (a read-only record): a single close button instead of cancel and save. */
+  readOnly?: boolean;
   children: ReactNode;
 }
 
@@ -32,6 +34,7 @@ export function FormDialog({
   submitting = false,
   submitLabel,
   maxWidth = 'sm',
+  readOnly = false,
   children,
 }: FormDialogProps) {
   const { t } = useTranslation();
@@ -51,17 +54,25 @@ export function FormDialog({
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 1.5 }}>
-        <Button onClick={onClose} disabled={submitting} color="inherit">
-          {t('common.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={submitting}
-          startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {submitLabel ?? t('common.save')}
-        </Button>
+        {readOnly ? (
+          <Button variant="contained" onClick={onClose} autoFocus>
+            {t('common.close')}
+          </Button>
+        ) : (
+          <>
+            <Button onClick={onClose} disabled={submitting} color="inherit">
+              {t('common.cancel')}
+            </Button>
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={submitting}
+              startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : undefined}
+            >
+              {submitLabel ?? t('common.save')}
+            </Button>
+          </>
+        )}
       </DialogActions>
     </Dialog>
   );

@@ -1,3 +1,5 @@
+import { BOT_TEXT_DEFAULTS, COMPANY_LANGUAGES } from '@recado/contracts';
+
 /**
  * The bot's text menus: how a list is written to the customer, and how the customer's answer is read.
  * WhatsApp buttons and lists are not offered by our channels, so every chatBotType is written as text.
@@ -11,9 +13,12 @@ export interface Choice {
 
 /** Keys that go one level up in an option tree ("0" only while no option of that level uses it). */
 export const BACK_KEYS = ['0', '#'] as const;
-export const BACK_LABEL = 'Voltar';
+/** The Portuguese defaults; the bot writes the company's texts (botText in contracts) instead. */
+export const BACK_LABEL = BOT_TEXT_DEFAULTS.pt.botBackLabel;
 /** Put above a menu sent again after an answer that matched none of its choices. */
-export const INVALID_ANSWER_NOTICE = 'Opção inválida. Responda com o número de uma das opções abaixo.';
+export const INVALID_ANSWER_NOTICE = BOT_TEXT_DEFAULTS.pt.botInvalidAnswer;
+/** Words that go back whatever the company's language ("voltar", "back", "volver"). */
+const BACK_WORDS = COMPANY_LANGUAGES.map((l) => BOT_TEXT_DEFAULTS[l].botBackLabel);
 
 const KEYCAP = /([0-9#*])\uFE0F?\u20E3/gu;
 
@@ -50,9 +55,10 @@ export type Pick = { kind: 'choice'; index: number } | { kind: 'back' } | { kind
 
 /**
  * Reads an answer against a menu: a choice by its key, or by its whole label typed out ("Vendas");
- * with `back`, "0", "#" or "voltar" go up (a choice whose key is "0" wins over going back).
+ * with `back`, "0", "#", "voltar" (or "back", "volver", or the company's own back label) go up (a choice
+ * whose key is "0" wins over going back).
  */
-export function readAnswer(body: string, choices: Choice[], back: boolean): Pick {
+export function readAnswer(body: string, choices: Choice[], back: boolean, backLabel = BACK_LABEL): Pick {
   const key = answerKey(body);
   if (key !== null) {
     const index = choices.findIndex((c) => sameKey(c.key, key));
@@ -63,7 +69,8 @@ export function readAnswer(body: string, choices: Choice[], back: boolean): Pick
     const index = choices.findIndex((c) => fold(c.label) === whole);
     if (index >= 0) return { kind: 'choice', index };
   }
-  if (back && (key === '#' || key === '0' || whole === 'voltar')) return { kind: 'back' };
+  const backWord = [...BACK_WORDS, backLabel].some((w) => fold(w) === whole);
+  if (back && (key === '#' || key === '0' || (whole && backWord))) return { kind: 'back' };
   return { kind: 'invalid' };
 }
 
@@ -77,9 +84,9 @@ export function sortByKey<T extends { option: string }>(items: T[]): T[] {
 export const backKeyFor = (choices: Choice[]) => (choices.some((c) => sameKey(c.key, '0')) ? '#' : '0');
 
 /** The header, a blank line and one "*key* - label" line per choice (and the way back, when there is one). */
-export function renderMenu(header: string, choices: Choice[], back: boolean): string {
+export function renderMenu(header: string, choices: Choice[], back: boolean, backLabel = BACK_LABEL): string {
   const lines = choices.map((c) => `*${c.key}* - ${c.label}`);
-  if (back) lines.push(`*${backKeyFor(choices)}* - ${BACK_LABEL}`);
+  if (back) lines.push(`*${backKeyFor(choices)}* - ${backLabel}`);
   const head = header.trim();
   return head ? `${head}\n\n${lines.join('\n')}` : lines.join('\n');
 }

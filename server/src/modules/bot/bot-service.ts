@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import { SETTING_DEFAULTS, type DaySchedule, type TicketView } from '@recado/contracts';
+import { SETTING_DEFAULTS, botText, type DaySchedule, type TicketView } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import {
   companies,
@@ -18,7 +18,7 @@ import { readSettings } from '../settings/setting-service.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
 import type { MessageService } from '../messages/message-service.js';
 import { closedPeriodKey } from './business-hours.js';
-import { INVALID_ANSWER_NOTICE, readAnswer, renderMenu, sortByKey, type Choice } from './bot-menu.js';
+import { readAnswer, renderMenu, sortByKey, type Choice } from './bot-menu.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 type StateRow = typeof ticketBotStates.$inferSelect;
@@ -232,13 +232,17 @@ export function botService(deps: {
   const optionChoices = (opts: OptionRow[]): Choice[] => opts.map((o) => ({ key: o.option, label: o.title }));
 
   const queueMenu = (ctx: Context) => renderMenu(ctx.connection.greetingMessage, queueChoices(ctx), false);
+  const backLabel = (ctx: Context) => botText(ctx.settings, 'botBackLabel');
+  /** An out-of-hours message of its own, or the company's default text (a closed company always answers). */
+  const outOfHoursText = (ctx: Context, own: string) =>
+    own.trim() ? own : botText(ctx.settings, 'botOutOfHours');
 
   /** The menu of one level of a queue's tree: the option's message (or the queue's greeting) as header. */
   function optionMenu(ctx: Context, queue: QueueRow, all: OptionRow[], at: number | null) {
     const here = at === null ? undefined : all.find((o) => o.id === at);
     const header = here ? here.message : queue.greetingMessage;
     const back = !(at === null && ctx.queues.length === 1);
-    return renderMenu(header, optionChoices(childrenOf(all, here?.id ?? null)), back);
+    return renderMenu(header, optionChoices(childrenOf(all, here?.id ?? null)), back, backLabel(ctx));
   }
 
   // ---- steps ------------------------------------------------------------------------------------------
@@ -253,7 +257,13 @@ export function botService(deps: {
         // Out of the queue's hours: the ticket waits in it, and the customer is told once.
         const moved = await updateTicket(companyId, ticket, { queueId: queue.id, chatbot: false });
         await end(companyId, ticket.id, 'closed');
-        if (moved) await notifyClosed(companyId, moved, `queue-${queue.id}:${key}`, queue.outOfHoursMessage);
+        if (moved)
+          await notifyClosed(
+            companyId,
+            moved,
+            `queue-${queue.id}:${key}`,
+            outOfHoursText(ctx, queue.outOfHoursMessage),
+          );
         return;
       }
     }
@@ -299,7 +309,8 @@ export function botService(deps: {
       return end(ticket.companyId, ticket.id, 'rounds');
     }
     await saveState(ticket.id, { invalidAnswers: count });
-    const id = await send(ticket.companyId, ticket, `${INVALID_ANSWER_NOTICE}\n\n${menu}`);
+    const notice = botText(ctx.settings, 'botInvalidAnswer');
+    const id = await send(ticket.companyId, ticket, `${notice}\n\n${menu}`);
     await saveState(ticket.id, { promptMessageId: id });
   }
 
@@ -317,7 +328,7 @@ export function botService(deps: {
     const at = state.optionId && all.some((o) => o.id === state.optionId) ? state.optionId : null;
     const level = childrenOf(all, at);
     const single = ctx.queues.length === 1;
-    const pick = readAnswer(message.body, optionChoices(level), !(at === null && single));
+    const pick = readAnswer(message.body, optionChoices(level), !(at === null && single), backLabel(ctx));
     if (pick.kind === 'choice') {
       const chosen = level[pick.index]!;
       const below = childrenOf(all, chosen.id);
@@ -414,14 +425,16 @@ export function botService(deps: {
     let closed: { key: string; message: string } | null = null;
     if (scheduleType === 'company') {
       const key = closedPeriodKey(await companySchedules(companyId), ctx.now, timeZone(ctx));
-      if (key) closed = { key: `company:${key}`, message: ctx.connection.outOfHoursMessage };
+      if (key)
+        closed = { key: `company:${key}`, message: outOfHoursText(ctx, ctx.connection.outOfHoursMessage) };
     } else if (scheduleType === 'queue' && ticket.queueId !== null) {
       const [q] = await db
         .select()
         .from(queues)
         .where(and(eq(queues.id, ticket.queueId), eq(queues.companyId, companyId)));
       const key = q ? closedPeriodKey(q.schedules, ctx.now, timeZone(ctx)) : null;
-      if (q && key) closed = { key: `queue-${q.id}:${key}`, message: q.outOfHoursMessage };
+      if (q && key)
+        closed = { key: `queue-${q.id}:${key}`, message: outOfHoursText(ctx, q.outOfHoursMessage) };
     }
 
     // The bot itself: a ticket without a queue, or one whose queue the bot chose and still walks.

@@ -302,4 +302,22 @@ describe('deleting', () => {
     );
     expect((await t.as(su).get('/auth/me')).status).toBe(200);
   });
+
+  test("no super user can delete the platform's company (any company holding a super user)", async () => {
+    // A second platform owner in another company: neither may delete the other's company.
+    const other = await t.company('PlatformTwin');
+    await db.update(users).set({ super: true }).where(eq(users.id, other.admin.user.id));
+    await expectError(
+      await t.as(su).del(`/companies/${other.id}`),
+      400,
+      'ERR_CANNOT_DELETE_PLATFORM_COMPANY',
+    );
+    const twin = await t.login(other.adminEmail, 'Admin@123');
+    await expectError(
+      await t.as(twin).del(`/companies/${su.user.companyId}`),
+      400,
+      'ERR_CANNOT_DELETE_PLATFORM_COMPANY',
+    );
+    expect((await t.as(su).get(`/companies/${other.id}`)).status).toBe(200);
+  });
 });

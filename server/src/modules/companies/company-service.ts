@@ -179,6 +179,13 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
       requireSuper(t);
       if (id === t.companyId) throw new AppError('ERR_CANNOT_DELETE_OWN_COMPANY', 400);
       await get(id);
+      // The platform's own company (where a super user lives) is never deleted, by any super user.
+      const [platformUser] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.companyId, id), eq(users.super, true)))
+        .limit(1);
+      if (platformUser) throw new AppError('ERR_CANNOT_DELETE_PLATFORM_COMPANY', 400);
       // Its users go with it (cascade): their open sessions and sockets must end too.
       const ended = await db.transaction(async (tx) => {
         const sessions = await tx

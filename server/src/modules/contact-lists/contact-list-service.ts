@@ -359,6 +359,7 @@ export function contactListService(deps: ContactListServiceDeps) {
       }
       let created = 0;
       let updated = 0;
+      let unchanged = 0;
       if (valid.size)
         await db.transaction(async (tx) => {
           for (const part of chunks([...valid]))
@@ -376,12 +377,15 @@ export function contactListService(deps: ContactListServiceDeps) {
               .onConflictDoUpdate({
                 target: [contactListItems.contactListId, contactListItems.number],
                 set: { name: sql`excluded.name`, email: sql`excluded.email`, updatedAt: new Date() },
+                // A row already in the list with the same name and e-mail is left alone (and not returned).
+                setWhere: sql`(${contactListItems.name}, ${contactListItems.email}) is distinct from (excluded.name, excluded.email)`,
               })
               // xmax = 0 only on a freshly inserted row.
               .returning({ inserted: sql<boolean>`(xmax = 0)` }))
               if (r.inserted) created++;
               else updated++;
         });
+      unchanged = valid.size - created - updated;
       errorBag.sort((a, b) => a.row - b.row);
       if (valid.size) {
         emitItem(t.companyId, id, { action: 'reload', contactListId: id });
@@ -393,7 +397,7 @@ export function contactListService(deps: ContactListServiceDeps) {
           payload: { contactListId: id },
         });
       }
-      return { created, updated, errorBag };
+      return { created, updated, unchanged, errorBag };
     },
 
     // ---- items ----

@@ -261,14 +261,32 @@ describe('contact lists', () => {
       ['Ana Lima', '5511988887777', 'ana@x.com'],
       ['Eva Rocha', '5521988882222', ''],
     ]);
+    // The same sheet again changes nothing: both rows are counted as unchanged, not as updated.
     const again = await (await upload(c.admin, list.id, file)).json();
-    expect({ created: again.created, updated: again.updated }).toEqual({ created: 0, updated: 2 });
+    expect({ created: again.created, updated: again.updated, unchanged: again.unchanged }).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 2,
+    });
     expect((await (await t.as(c.admin).get(`/contact-lists/${list.id}`)).json()).contactsCount).toBe(2);
+    // One name changed: that row is updated, the other unchanged.
+    const renamed = await workbook([
+      ['Nome', 'Numero', 'Email'],
+      ['Ana Lima Souza', '5511988887777', 'ana@x.com'],
+      ['Eva Rocha', '21 98888-2222', ''],
+    ]);
+    expect(await (await upload(c.admin, list.id, renamed)).json()).toEqual({
+      created: 0,
+      updated: 1,
+      unchanged: 1,
+      errorBag: [],
+    });
     // A sheet without a header row is read as name, number, e-mail.
     const bare = await workbook([['Gil Neto', '11966665555', 'gil@x.com']]);
     expect(await (await upload(c.admin, list.id, bare, 'bare.xls')).json()).toEqual({
       created: 1,
       updated: 0,
+      unchanged: 0,
       errorBag: [],
     });
     // The Excel 97-2003 binary format (.xls): header, an empty row, a good row and a bad one.

@@ -32,11 +32,10 @@ import {
 import { useAllTags } from '../../api/tags.js';
 import { useWhatsapps } from '../../api/whatsapps.js';
 import { FormDialog } from '../../components/FormDialog.js';
-import { fromLocalInput, toLocalInput, useCampaignErrors } from './campaign-ui.js';
+import { fromLocalInput, inRange, toLocalInput, useCampaignErrors } from './campaign-ui.js';
 
 /** A select's value: '' (none) or an id. */
 const asId = (v: unknown): number | '' => (v === '' || v == null ? '' : Number(v));
-
 const VARIANTS = Array.from({ length: CAMPAIGN_VARIANTS }, (_, i) => i + 1);
 
 interface FormState {
@@ -193,10 +192,14 @@ export function CampaignDialog({
       onClose={onClose}
       onSubmit={(e) => void submit(e)}
       submitting={busy}
-      submitLabel={readOnly ? t('common.close') : undefined}
+      readOnly={readOnly}
       maxWidth="md"
     >
-      {readOnly ? <Alert severity="info">{t('campaigns.readOnly')}</Alert> : null}
+      {readOnly && campaign ? (
+        <Alert severity="info" data-testid="campaign-read-only">
+          {t(`campaigns.readOnlyWhy.${campaign.status}`)}
+        </Alert>
+      ) : null}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <TextField
           label={t('campaigns.name')}
@@ -215,7 +218,7 @@ export function CampaignDialog({
           <Select
             labelId="campaign-whatsapp"
             label={t('campaigns.whatsapp')}
-            value={form.whatsappId}
+            value={inRange(form.whatsappId, whatsapps.data)}
             onChange={(e) => set('whatsappId', asId(e.target.value))}
             data-field="whatsappId"
           >
@@ -256,7 +259,7 @@ export function CampaignDialog({
               <Select
                 labelId="campaign-list"
                 label={t('campaigns.contactList')}
-                value={form.contactListId}
+                value={inRange(form.contactListId, lists.data)}
                 onChange={(e) => set('contactListId', asId(e.target.value))}
                 data-field="contactListId"
               >
@@ -277,7 +280,7 @@ export function CampaignDialog({
               <Select
                 labelId="campaign-tag"
                 label={t('campaigns.tag')}
-                value={form.tagId}
+                value={inRange(form.tagId, tags.data)}
                 onChange={(e) => set('tagId', asId(e.target.value))}
                 data-field="tagId"
               >
@@ -302,7 +305,7 @@ export function CampaignDialog({
             <Select
               labelId="campaign-files"
               label={t('campaigns.fileList')}
-              value={form.fileListId}
+              value={inRange(form.fileListId, fileLists.data)}
               onChange={(e) => set('fileListId', asId(e.target.value))}
               data-field="fileListId"
             >

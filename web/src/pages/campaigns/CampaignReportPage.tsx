@@ -21,7 +21,8 @@ import { useTranslation } from 'react-i18next';
 import { CAMPAIGN_REPORT_RELOAD_MS } from '@recado/contracts';
 import { useCampaignReport, useCampaignsRealtime } from '../../api/campaigns.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { CampaignStatusChip, formatDateTime } from './campaign-ui.js';
+import { CampaignStatusChip } from './campaign-ui.js';
+import { useDateFormat } from '../../i18n/format.js';
 
 function InfoCard({
   icon,
@@ -70,6 +71,7 @@ function InfoCard({
  */
 export default function CampaignReportPage() {
   const { t } = useTranslation();
+  const { dateTime: formatDateTime } = useDateFormat();
   const id = Number(useParams().campaignId);
   const report = useCampaignReport(id);
   useCampaignsRealtime();

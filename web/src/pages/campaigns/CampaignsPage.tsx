@@ -37,7 +37,8 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { SearchField } from '../../components/SearchField.js';
 import { useDebouncedValue } from '../../components/useDebouncedValue.js';
 import { CampaignDialog } from './CampaignDialog.js';
-import { CampaignStatusChip, formatDateTime, useCampaignErrors } from './campaign-ui.js';
+import { CampaignStatusChip, useCampaignErrors } from './campaign-ui.js';
+import { useDateFormat } from '../../i18n/format.js';
 
 function Placeholder({ children }: { children: string }) {
   return (
@@ -50,6 +51,7 @@ function Placeholder({ children }: { children: string }) {
 /** Campaigns (operations §2): search, infinite scroll, row actions by status, the add/edit dialog. */
 export default function CampaignsPage() {
   const { t } = useTranslation();
+  const { dateTime: formatDateTime } = useDateFormat();
   const { user } = useAuth();
   const toast = useToast();
   const showError = useCampaignErrors();

@@ -28,13 +28,6 @@ export function CampaignStatusChip({ status }: { status: CampaignStatus }) {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
-/** dd/MM/yyyy HH:mm, as the spec's lists show dates. */
-export const formatDateTime = (iso: string | null) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
-
 /** The value of an <input type="datetime-local"> for a Date (local time, minutes). */
 export const toLocalInput = (d: Date) =>
   `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
@@ -59,3 +52,10 @@ export function useCampaignErrors() {
     [toast],
   );
 }
+
+/**
+ * What a select shows: the stored id once its option is there, '' until then (the options load after the
+ * dialog opens; an id without its option is MUI's "out-of-range value"). The form keeps the id meanwhile.
+ */
+export const inRange = (v: number | '', options: { id: number }[] | undefined): number | '' =>
+  v !== '' && options?.some((o) => o.id === v) ? v : '';

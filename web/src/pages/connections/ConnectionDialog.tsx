@@ -24,6 +24,7 @@ import { QueueMultiSelect } from '../queues/QueueSelect.js';
 import { FormDialog } from '../../components/FormDialog.js';
 import { fieldErrorText } from '../../components/fieldError.js';
 import { ChannelChip } from './ConnectionStatus.js';
+import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 import {
   CLOUD_SECRETS,
   MESSAGE_FIELDS,
@@ -110,6 +111,7 @@ export function ConnectionDialog({
     defaultValues: initial,
   });
   const channel = useWatch({ control, name: 'channel' });
+  const outOfHoursMessage = useWatch({ control, name: 'outOfHoursMessage' });
 
   useEffect(() => {
     if (open) reset(initial);
@@ -342,6 +344,9 @@ export function ConnectionDialog({
               />
             </Grid>
           ))}
+          <Grid size={12}>
+            <OutOfHoursWarning message={outOfHoursMessage ?? ''} />
+          </Grid>
         </Grid>
       </Box>
 

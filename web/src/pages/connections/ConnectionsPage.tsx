@@ -40,15 +40,9 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { ChannelChip, ConnectionStatus } from './ConnectionStatus.js';
 import { ConnectionDialog } from './ConnectionDialog.js';
 import { QrCodeDialog } from './QrCodeDialog.js';
+import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 
-function formatDateTime(iso: string, lang: string) {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat(lang === 'pt' ? 'pt-BR' : lang, {
-    dateStyle: 'short',
-    timeStyle: 'short',
-  }).format(d);
-}
+import { formatDateTime } from '../../i18n/format.js';
 
 /** The session buttons of core §4, by status. */
 function SessionButtons({
@@ -179,6 +173,7 @@ export default function ConnectionsPage() {
         ) : null}
       </PageHeader>
 
+      {canEdit ? <OutOfHoursWarning /> : null}
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <TableContainer sx={{ maxHeight: { xs: 'calc(100dvh - 200px)', sm: 'calc(100dvh - 170px)' } }}>
           <Table

@@ -32,6 +32,7 @@ export function ListUploadReportDialog({
       : t(`contactLists.uploadErrors.${e.error.code === 'ERR_DUPLICATED_CONTACT' ? 'duplicated' : 'row'}`);
   const created = report?.created ?? 0;
   const updated = report?.updated ?? 0;
+  const unchanged = report?.unchanged ?? 0;
   const failed = report?.errorBag ?? [];
   return (
     <Dialog
@@ -45,11 +46,11 @@ export function ListUploadReportDialog({
       <DialogTitle id="list-upload-report-title">{t('contactLists.uploadReportTitle')}</DialogTitle>
       <DialogContent dividers>
         <Alert
-          severity={failed.length ? (created + updated ? 'warning' : 'error') : 'success'}
+          severity={failed.length ? (created + updated + unchanged ? 'warning' : 'error') : 'success'}
           sx={{ mb: failed.length ? 2 : 0 }}
           data-testid="list-upload-summary"
         >
-          {t('contactLists.uploadSummary', { created, updated, failed: failed.length })}
+          {t('contactLists.uploadSummary', { created, updated, unchanged, failed: failed.length })}
         </Alert>
         {failed.length ? (
           <TableContainer sx={{ maxHeight: '50vh' }}>

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { Link as RouterLink, Navigate } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import {
   Alert,
   Box,
@@ -21,7 +21,6 @@ import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, kanbanLaneOf, type Tag, type TicketView } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
-import { usePlanFlag } from '../../app/guards.js';
 import { useToast } from '../../app/useToast.js';
 import { viewerOf } from '../../api/tickets.js';
 import {
@@ -419,13 +418,7 @@ function Board() {
   );
 }
 
-/** Kanban (operations §2): tickets in lanes by kanban tag; only for plans with useKanban. */
+/** Kanban (operations §2): tickets in lanes by kanban tag; the router's PlanRoute asks for useKanban. */
 export default function KanbanPage() {
-  const allowed = usePlanFlag('useKanban');
-  const toast = useToast();
-  useEffect(() => {
-    if (!allowed) toast.warning('kanban.noPlan');
-  }, [allowed, toast]);
-  if (!allowed) return <Navigate to="/" replace />;
   return <Board />;
 }

@@ -24,7 +24,18 @@ export function PromptSelect({ value, onChange }: { value: string; onChange(valu
       onChange={(e) => onChange(e.target.value)}
       label={t('prompts.queueField.label')}
       helperText={allowed ? t('prompts.queueField.help') : t('prompts.queueField.noPlan')}
-      slotProps={{ htmlInput: { 'data-field': 'promptId' } }}
+      slotProps={{
+        htmlInput: { 'data-field': 'promptId' },
+        // An empty choice reads "Nenhum", as the integration beside it does (not a blank field).
+        select: {
+          renderValue: (v) =>
+            v === ''
+              ? t('prompts.queueField.none')
+              : (prompts.find((p) => String(p.id) === v)?.name ?? `#${String(v)}`),
+          displayEmpty: true,
+        },
+        inputLabel: { shrink: true },
+      }}
     >
       <MenuItem value="">{t('prompts.queueField.none')}</MenuItem>
       {prompts.map((p) => (

@@ -1,6 +1,4 @@
-import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { useSnackbar } from 'notistack';
+import { useState } from 'react';
 import {
   Box,
   Button,
@@ -35,8 +33,6 @@ export default function PromptsPage() {
   const { t } = useTranslation();
   const { user: me } = useAuth();
   const toast = useToast();
-  const { enqueueSnackbar } = useSnackbar();
-  const navigate = useNavigate();
   const allowed = usePlanFlag('useOpenAi');
   const manage = can(me, 'prompts:manage') || Boolean(me?.super);
   const list = usePrompts(allowed);
@@ -49,13 +45,7 @@ export default function PromptsPage() {
   const [deleting, setDeleting] = useState<Prompt | null>(null);
   const prompts = list.data ?? [];
 
-  // Operations §6: without the plan flag, an error and back to / after 1 second.
-  useEffect(() => {
-    if (allowed) return;
-    enqueueSnackbar(t('prompts.noPlan'), { variant: 'error', autoHideDuration: 4000 });
-    const timer = window.setTimeout(() => void navigate('/'), 1000);
-    return () => window.clearTimeout(timer);
-  }, [allowed, enqueueSnackbar, navigate, t]);
+  // Operations §6: without the plan flag the router's PlanRoute refuses the screen (message, then /).
 
   const confirmDelete = async () => {
     if (!deleting) return;

@@ -1,6 +1,4 @@
-import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { useSnackbar } from 'notistack';
+import { useState } from 'react';
 import {
   Box,
   Button,
@@ -45,8 +43,6 @@ export default function QueueIntegrationsPage() {
   const { t } = useTranslation();
   const { user } = useAuth();
   const toast = useToast();
-  const { enqueueSnackbar } = useSnackbar();
-  const navigate = useNavigate();
   const allowed = usePlanFlag('useIntegrations');
   const manager = can(user, 'queues:manage') || Boolean(user?.super);
   const [search, setSearch] = useState('');
@@ -58,12 +54,7 @@ export default function QueueIntegrationsPage() {
   const [editing, setEditing] = useState<QueueIntegration | null | undefined>(undefined);
   const [deleting, setDeleting] = useState<QueueIntegration | null>(null);
 
-  useEffect(() => {
-    if (allowed) return;
-    enqueueSnackbar(t('queueIntegrations.noPlan'), { variant: 'error', autoHideDuration: 3000 });
-    const timer = window.setTimeout(() => void navigate('/'), 1000);
-    return () => window.clearTimeout(timer);
-  }, [allowed, navigate, enqueueSnackbar, t]);
+  // Without useIntegrations the router's PlanRoute refuses the screen (message, then /).
 
   if (!allowed) return null;
 

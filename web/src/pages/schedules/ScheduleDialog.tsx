@@ -35,6 +35,7 @@ import { useDeleteSchedule, useSaveSchedule, useScheduleMedia } from '../../api/
 import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
 import { useDebouncedValue } from '../../components/useDebouncedValue.js';
 import { fromLocalInput, toLocalInput } from './schedule-time.js';
+import { formatDateTime } from '../../i18n/format.js';
 
 interface ContactOption {
   id: number;
@@ -80,7 +81,7 @@ export function ScheduleDialog({
   defaultSendAt?: Date | null;
   onClose(): void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
   const { user } = useAuth();
   const reason = useErrorReason();
@@ -224,7 +225,7 @@ export function ScheduleDialog({
             {sent ? (
               <Alert severity="success">
                 {t('schedules.sentAt', {
-                  when: new Date(schedule!.sentAt ?? schedule!.updatedAt).toLocaleString(),
+                  when: formatDateTime(schedule!.sentAt ?? schedule!.updatedAt, i18n.language),
                 })}
               </Alert>
             ) : null}

@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import {
-  Alert,
   Box,
   Button,
   ButtonBase,
@@ -21,7 +20,6 @@ import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Schedule, ScheduleStatus } from '@recado/contracts';
 import { usePlanFlag } from '../../app/guards.js';
-import { useToast } from '../../app/useToast.js';
 import { useScheduleRange, useSchedulesRealtime } from '../../api/schedules.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { ScheduleDialog, useErrorReason } from './ScheduleDialog.js';
@@ -34,6 +32,7 @@ import {
   visibleRange,
   type CalendarView,
 } from './schedule-time.js';
+import { formatParts, formatTime } from '../../i18n/format.js';
 
 const STATUS_COLOR: Record<ScheduleStatus, 'primary' | 'info' | 'success' | 'error'> = {
   PENDENTE: 'primary',
@@ -48,7 +47,7 @@ function Entry({ s, onOpen, wide = false }: { s: Schedule; onOpen(s: Schedule): 
   const { t, i18n } = useTranslation();
   const reason = useErrorReason();
   const color = STATUS_COLOR[s.status];
-  const time = new Date(s.sendAt).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' });
+  const time = formatTime(s.sendAt, i18n.language);
   const title = `${time} · ${s.contact.name} — ${t(`schedules.status.${s.status}`)}${
     s.status === 'ERRO' ? `: ${reason(s.error)}` : ''
   }`;
@@ -108,8 +107,6 @@ function Entry({ s, onOpen, wide = false }: { s: Schedule; onOpen(s: Schedule): 
 /** Schedules (operations §2): a month/week/day calendar of scheduled messages; ?contactId= opens a new one. */
 export default function SchedulesPage() {
   const { t, i18n } = useTranslation();
-  const toast = useToast();
-  const navigate = useNavigate();
   const allowed = usePlanFlag('useSchedules');
   const [params, setParams] = useSearchParams();
   const [view, setView] = useState<CalendarView>('month');
@@ -123,14 +120,6 @@ export default function SchedulesPage() {
   const [newAt, setNewAt] = useState<Date | null>(null);
   const queryContact = Number(params.get('contactId')) || null;
   const [contactForNew, setContactForNew] = useState<number | null>(null);
-
-  useEffect(() => {
-    if (!allowed) {
-      toast.warning('schedules.noPlan');
-      const timer = window.setTimeout(() => void navigate('/'), 1000);
-      return () => window.clearTimeout(timer);
-    }
-  }, [allowed, navigate, toast]);
 
   useEffect(() => {
     if (!allowed || !queryContact) return;
@@ -171,14 +160,14 @@ export default function SchedulesPage() {
 
   const today = new Date();
   const weekdayNames = Array.from({ length: 7 }, (_v, i) =>
-    addDays(startOfWeek(today), i).toLocaleDateString(i18n.language, { weekday: 'short' }),
+    formatParts(addDays(startOfWeek(today), i), i18n.language, { weekday: 'short' }),
   );
   const rawLabel =
     view === 'month'
-      ? anchor.toLocaleDateString(i18n.language, { month: 'long', year: 'numeric' })
+      ? formatParts(anchor, i18n.language, { month: 'long', year: 'numeric' })
       : view === 'week'
-        ? `${from.toLocaleDateString(i18n.language, { day: 'numeric', month: 'short' })} – ${addDays(to, -1).toLocaleDateString(i18n.language, { day: 'numeric', month: 'short', year: 'numeric' })}`
-        : anchor.toLocaleDateString(i18n.language, {
+        ? `${formatParts(from, i18n.language, { day: 'numeric', month: 'short' })} – ${formatParts(addDays(to, -1), i18n.language, { day: 'numeric', month: 'short', year: 'numeric' })}`
+        : formatParts(anchor, i18n.language, {
             weekday: 'long',
             day: 'numeric',
             month: 'long',
@@ -188,12 +177,8 @@ export default function SchedulesPage() {
   // Only the first letter: "novembro de 2026" becomes "Novembro de 2026".
   const label = rawLabel.charAt(0).toUpperCase() + rawLabel.slice(1);
 
-  if (!allowed)
-    return (
-      <Box sx={{ p: 3 }}>
-        <Alert severity="warning">{t('schedules.noPlan')}</Alert>
-      </Box>
-    );
+  // Without useSchedules the router's PlanRoute refuses the screen: nothing here renders then.
+  if (!allowed) return null;
 
   const dayHeader = (d: Date) => (
     <Typography
@@ -280,7 +265,7 @@ export default function SchedulesPage() {
                     color="text.secondary"
                     sx={{ width: 56, flexShrink: 0, textAlign: 'right', pr: 1, pt: 0.5 }}
                   >
-                    {`${String(h).padStart(2, '0')}:00`}
+                    {formatTime(new Date(2000, 0, 1, h), i18n.language)}
                   </Typography>
                   <Box
                     sx={{

@@ -23,6 +23,7 @@ import EventRepeatIcon from '@mui/icons-material/EventRepeat';
 import { useTranslation } from 'react-i18next';
 import type { Company } from '@recado/contracts';
 import { useToast } from '../../app/useToast.js';
+import { useAuth } from '../../app/auth.js';
 import { useCompaniesList, useDeleteCompany, useUpdateCompany } from '../../api/companies.js';
 import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
 import { ListStatusRow } from '../../components/ListStatusRow.js';
@@ -47,6 +48,7 @@ function useToneColour() {
 export function CompaniesTab() {
   const { t, i18n } = useTranslation();
   const toast = useToast();
+  const { user } = useAuth();
   const toneColour = useToneColour();
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search, 500);
@@ -155,15 +157,18 @@ export function CompaniesTab() {
                           <EventRepeatIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>
-                      <Tooltip title={t('common.delete')}>
-                        <IconButton
-                          size="small"
-                          aria-label={t('common.delete')}
-                          onClick={() => setDeleting(c)}
-                        >
-                          <DeleteOutlinedIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      {/* The platform's own company is never deleted (the server refuses it too). */}
+                      {c.id !== user?.companyId ? (
+                        <Tooltip title={t('common.delete')}>
+                          <IconButton
+                            size="small"
+                            aria-label={t('common.delete')}
+                            onClick={() => setDeleting(c)}
+                          >
+                            <DeleteOutlinedIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                      ) : null}
                     </TableCell>
                   </TableRow>
                 );

@@ -7,13 +7,18 @@ import {
   SETTING_KEYS,
   SETTING_VALUES,
   SUPER_ONLY_SETTINGS,
+  BOT_TEXT_DEFAULTS,
+  BOT_TEXT_KEYS,
+  companyLanguage,
   can,
+  type BotTextKey,
   isSuper,
   type SettingKey,
 } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { useSettings, useUpdateSetting } from '../../api/settings.js';
+import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 
 /** Time zones offered for business hours: Brazil first, then Latin America. */
 export const TIME_ZONES = [
@@ -58,8 +63,10 @@ const ORDER: SettingKey[] = [
   'sideMenuOpen',
   'campaignsEnabled',
   'timezone',
+  'language',
   'asaas',
 ];
+const isBotText = (k: SettingKey): k is BotTextKey => (BOT_TEXT_KEYS as readonly string[]).includes(k);
 const KEYS = [...ORDER, ...SETTING_KEYS.filter((k) => !ORDER.includes(k))];
 
 function useSaveSetting(key: SettingKey) {
@@ -85,10 +92,12 @@ function SettingField({
   settingKey,
   value,
   disabled,
+  language,
 }: {
   settingKey: SettingKey;
   value: string;
   disabled: boolean;
+  language: string;
 }) {
   const { t } = useTranslation();
   const { run, pending, pendingValue } = useSaveSetting(settingKey);
@@ -134,29 +143,38 @@ function SettingField({
       disabled={disabled}
       label={label}
       helperText={helperText}
+      fallback={isBotText(settingKey) ? BOT_TEXT_DEFAULTS[companyLanguage(language)][settingKey] : undefined}
     />
   );
 }
 
-/** Free text (the payment gateway token): saved when the field loses focus or on Enter. */
+/**
+ * Free text (the payment gateway token, the bot's texts): saved when the field loses focus or on Enter
+ * (Ctrl+Enter for the bot's texts, which may hold several lines). A bot text shows its default in the
+ * company's language while the company has none of its own; saving that default (or nothing) stores "".
+ */
 function TextSetting({
   settingKey,
   value,
   disabled,
   label,
   helperText,
+  fallback,
 }: {
   settingKey: SettingKey;
   value: string;
   disabled: boolean;
   label: string;
   helperText: string;
+  fallback?: string;
 }) {
   const { run, pending } = useSaveSetting(settingKey);
-  const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
+  const shown = fallback !== undefined && !value.trim() ? fallback : value;
+  const [draft, setDraft] = useState(shown);
+  useEffect(() => setDraft(shown), [shown]);
   const commit = () => {
-    if (draft !== value) void run(draft.trim());
+    const next = fallback !== undefined && draft.trim() === fallback ? '' : draft.trim();
+    if (next !== value) void run(next);
   };
   return (
     <TextField
@@ -169,8 +187,9 @@ function TextSetting({
       autoComplete="off"
       onChange={(e) => setDraft(e.target.value)}
       onBlur={commit}
+      multiline={fallback !== undefined}
       onKeyDown={(e) => {
-        if (e.key === 'Enter') commit();
+        if (e.key === 'Enter' && (fallback === undefined || e.ctrlKey || e.metaKey)) commit();
       }}
       slotProps={{
         input: {
@@ -207,11 +226,15 @@ export function OptionsTab() {
           {t('settings.options.loadError')}
         </Alert>
       ) : null}
+      <Box sx={{ mb: 2 }}>
+        <OutOfHoursWarning />
+      </Box>
       <Grid container spacing={2.5}>
         {keys.map((key) => (
-          <Grid key={key} size={{ xs: 12, sm: 6, lg: 4 }}>
+          <Grid key={key} size={isBotText(key) ? { xs: 12, lg: 6 } : { xs: 12, sm: 6, lg: 4 }}>
             <SettingField
               settingKey={key}
+              language={values.get('language') ?? SETTING_DEFAULTS.language}
               value={values.get(key) ?? SETTING_DEFAULTS[key]}
               disabled={!manage || (SUPER_ONLY_SETTINGS.includes(key) && !superUser)}
             />

@@ -9,6 +9,7 @@ import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { useCompany, useSaveCompanySchedules } from '../../api/companies.js';
 import { fieldErrorText } from '../../components/fieldError.js';
+import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 
 type Weekday = (typeof WEEKDAYS)[number];
 
@@ -82,6 +83,9 @@ export function SchedulesTab() {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         {t('settings.schedules.intro')}
       </Typography>
+      <Box sx={{ mb: 2 }}>
+        <OutOfHoursWarning />
+      </Box>
       <Stack spacing={1.5}>
         {WEEKDAYS.map((day, index) => (
           <Box

@@ -1,4 +1,5 @@
 import { RECURRENCE_MONTHS, type Recurrence } from '@recado/contracts';
+import { formatDate } from '../../i18n/format.js';
 
 /**
  * How a company row is tinted by its due date (operations §2): exactly 5 days ahead pale yellow; from
@@ -54,5 +55,6 @@ export function advanceDueDate(
 export function formatDueDate(dueDate: string | null | undefined, locale: string): string {
   if (!dueDate) return '';
   const [y, m, d] = dueDate.slice(0, 10).split('-').map(Number);
-  return new Date(Date.UTC(y!, m! - 1, d!)).toLocaleDateString(locale, { timeZone: 'UTC' });
+  // A local calendar day: the one formatter writes it as the day it is, in any time zone.
+  return formatDate(new Date(y!, m! - 1, d!), locale);
 }

@@ -9,6 +9,7 @@ import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import { useTranslation } from 'react-i18next';
 import { fetchMedia, useMediaUrl, type SimulatorMessage } from '../../api/simulator.js';
 import { WhatsAppText } from '../../components/WhatsAppText.js';
+import { formatTime } from '../../i18n/format.js';
 
 /** WhatsApp's own colors, so the simulated phone looks like the real one in both themes. */
 export function phoneColors(mode: 'light' | 'dark') {
@@ -141,10 +142,7 @@ function MediaContent({ message, onLoad }: { message: SimulatorMessage; onLoad()
   );
 }
 
-const time = (iso: string, lang: string) =>
-  new Intl.DateTimeFormat(lang === 'pt' ? 'pt-BR' : lang, { hour: '2-digit', minute: '2-digit' }).format(
-    new Date(iso),
-  );
+const time = (iso: string, lang: string) => formatTime(iso, lang);
 
 /** One message: the customer's own on the right in green, the company's on the left. */
 export function MessageBubble({

@@ -46,6 +46,7 @@ import { ConnectionStatus } from '../connections/ConnectionStatus.js';
 import { MessageBubble, phoneColors } from './MessageBubble.js';
 import { WhatsAppText } from '../../components/WhatsAppText.js';
 import { ContactAvatar } from '../../components/ContactAvatar.js';
+import { formatDate, formatLongDate, formatTime } from '../../i18n/format.js';
 
 /** The media the inbound entry takes (base64 of at most ~16 MB). */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -55,12 +56,8 @@ const READ_DELAY_MS = 1500;
 function lastAtLabel(iso: string, lang: string) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  const locale = lang === 'pt' ? 'pt-BR' : lang;
   const today = new Date().toDateString() === d.toDateString();
-  return new Intl.DateTimeFormat(
-    locale,
-    today ? { hour: '2-digit', minute: '2-digit' } : { dateStyle: 'short' },
-  ).format(d);
+  return today ? formatTime(d, lang) : formatDate(d, lang, { short: true });
 }
 
 function dayLabel(iso: string, lang: string, t: (k: string) => string) {
@@ -69,7 +66,7 @@ function dayLabel(iso: string, lang: string, t: (k: string) => string) {
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
   if (d.toDateString() === now.toDateString()) return t('simulator.today');
   if (d.toDateString() === yesterday.toDateString()) return t('simulator.yesterday');
-  return new Intl.DateTimeFormat(lang === 'pt' ? 'pt-BR' : lang, { dateStyle: 'medium' }).format(d);
+  return formatLongDate(d, lang);
 }
 
 const readAsBase64 = (file: File) =>

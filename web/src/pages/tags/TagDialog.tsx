@@ -1,12 +1,12 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { FormControlLabel, Switch, TextField, Typography, Box } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { can, DEFAULT_TAG_COLOR, TagInput, type Tag } from '@recado/contracts';
+import { can, DEFAULT_TAG_COLOR, nextUnusedColor, TagInput, type Tag } from '@recado/contracts';
 import { ApiError } from '../../api/client.js';
-import { useSaveTag } from '../../api/tags.js';
+import { useAllTags, useSaveTag } from '../../api/tags.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { FormDialog } from '../../components/FormDialog.js';
@@ -23,9 +23,10 @@ const TagForm = z.object({
 });
 type TagFormValues = z.infer<typeof TagForm>;
 
+/** A new tag is offered the first palette colour no tag of the company uses yet (as queues do). */
 const formValues = (tag: Tag | null): TagFormValues => ({
   name: tag?.name ?? '',
-  color: tag?.color ?? DEFAULT_TAG_COLOR,
+  color: tag?.color ?? nextUnusedColor([]),
   kanban: Boolean(tag?.kanban),
 });
 
@@ -44,14 +45,22 @@ export function TagDialog({ open, tag, onClose }: { open: boolean; tag: Tag | nu
   const { user } = useAuth();
   const toast = useToast();
   const save = useSaveTag();
+  const all = useAllTags(open);
   const kanbanAllowed = can(user, 'tags:editKanban') || Boolean(user?.super);
-  const { control, handleSubmit, reset, setError, watch, formState } = useForm<TagFormValues>({
-    resolver: zodResolver(TagForm) as unknown as Resolver<TagFormValues>,
-    defaultValues: formValues(tag),
-  });
+  const { control, handleSubmit, reset, setError, setValue, getFieldState, watch, formState } =
+    useForm<TagFormValues>({
+      resolver: zodResolver(TagForm) as unknown as Resolver<TagFormValues>,
+      defaultValues: formValues(tag),
+    });
+  const taken = useMemo(() => (all.data ?? []).map((x) => x.color), [all.data]);
   useEffect(() => {
     if (open) reset(formValues(tag));
   }, [open, tag, reset]);
+  // The company's tags may arrive after the dialog opened: offer the free colour unless one was picked.
+  useEffect(() => {
+    if (open && !tag && !getFieldState('color').isDirty)
+      setValue('color', nextUnusedColor(taken), { shouldDirty: false });
+  }, [open, tag, taken, getFieldState, setValue]);
 
   const submit = handleSubmit(async (values) => {
     const input = {

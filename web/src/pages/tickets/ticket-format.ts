@@ -1,7 +1,8 @@
 import type { MessageView } from '../../api/messages.js';
 
-export const localeOf = (lang: string) =>
-  lang.startsWith('pt') ? 'pt-BR' : lang.startsWith('es') ? 'es' : 'en';
+import { formatDate, formatDateTime, formatLongDate, formatTime } from '../../i18n/format.js';
+
+export { localeOf } from '../../i18n/format.js';
 
 /** Ticket list time: the hour today, else the short date. */
 export function listTime(iso: string | undefined, lang: string, now = new Date()) {
@@ -9,17 +10,12 @@ export function listTime(iso: string | undefined, lang: string, now = new Date()
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
   const today = d.toDateString() === now.toDateString();
-  return new Intl.DateTimeFormat(
-    localeOf(lang),
-    today ? { hour: '2-digit', minute: '2-digit' } : { day: '2-digit', month: '2-digit', year: '2-digit' },
-  ).format(d);
+  return today ? formatTime(d, lang) : formatDate(d, lang, { short: true });
 }
 
-export const clockTime = (iso: string, lang: string) =>
-  new Intl.DateTimeFormat(localeOf(lang), { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+export const clockTime = (iso: string, lang: string) => formatTime(iso, lang);
 
-export const dateTime = (iso: string, lang: string) =>
-  new Intl.DateTimeFormat(localeOf(lang), { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+export const dateTime = (iso: string, lang: string) => formatDateTime(iso, lang);
 
 /** Day separator label: today, yesterday, or the date. */
 export function dayLabel(iso: string, lang: string, t: (k: string) => string, now = new Date()) {
@@ -27,7 +23,7 @@ export function dayLabel(iso: string, lang: string, t: (k: string) => string, no
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
   if (d.toDateString() === now.toDateString()) return t('tickets.messages.today');
   if (d.toDateString() === yesterday.toDateString()) return t('tickets.messages.yesterday');
-  return new Intl.DateTimeFormat(localeOf(lang), { dateStyle: 'long' }).format(d);
+  return formatLongDate(d, lang);
 }
 
 export type ChatRow =

@@ -21,8 +21,7 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import { useTranslation } from 'react-i18next';
 import { TODO_KEY, addTask, deleteTask, editTask, loadTasks, saveTasks, type Task } from './todo-store.js';
-
-const locale = (lang: string | undefined) => (lang?.startsWith('pt') ? 'pt-BR' : (lang ?? 'pt-BR'));
+import { formatDateTime } from '../../i18n/format.js';
 
 /** The tasks in local storage, kept in step with other tabs of the same browser. */
 function useStoredTasks() {
@@ -174,13 +173,7 @@ export default function TodoListPage() {
   const input = useRef<HTMLInputElement>(null);
 
   const lang = i18n.resolvedLanguage ?? i18n.language;
-  const format = useMemo(() => {
-    const fmt = new Intl.DateTimeFormat(locale(lang), { dateStyle: 'medium', timeStyle: 'short' });
-    return (iso: string) => {
-      const d = new Date(iso);
-      return Number.isNaN(d.getTime()) ? iso : fmt.format(d);
-    };
-  }, [lang]);
+  const format = useMemo(() => (iso: string) => formatDateTime(iso, lang) || iso, [lang]);
 
   const add = () => {
     const next = addTask(tasks, text);
