@@ -2,6 +2,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Box, CircularProgress } from '@mui/material';
 import type { PlanFlag } from '@recado/contracts';
 import { useAuth } from './auth.js';
+import { landingFor, loginPathFor } from './landing.js';
 
 export function FullPageSpinner() {
   return (
@@ -11,20 +12,25 @@ export function FullPageSpinner() {
   );
 }
 
-/** Private routes: an unauthenticated visitor goes to /login. */
+/** Private routes: an unauthenticated visitor goes to /login, which brings them back here afterwards. */
 export function RequireAuth() {
   const { user, loading } = useAuth();
   const location = useLocation();
   if (loading) return <FullPageSpinner />;
-  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!user) return <Navigate to={loginPathFor(location)} replace />;
   return <Outlet />;
 }
 
-/** Public routes (/login, /signup, /forgetpsw): an authenticated visitor goes to /. */
+/**
+ * Public routes (/login, /signup, /forgetpsw): an authenticated visitor goes to the page `?next=` names
+ * (validated: a path of this site) or to their home (landing.ts).
+ */
 export function PublicOnly() {
   const { user, loading } = useAuth();
+  const location = useLocation();
   if (loading) return <FullPageSpinner />;
-  if (user) return <Navigate to="/" replace />;
+  if (user)
+    return <Navigate to={landingFor(user, new URLSearchParams(location.search).get('next'))} replace />;
   return <Outlet />;
 }
 

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { and, asc, eq, ilike, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import {
   FILE_LIST_TYPES,
   MAX_FILE_LIST_OPTIONS,
