@@ -12,12 +12,15 @@ export function FullPageSpinner() {
   );
 }
 
-/** Private routes: an unauthenticated visitor goes to /login, which brings them back here afterwards. */
+/**
+ * Private routes: an unauthenticated visitor (or one whose session ended) goes to /login, which brings them
+ * back here afterwards; after a deliberate logout the login page remembers nothing.
+ */
 export function RequireAuth() {
-  const { user, loading } = useAuth();
+  const { user, loading, loggedOut } = useAuth();
   const location = useLocation();
   if (loading) return <FullPageSpinner />;
-  if (!user) return <Navigate to={loginPathFor(location)} replace />;
+  if (!user) return <Navigate to={loggedOut ? '/login' : loginPathFor(location)} replace />;
   return <Outlet />;
 }
 
