@@ -15,6 +15,7 @@ import type {
   ContactList,
   FileListPage,
 } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { api } from './client.js';
 import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
@@ -34,7 +35,7 @@ const normalSearch = (s: string) => s.trim().toLowerCase();
 const byNewest = (a: Campaign, b: Campaign) => b.id - a.id;
 const matches = (key: QueryKey, c: Campaign) => {
   const search = String(key[2] ?? '');
-  return !search || c.name.toLowerCase().includes(search);
+  return !search || containsSearch(c.name, search);
 };
 
 export function putCampaign(client: QueryClient, record: Campaign) {

@@ -20,6 +20,7 @@ import {
   type ContactListPage,
   type ContactListUploadResult,
 } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { api } from './client.js';
 import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
@@ -44,7 +45,7 @@ const byName = <T extends { id: number; name: string }>(a: T, b: T) => {
 
 const listMatches = (key: QueryKey, l: ContactList) => {
   const search = String(key[2] ?? '');
-  return !search || l.name.toLowerCase().includes(search);
+  return !search || containsSearch(l.name, search);
 };
 
 const itemMatches = (key: QueryKey, i: ContactListItemView) => {
@@ -52,8 +53,8 @@ const itemMatches = (key: QueryKey, i: ContactListItemView) => {
   if (!search) return true;
   const digits = onlyDigits(search);
   return (
-    i.name.toLowerCase().includes(search) ||
-    i.email.includes(search) ||
+    containsSearch(i.name, search) ||
+    containsSearch(i.email, search) ||
     (digits.length >= 3 && i.number.includes(digits))
   );
 };

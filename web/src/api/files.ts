@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { FileList, FileListEvent, FileListInput, FileListPage } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { api } from './client.js';
 import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
@@ -16,7 +17,7 @@ const byName = (a: FileList, b: FileList) => {
 };
 const matches = (key: QueryKey, f: FileList) => {
   const search = String(key[2] ?? '');
-  return !search || f.name.toLowerCase().includes(search);
+  return !search || containsSearch(f.name, search);
 };
 
 export const putFileList = (client: QueryClient, f: FileList) =>

@@ -11,6 +11,7 @@ import type {
   QueueIntegrationInput,
   QueueIntegrationTestSession,
 } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { api, request } from './client.js';
 import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
@@ -28,10 +29,8 @@ export const byIntegrationName = (a: QueueIntegration, b: QueueIntegration) =>
   a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id;
 
 const matchesSearch = (key: QueryKey, it: QueueIntegration) => {
-  const search = String(key[2] ?? '')
-    .trim()
-    .toLowerCase();
-  return !search || it.name.toLowerCase().includes(search);
+  const search = String(key[2] ?? '').trim();
+  return !search || containsSearch(it.name, search);
 };
 
 export function putQueueIntegration(client: QueryClient, it: QueueIntegration) {

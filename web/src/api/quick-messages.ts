@@ -12,6 +12,7 @@ import type {
   QuickMessagePage,
   QuickMessageUpdate,
 } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { api } from './client.js';
 import { fetchMediaBlob } from './messages.js';
 import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
@@ -30,10 +31,8 @@ const byShortcode = (a: QuickMessage, b: QuickMessage) =>
   a.shortcode.toLowerCase().localeCompare(b.shortcode.toLowerCase()) || a.id - b.id;
 
 const matchesSearch = (key: QueryKey, q: QuickMessage) => {
-  const s = String(key[2] ?? '')
-    .trim()
-    .toLowerCase();
-  return !s || q.shortcode.toLowerCase().includes(s) || q.message.toLowerCase().includes(s);
+  const s = String(key[2] ?? '').trim();
+  return !s || containsSearch(q.shortcode, s) || containsSearch(q.message, s);
 };
 
 /** Who may change an entry, as the server decides it (events carry the owner's view of canEdit). */

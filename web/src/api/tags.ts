@@ -7,6 +7,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import type { KanbanTickets, Tag, TagEvent, TagInput, TagUpdate, TicketView } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { api, request } from './client.js';
 import {
   removeListItem,
@@ -39,10 +40,8 @@ export const byTagName = (a: Tag, b: Tag) =>
 const byId = (a: Tag, b: Tag) => a.id - b.id;
 
 const matchesSearch = (key: QueryKey, tag: Tag) => {
-  const search = String(key[2] ?? '')
-    .trim()
-    .toLowerCase();
-  return !search || tag.name.toLowerCase().includes(search);
+  const search = String(key[2] ?? '').trim();
+  return !search || containsSearch(tag.name, search);
 };
 
 type TagRef = TicketView['tags'][number];

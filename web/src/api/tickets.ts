@@ -14,6 +14,7 @@ import {
   type TicketUpdate,
   type TicketView,
 } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { ApiError, api, request } from './client.js';
 import { useInfiniteList, type ListData, type ListPage } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
@@ -135,10 +136,10 @@ export function ticketFits(filter: TicketFilter, t: TicketView, v: Viewer): bool
   if (filter.users.length && isManager(v) && (t.userId === null || !filter.users.includes(t.userId)))
     return false;
   if (filter.tags.length && !t.tags.some((tag) => filter.tags.includes(tag.id))) return false;
-  const search = filter.searchParam.trim().toLowerCase();
+  const search = filter.searchParam.trim();
   if (search) {
     const digits = onlyDigits(search);
-    if (t.contact.name.toLowerCase().includes(search)) return true;
+    if (containsSearch(t.contact.name, search)) return true;
     if (digits.length >= 3 && t.contact.number.includes(digits)) return true;
     return null;
   }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { UserInput, UserUpdate, UserView } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { api } from './client.js';
 import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
@@ -15,10 +16,8 @@ const byName = (a: UserView, b: UserView) => a.name.localeCompare(b.name) || a.i
 
 /** Whether a user belongs in the list cached under `['users', 'list', search]` (name or e-mail contains). */
 const matchesSearch = (key: QueryKey, user: UserView) => {
-  const search = String(key[2] ?? '')
-    .trim()
-    .toLowerCase();
-  return !search || user.name.toLowerCase().includes(search) || user.email.toLowerCase().includes(search);
+  const search = String(key[2] ?? '').trim();
+  return !search || containsSearch(user.name, search) || containsSearch(user.email, search);
 };
 
 export function putUserInLists(client: QueryClient, user: UserView) {

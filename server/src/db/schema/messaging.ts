@@ -128,8 +128,9 @@ export const contacts = pgTable(
       .on(t.companyId, t.lid)
       .where(sql`lid is not null`),
     index('contacts_company_name_idx').on(t.companyId, sql`lower(${t.name})`),
-    // Searches by any part of a name or number (ILIKE '%x%'), pg_trgm's GIN indexes.
-    index('contacts_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    // Searches by any part of a name (accent- and case-blind: search_norm, docs/search.md) or number
+    // (LIKE '%x%'), pg_trgm's GIN indexes.
+    index('contacts_name_search_idx').using('gin', sql`search_norm(${t.name}) gin_trgm_ops`),
     index('contacts_number_trgm_idx').using('gin', t.number.op('gin_trgm_ops')),
   ],
 );
@@ -237,8 +238,8 @@ export const messages = pgTable(
   (t) => [
     uniqueIndex('messages_provider_uq').on(t.whatsappId, t.providerId),
     index('messages_ticket_created_idx').on(t.ticketId, t.createdAt.desc(), t.id.desc()),
-    // Ticket search inside message texts (ILIKE '%x%'), pg_trgm's GIN index.
-    index('messages_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')),
+    // Ticket search inside message texts (search_norm(body) LIKE '%x%', docs/search.md), pg_trgm's GIN index.
+    index('messages_body_search_idx').using('gin', sql`search_norm(${t.body}) gin_trgm_ops`),
   ],
 );
 

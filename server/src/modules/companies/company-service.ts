@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, or } from 'drizzle-orm';
 import {
   DEFAULT_SIGNUP_PLAN_ID,
   PAGE_SIZE,
@@ -13,7 +13,7 @@ import type { Db } from '../../db/client.js';
 import { companies, plans, userSessions, users } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
-import { containsPattern, isDbId } from '../../lib/sql.js';
+import { containsText, isDbId } from '../../lib/sql.js';
 import { hashPassword } from '../../lib/passwords.js';
 import type { Events } from '../../realtime/events.js';
 import { companyQueries, planFlagColumns, toCompany } from './company-queries.js';
@@ -79,7 +79,7 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
     async page(t: Tenant, search: string, pageNumber: number) {
       requireSuper(t);
       const where = search
-        ? or(ilike(companies.name, containsPattern(search)), ilike(companies.email, containsPattern(search)))
+        ? or(containsText(companies.name, search), containsText(companies.email, search))
         : undefined;
       const rows = await db
         .select({ company: companies, plan: { id: plans.id, name: plans.name } })

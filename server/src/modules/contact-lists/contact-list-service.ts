@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import {
   ContactListItemInput,
   MAX_CONTACT_LIST_UPLOAD_ROWS,
@@ -24,7 +24,7 @@ import type { Db } from '../../db/client.js';
 import { contactListItems, contactLists } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsPattern, containsText } from '../../lib/sql.js';
 import type { Channel } from '../../messaging/channel.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { Events } from '../../realtime/events.js';
@@ -221,8 +221,8 @@ export function contactListService(deps: ContactListServiceDeps) {
     if (!search) return undefined;
     const digits = onlyDigits(search);
     return or(
-      ilike(contactListItems.name, containsPattern(search)),
-      ilike(contactListItems.email, containsPattern(search)),
+      containsText(contactListItems.name, search),
+      containsText(contactListItems.email, search),
       digits.length >= 3 ? like(contactListItems.number, containsPattern(digits)) : undefined,
     );
   };
@@ -239,7 +239,7 @@ export function contactListService(deps: ContactListServiceDeps) {
         .where(
           and(
             eq(contactLists.companyId, t.companyId),
-            q.searchParam ? ilike(contactLists.name, containsPattern(q.searchParam)) : undefined,
+            q.searchParam ? containsText(contactLists.name, q.searchParam) : undefined,
           ),
         )
         .orderBy(sql`lower(${contactLists.name})`, asc(contactLists.id))

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, like, or, sql, type SQL } from 'drizzle-orm';
 import {
   CONTACT_SEARCH_MIN_LENGTH,
   PAGE_SIZE,
@@ -22,7 +22,7 @@ import type { Db } from '../../db/client.js';
 import { contactCustomFields, contacts } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsPattern, containsText } from '../../lib/sql.js';
 import { ChannelError, type Channel } from '../../messaging/channel.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { Events } from '../../realtime/events.js';
@@ -249,7 +249,7 @@ export function contactService(deps: ContactServiceDeps) {
         const digits = onlyDigits(search);
         where.push(
           or(
-            ilike(contacts.name, containsPattern(search)),
+            containsText(contacts.name, search),
             digits.length >= CONTACT_SEARCH_MIN_LENGTH
               ? like(contacts.number, containsPattern(digits))
               : undefined,

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { and, asc, eq, ilike, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import {
   FILE_LIST_TYPES,
   MAX_FILE_LIST_OPTIONS,
@@ -16,7 +16,7 @@ import type { Db } from '../../db/client.js';
 import { files, filesOptions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { Events } from '../../realtime/events.js';
 import { requireCampaignManager } from '../campaign-settings/campaign-access.js';
@@ -116,7 +116,7 @@ export function fileListService({ db, events, media }: { db: Db; events: Events;
         .where(
           and(
             eq(files.companyId, t.companyId),
-            q.searchParam ? ilike(files.name, containsPattern(q.searchParam)) : undefined,
+            q.searchParam ? containsText(files.name, q.searchParam) : undefined,
           ),
         )
         .orderBy(sql`lower(${files.name})`, asc(files.id))

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   SECRET_MASK,
   QUEUE_INTEGRATION_PAGE_SIZE,
@@ -16,7 +16,7 @@ import { queueIntegrations, queues } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { SecretBox } from '../../lib/crypto.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 import type { Events } from '../../realtime/events.js';
 import { queueView, requireQueueManager } from '../queues/queue-service.js';
 import { requirePlanFlag } from '../companies/company-queries.js';
@@ -135,7 +135,7 @@ export function queueIntegrationService({ db, events, box }: { db: Db; events: E
         .where(
           and(
             eq(queueIntegrations.companyId, t.companyId),
-            search ? ilike(queueIntegrations.name, containsPattern(search)) : undefined,
+            search ? containsText(queueIntegrations.name, search) : undefined,
           ),
         )
         .orderBy(asc(sql`lower(${queueIntegrations.name})`), asc(queueIntegrations.id))

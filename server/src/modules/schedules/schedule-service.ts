@@ -18,7 +18,7 @@ import type { MediaStore } from '../../messaging/media-store.js';
 import type { MessageService } from '../messages/message-service.js';
 import type { UploadedFile } from '../quick-messages/quick-message-service.js';
 import { mimeOf } from '../quick-messages/single-upload.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
 import type { TicketView } from '@recado/contracts';
 import { requirePlanFlag } from '../companies/company-queries.js';
@@ -333,7 +333,7 @@ export function scheduleService(deps: {
 
     async list(t: Tenant, q: ScheduleListQuery) {
       const size = q.from || q.to ? RANGE_PAGE_SIZE : PAGE_SIZE;
-      const term = q.searchParam ? containsPattern(q.searchParam) : null;
+      const term = q.searchParam;
       const rows = await select()
         .where(
           and(
@@ -343,9 +343,7 @@ export function scheduleService(deps: {
             q.status ? eq(schedules.status, q.status) : undefined,
             q.from ? gte(schedules.sendAt, q.from) : undefined,
             q.to ? lt(schedules.sendAt, q.to) : undefined,
-            term
-              ? or(sql`lower(${schedules.body}) like ${term}`, sql`lower(${contacts.name}) like ${term}`)
-              : undefined,
+            term ? or(containsText(schedules.body, term), containsText(contacts.name, term)) : undefined,
           ),
         )
         .orderBy(asc(schedules.sendAt), asc(schedules.id))

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   can,
   KANBAN_TICKET_LIMIT,
@@ -19,7 +19,7 @@ import { tags, ticketTags, tickets } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 import {
   canSeeTicket,
   isManager,
@@ -158,7 +158,7 @@ export function tagService({
     async list(t: Tenant, q: TagListQuery) {
       const search = q.searchParam.trim();
       const rows = await selectTags(
-        and(eq(tags.companyId, t.companyId), search ? ilike(tags.name, containsPattern(search)) : undefined),
+        and(eq(tags.companyId, t.companyId), search ? containsText(tags.name, search) : undefined),
       )
         .orderBy(asc(sql`lower(${tags.name})`), asc(tags.id))
         .limit(TAG_PAGE_SIZE + 1)

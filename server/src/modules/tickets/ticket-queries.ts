@@ -3,7 +3,7 @@ import { TICKET_PAGE_SIZE, type TicketListQuery, type TicketView } from '@recado
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { contacts, queues, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 
 /** A ticket's tags as JSON, for any expression naming the ticket's id (a column, or a CTE's). */
 export const tagsFor = (ticketId: SQL | AnyPgColumn) => sql<TicketView['tags']>`coalesce((
@@ -180,7 +180,6 @@ export const ticketQueries = {
       // planner picks between a trigram index (rare text) and the list index (common text), which one OR
       // across tables never lets it do.
       const digits = search.replace(/\D/g, '');
-      const pattern = containsPattern(search.toLowerCase());
       const filter = and(...conds);
       const enough = q.pageNumber * TICKET_PAGE_SIZE + 1;
       const way = (join: SQL, match: SQL) =>
@@ -188,12 +187,12 @@ export const ticketQueries = {
           order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${enough})`;
       const byContact = sql`join contacts c on c.id = ${tickets.contactId}`;
       const ways = [
-        way(byContact, sql`c.name ilike ${pattern}`),
+        way(byContact, containsText(sql`c.name`, search)),
         digits.length >= 3 ? way(byContact, sql`c.number like ${`%${digits}%`}`) : undefined,
         way(
           sql``,
           sql`${tickets.id} in (select m.ticket_id from messages m where m.company_id = ${v.companyId}
-            and m.body ilike ${pattern})`,
+            and ${containsText(sql`m.body`, search)})`,
         ),
       ].filter((w): w is SQL => Boolean(w));
       conds.push(sql`${tickets.id} in (select hits.id from (${sql.join(ways, sql` union `)}) hits)`);
