@@ -351,17 +351,25 @@ function readLimited(res: IncomingMessage, maxBytes: number, signal: AbortSignal
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+      res.destroy();
+    };
     res.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > maxBytes) {
-        res.destroy();
-        reject(new OutboundLimitError('size', `answer larger than ${maxBytes} bytes`));
-        return;
-      }
+      if (size > maxBytes)
+        return fail(new OutboundLimitError('size', `answer larger than ${maxBytes} bytes`));
       chunks.push(c);
     });
-    res.on('end', () => resolve(Buffer.concat(chunks)));
-    res.on('error', (err) => reject(mapError(err, signal)));
-    res.on('aborted', () => reject(mapError(new Error('connection closed mid-answer'), signal)));
+    res.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks));
+    });
+    res.on('error', (err) => fail(mapError(err, signal)));
+    res.on('aborted', () => fail(mapError(new Error('connection closed mid-answer'), signal)));
   });
 }
