@@ -107,6 +107,16 @@ describe('outside production', () => {
       accessTokenTtl: 900,
       refreshTokenTtl: 604800,
       seedDemo: true,
+      allowPrivateUrls: false,
     });
+  });
+
+  test('ALLOW_PRIVATE_URLS is off unless set to true (or 1); anything else is refused', () => {
+    const DATA_DIR = dir();
+    expect(loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: 'true' }).allowPrivateUrls).toBe(true);
+    expect(loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: '1' }).allowPrivateUrls).toBe(true);
+    expect(loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: 'false' }).allowPrivateUrls).toBe(false);
+    expect(loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: '' }).allowPrivateUrls).toBe(false);
+    expect(() => loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: 'yes please' })).toThrow();
   });
 });
