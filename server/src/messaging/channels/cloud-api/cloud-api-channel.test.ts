@@ -22,9 +22,7 @@ beforeEach(() => {
 
 function recordingSink() {
   const events: (
-    | { t: 'message'; m: InboundMessage }
-    | { t: 'ack'; a: AckUpdate }
-    | { t: 'state'; s: StateUpdate & { data?: { reason: string } } }
+    { t: 'message'; m: InboundMessage } | { t: 'ack'; a: AckUpdate } | { t: 'state'; s: StateUpdate }
   )[] = [];
   const sink: ChannelSink = {
     message: async (m) => void events.push({ t: 'message', m }),
@@ -100,8 +98,8 @@ describe('start', () => {
       }).start();
       const [s] = rec.states();
       expect(s!.status).toBe('DISCONNECTED');
-      expect(s!.data!.reason).toMatch(/Cloud API/);
-      expect(s!.data!.reason).not.toContain(graph.token);
+      expect(s!.data).toEqual({ reason: 'config_invalid', detail: expect.stringMatching(/Cloud API/) });
+      expect(JSON.stringify(s)).not.toContain(graph.token);
     }
     expect(graph.requests).toEqual([]);
   });
@@ -118,7 +116,10 @@ describe('start', () => {
     });
     await channel.start();
     const [s] = rec.states();
-    expect(s).toEqual({ status: 'DISCONNECTED', data: { reason: expect.stringContaining('Invalid OAuth') } });
+    expect(s).toEqual({
+      status: 'DISCONNECTED',
+      data: { reason: 'graph_rejected', detail: expect.stringContaining('Invalid OAuth') },
+    });
     expect(JSON.stringify(s)).not.toContain('EAAG-wrong-token');
     await expect(channel.sendText('5511987654321', 'hi')).rejects.toMatchObject({
       code: 'ERR_WAPP_NOT_INITIALIZED',
@@ -143,7 +144,7 @@ describe('start', () => {
     await channel.start();
     expect(rec.states()[0]).toEqual({
       status: 'TIMEOUT',
-      data: { reason: expect.stringMatching(/unreachable/) },
+      data: { reason: 'graph_unreachable', detail: expect.stringMatching(/unreachable/) },
     });
     config = storedConfig();
     await waitFor(() => rec.states().some((s) => s.status === 'CONNECTED'));
@@ -170,7 +171,10 @@ describe('start', () => {
         expect(states()).toEqual([
           {
             status: 'DISCONNECTED',
-            data: { reason: expect.stringMatching(/did not answer like Meta's Graph API/) },
+            data: {
+              reason: 'not_graph',
+              detail: expect.stringMatching(/did not answer like Meta's Graph API/),
+            },
           },
         ]);
       }
@@ -195,7 +199,10 @@ describe('start', () => {
     expect(rec.states()).toEqual([
       {
         status: 'DISCONNECTED',
-        data: { reason: expect.stringMatching(/Graph API refused: 127\.0\.0\.1 is a loopback address/) },
+        data: {
+          reason: 'url_refused',
+          detail: expect.stringMatching(/Graph API refused: 127\.0\.0\.1 is a loopback address/),
+        },
       },
     ]);
     // And every Graph call refuses it too, before a byte is sent.

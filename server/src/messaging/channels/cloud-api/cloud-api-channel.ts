@@ -41,8 +41,9 @@ export interface CloudApiChannel extends Channel {
   handleWebhook(payload: unknown): Promise<ParsedWebhook>;
 }
 
-/** A state update with the reason a connection cannot run (shown to the admin). */
-type StateWithReason = StateUpdate & { data?: { reason: string } };
+/** Why a connection is not running (web: connections.reason.*); the detail says it in Graph's words. */
+type Reason =
+  'config_invalid' | 'url_refused' | 'graph_rejected' | 'not_graph' | 'graph_unreachable' | 'logged_out';
 
 function resolveConfig(ctx: CloudApiContext): OpenConfig {
   if (ctx.box) return openCloudConfig(ctx.config, ctx.box);
@@ -71,11 +72,11 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
     retry = undefined;
   };
 
-  const disconnected = (reason: string) => {
+  const disconnected = (reason: Reason, detail?: string) => {
     clearRetry();
     graph = undefined;
     config = undefined;
-    const s: StateWithReason = { status: 'DISCONNECTED', data: { reason } };
+    const s: StateUpdate = { status: 'DISCONNECTED', data: { reason, ...(detail ? { detail } : {}) } };
     return ctx.sink.state(s);
   };
 
@@ -100,7 +101,7 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
       try {
         cfg = resolveConfig(ctx);
       } catch (err) {
-        if (err instanceof CloudConfigError) return disconnected(err.reason);
+        if (err instanceof CloudConfigError) return disconnected('config_invalid', err.reason);
         throw err;
       }
       const client = graphClient({ ...cfg, allowPrivate: ctx.allowPrivateUrls });
@@ -111,12 +112,16 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
         const e = err as Error & { status?: number; refused?: boolean };
         // The guard refused the address, or Graph said no (bad token, unknown phone number id): the
         // connection cannot work until its settings change.
-        if (e.refused || (e.status !== undefined && e.status >= 400 && e.status < 500))
-          return disconnected(e.message);
-        if (e.status !== undefined && e.status < 400) return disconnected(NOT_GRAPH);
+        if (e.refused) return disconnected('url_refused', e.message);
+        if (e.status !== undefined && e.status >= 400 && e.status < 500)
+          return disconnected('graph_rejected', e.message);
+        if (e.status !== undefined && e.status < 400) return disconnected('not_graph', NOT_GRAPH);
         // Unreachable or failing (5xx): not proven yet. Shown as TIMEOUT with the reason; asked again later.
         if (stopped) return;
-        const s: StateWithReason = { status: 'TIMEOUT', data: { reason: e.message } };
+        const s: StateUpdate = {
+          status: 'TIMEOUT',
+          data: { reason: 'graph_unreachable', detail: e.message },
+        };
         await ctx.sink.state(s);
         retry = setTimeout(() => void channel.start().catch(() => undefined), retryDelay);
         retry.unref?.();
@@ -124,7 +129,7 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
         return;
       }
       // Graph always names the object it answers for; anything else is not Graph.
-      if (String(phone.id ?? '') !== cfg.phoneNumberId) return disconnected(NOT_GRAPH);
+      if (String(phone.id ?? '') !== cfg.phoneNumberId) return disconnected('not_graph', NOT_GRAPH);
       const number = phone.display_phone_number
         ? waIdToNumber(phone.display_phone_number.replace(/\D/g, ''))
         : undefined;
@@ -144,7 +149,7 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
 
     // Cloud API has no session to end on Meta's side; the caller clears the stored settings.
     async logout() {
-      await disconnected('Logged out');
+      await disconnected('logged_out');
     },
 
     async sendText(to: string, body: string, opts?: OutboundOptions): Promise<SendResult> {

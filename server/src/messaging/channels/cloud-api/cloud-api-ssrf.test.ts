@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { Whatsapp } from '@recado/contracts';
 import { messages, whatsapps } from '../../../db/schema/index.js';
 import { secretBox } from '../../../lib/crypto.js';
 import { testApp, waitFor, type TestApp } from '../../../../test/helpers.js';
@@ -129,11 +130,18 @@ describe('with ALLOW_PRIVATE_URLS (a local Graph double)', async () => {
     expect(r.status).toBe(201);
     const id = ((await r.json()) as { id: number }).id;
     await waitFor(async () => (await statusOf(t, id)) === 'DISCONNECTED');
-    const list = (await (await t.as(company.admin).get('/whatsapp')).json()) as {
-      id: number;
-      status: string;
-    }[];
-    expect(list.find((w) => w.id === id)?.status).toBe('DISCONNECTED');
+    const list = (await (await t.as(company.admin).get('/whatsapp')).json()) as Whatsapp[];
+    const shown = list.find((w) => w.id === id)!;
+    // The admin sees why, in a code the web translates and Graph's own terms.
+    expect(shown).toMatchObject({
+      status: 'DISCONNECTED',
+      statusReason: {
+        reason: 'not_graph',
+        detail: expect.stringMatching(/did not answer like Meta's Graph API/),
+      },
+    });
+    expect(shown.channelConfig).not.toHaveProperty('statusReason');
+    expect(list.find((w) => w.id === whatsappId)).not.toHaveProperty('statusReason');
     internalHits.length = 0;
   });
 });
@@ -172,13 +180,11 @@ describe('without ALLOW_PRIVATE_URLS (the production default)', async () => {
       fields: [{ path: 'channelConfig.graphBaseUrl', message: expect.stringMatching(/loopback/) }],
     });
     // A PUT cannot sneak it in either.
-    const ok = await t
-      .as(company.admin)
-      .post('/whatsapp', {
-        name: 'Fine',
-        channel: 'cloud_api',
-        channelConfig: cloudInput({ graphBaseUrl: undefined }),
-      });
+    const ok = await t.as(company.admin).post('/whatsapp', {
+      name: 'Fine',
+      channel: 'cloud_api',
+      channelConfig: cloudInput({ graphBaseUrl: undefined }),
+    });
     expect(ok.status).toBe(201);
     const id = ((await ok.json()) as { id: number }).id;
     const put = await t.as(company.admin).put(`/whatsapp/${id}`, { channelConfig: cloudInput() });
@@ -205,6 +211,11 @@ describe('without ALLOW_PRIVATE_URLS (the production default)', async () => {
     await t.app.sessions.tick();
     await waitFor(async () => (await statusOf(t, row!.id)) === 'DISCONNECTED');
     expect(graph.requests.length).toBe(before);
+    const list = (await (await t.as(company.admin).get('/whatsapp')).json()) as Whatsapp[];
+    expect(list.find((w) => w.id === row!.id)?.statusReason).toEqual({
+      reason: 'url_refused',
+      detail: expect.stringMatching(/127\.0\.0\.1 is a loopback address/),
+    });
     expect(internalHits).toEqual([]);
   });
 });
