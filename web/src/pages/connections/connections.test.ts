@@ -95,6 +95,28 @@ describe('connections cache, patched by events and answers', () => {
     expect(c.list()).toHaveLength(1);
   });
 
+  test('a session update brings the reason it is down, and a later one without a reason clears it', () => {
+    const c = cache([conn({ id: 1, channel: 'cloud_api', status: 'OPENING' })]);
+    patchSession(c.client, {
+      id: 1,
+      status: 'DISCONNECTED',
+      qrcode: '',
+      retries: 0,
+      updatedAt: '2026-01-02T00:00:00.000Z',
+      statusReason: { reason: 'not_graph', detail: 'did not answer like Graph' },
+    });
+    expect(c.list()[0]!.statusReason).toEqual({ reason: 'not_graph', detail: 'did not answer like Graph' });
+    patchSession(c.client, {
+      id: 1,
+      status: 'CONNECTED',
+      qrcode: '',
+      retries: 0,
+      updatedAt: '2026-01-02T00:01:00.000Z',
+    });
+    expect(c.list()[0]!.status).toBe('CONNECTED');
+    expect(c.list()[0]!.statusReason).toBeUndefined();
+  });
+
   test('a delete removes it', () => {
     const c = cache([conn({ id: 1 }), conn({ id: 2, name: 'B' })]);
     dropWhatsapp(c.client, 1);
