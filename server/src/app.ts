@@ -207,7 +207,12 @@ function makeServices(deps: {
     contacts: contactService({ db, events, sessions, log }),
     queues: queueService({ db, events }),
     queueOptions: queueOptionService({ db }),
-    queueIntegrations: queueIntegrationService({ db, events, box }),
+    queueIntegrations: queueIntegrationService({
+      db,
+      events,
+      box,
+      allowPrivateUrls: config.allowPrivateUrls,
+    }),
     prompts: promptService({ db, events, box }),
     contactLists: contactListService({ db, events, sessions, log, jobs }),
     fileLists: fileListService({ db, events, media }),
