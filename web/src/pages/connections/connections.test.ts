@@ -171,4 +171,16 @@ describe('connection form', () => {
     expect(makeSchema(new Set(['accessToken', 'appSecret'])).safeParse(empty).success).toBe(true);
     expect(makeSchema(new Set()).safeParse({ ...empty, channel: 'simulator' }).success).toBe(true);
   });
+
+  test('the Graph base URL takes no query string or fragment (the server refuses them too)', () => {
+    const stored = new Set(['accessToken', 'appSecret']);
+    const form = { ...formValues(null), name: 'Meta', channel: 'cloud_api' as const, phoneNumberId: '123' };
+    const ok = (graphBaseUrl: string) => makeSchema(stored).safeParse({ ...form, graphBaseUrl }).success;
+    expect(ok('https://graph.facebook.com')).toBe(true);
+    expect(ok('https://proxy.example.com/graph/')).toBe(true);
+    expect(ok('https://graph.facebook.com?')).toBe(false);
+    expect(ok('https://graph.facebook.com/?x=1')).toBe(false);
+    expect(ok('https://graph.facebook.com#x')).toBe(false);
+    expect(ok('ftp://graph.facebook.com')).toBe(false);
+  });
 });
