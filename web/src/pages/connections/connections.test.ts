@@ -173,7 +173,7 @@ describe('connection form', () => {
   });
 
   test('the Graph base URL takes no query string or fragment (the server refuses them too)', () => {
-    const stored = new Set(['accessToken', 'appSecret']);
+    const stored = new Set(['accessToken', 'appSecret'] as const);
     const form = { ...formValues(null), name: 'Meta', channel: 'cloud_api' as const, phoneNumberId: '123' };
     const ok = (graphBaseUrl: string) => makeSchema(stored).safeParse({ ...form, graphBaseUrl }).success;
     expect(ok('https://graph.facebook.com')).toBe(true);
