@@ -76,6 +76,11 @@ export interface Whatsapp {
   maxUseBotQueues: number;
   closeOpenChatsAfter: number;
   channelConfig: Record<string, unknown>;
+  /**
+   * Why a DISCONNECTED or TIMEOUT connection is not running: `reason` a code the web translates
+   * (`connections.reason.*`), `detail` the provider's own words when there are any.
+   */
+  statusReason?: { reason: string; detail?: string };
   queues: { id: number; name: string; color: string }[];
   updatedAt: string;
 }

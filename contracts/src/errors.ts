@@ -64,6 +64,8 @@ export const ERROR_CODES = [
   'ERR_NO_INTEGRATION_FOUND',
   'ERR_INTEGRATION_SECRET_REQUIRED',
   'ERR_DIALOGFLOW_UNAVAILABLE',
+  // a tenant-supplied URL the server will not call (private or loopback host, not http(s), query tricks)
+  'ERR_URL_NOT_ALLOWED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

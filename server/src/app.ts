@@ -198,7 +198,9 @@ function makeServices(deps: {
       sessions,
       // Cloud API secrets are sealed before they are stored; other channels keep no secrets in their config.
       sealConfig: (channel, cfg, previous) =>
-        channel === 'cloud_api' ? sealCloudConfig(cfg, box, previous) : cfg,
+        channel === 'cloud_api'
+          ? sealCloudConfig(cfg, box, previous, { allowPrivateUrls: config.allowPrivateUrls })
+          : cfg,
     }),
     simulator: simulatorService({ db, media, events, sessions, log }),
     tokens,
@@ -225,7 +227,12 @@ function makeServices(deps: {
     contacts: contactService({ db, events, sessions, log }),
     queues: queueService({ db, events }),
     queueOptions: queueOptionService({ db }),
-    queueIntegrations: queueIntegrationService({ db, events, box }),
+    queueIntegrations: queueIntegrationService({
+      db,
+      events,
+      box,
+      allowPrivateUrls: config.allowPrivateUrls,
+    }),
     prompts: promptService({ db, events, box }),
     contactLists: contactListService({ db, events, sessions, log, jobs }),
     fileLists: fileListService({ db, events, media }),
@@ -447,7 +454,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           media: services.media,
           notify: services.simulator.notify,
         });
-      if (kind === 'cloud_api') return cloudApiChannel({ ...ctx, box: services.box });
+      if (kind === 'cloud_api')
+        return cloudApiChannel({ ...ctx, box: services.box, allowPrivateUrls: config.allowPrivateUrls });
       if (kind === 'baileys')
         return baileysChannel(ctx, { db: database.db, box: services.box, log: app.log });
       return undefined;

@@ -58,6 +58,8 @@ export function patchSession(client: QueryClient, session: WhatsappSession) {
           retries: session.retries ?? w.retries,
           number: session.number ?? w.number,
           updatedAt: session.updatedAt ?? w.updatedAt,
+          // A state event says why it is down, or (no reason) that nothing is wrong any more.
+          statusReason: session.status ? session.statusReason : w.statusReason,
         };
   client.setQueryData<Whatsapp[]>(whatsappKeys.list(), (list) => {
     if (!list) return list;

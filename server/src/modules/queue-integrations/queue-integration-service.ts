@@ -13,6 +13,7 @@ import {
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { queueIntegrations, queues } from '../../db/schema/index.js';
+import { assertPublicUrl } from '../../lib/safe-fetch.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { SecretBox } from '../../lib/crypto.js';
@@ -50,7 +51,15 @@ export const queueIntegrationView = (r: Row): QueueIntegration => ({
  * The columns an input sets. Fields of other types are reset, so a row never keeps a webhook URL after it
  * became a Dialogflow agent. `previous` is the stored row on an edit (its service account may be kept).
  */
-function columns(input: QueueIntegrationInput, box: SecretBox, previous?: Row): Values {
+function columns(
+  input: QueueIntegrationInput,
+  box: SecretBox,
+  previous?: Row,
+  allowPrivateUrls = false,
+): Values {
+  // The URL the server will call (docs/outbound-urls.md): no private, loopback or metadata host.
+  if ('urlN8N' in input && input.urlN8N)
+    assertPublicUrl(input.urlN8N, { allowPrivate: allowPrivateUrls, allowQuery: true, field: 'urlN8N' });
   const blank: Values = {
     type: input.type,
     name: input.name,
@@ -106,7 +115,18 @@ function columns(input: QueueIntegrationInput, box: SecretBox, previous?: Row): 
   }
 }
 
-export function queueIntegrationService({ db, events, box }: { db: Db; events: Events; box: SecretBox }) {
+export function queueIntegrationService({
+  db,
+  events,
+  box,
+  allowPrivateUrls = false,
+}: {
+  db: Db;
+  events: Events;
+  box: SecretBox;
+  /** ALLOW_PRIVATE_URLS: integration URLs may name private and loopback hosts. */
+  allowPrivateUrls?: boolean;
+}) {
   const emit = (companyId: number, payload: QueueIntegrationEvent) =>
     events.toCompany(companyId, 'queueIntegration', payload);
 
@@ -157,7 +177,7 @@ export function queueIntegrationService({ db, events, box }: { db: Db; events: E
       await requirePlan(t);
       const [r] = await db
         .insert(queueIntegrations)
-        .values({ companyId: t.companyId, ...columns(input, box) })
+        .values({ companyId: t.companyId, ...columns(input, box, undefined, allowPrivateUrls) })
         .returning();
       const queueIntegration = queueIntegrationView(r!);
       emit(t.companyId, { action: 'create', queueIntegration });
@@ -170,7 +190,7 @@ export function queueIntegrationService({ db, events, box }: { db: Db; events: E
       const previous = await row(t.companyId, id);
       const [r] = await db
         .update(queueIntegrations)
-        .set(columns(input, box, previous))
+        .set(columns(input, box, previous, allowPrivateUrls))
         .where(and(eq(queueIntegrations.id, id), eq(queueIntegrations.companyId, t.companyId)))
         .returning();
       if (!r) throw new AppError('ERR_NO_INTEGRATION_FOUND', 404, 'Integration not found');

@@ -16,6 +16,19 @@ const SECRET_KEY = /sealed|secret|password/i;
 export const maskConfig = (config: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(config).map(([k, v]) => [k, SECRET_KEY.test(k) && v ? '********' : v]));
 
+/**
+ * Where the last state's reason is kept: inside channelConfig (no schema change), replaced by every state
+ * update, dropped whenever the admin saves new channel settings, never shown as a setting.
+ */
+const STATUS_REASON = 'statusReason';
+const isReason = (v: unknown): v is { reason: string; detail?: string } =>
+  typeof v === 'object' && v !== null && typeof (v as { reason?: unknown }).reason === 'string';
+
+const reasonOf = (d: { reason: string; detail?: string }) => ({
+  reason: d.reason.slice(0, 100),
+  ...(d.detail ? { detail: d.detail.slice(0, 500) } : {}),
+});
+
 export interface WhatsappServiceDeps {
   db: Db;
   events: Events;
@@ -51,11 +64,14 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       .orderBy(asc(queues.orderQueue), asc(queues.name));
     return rows.map((r) => {
       const { leaseOwner: _o, leaseExpiresAt: _e, companyId: _c, createdAt: _cr, ...rest } = r;
+      const { [STATUS_REASON]: reason, ...config } = r.channelConfig ?? {};
+      const showReason = (r.status === 'DISCONNECTED' || r.status === 'TIMEOUT') && isReason(reason);
       return {
         ...rest,
         channel: r.channel as Whatsapp['channel'],
         status: r.status as Whatsapp['status'],
-        channelConfig: maskConfig(r.channelConfig),
+        channelConfig: maskConfig(config),
+        ...(showReason ? { statusReason: reason } : {}),
         updatedAt: r.updatedAt.toISOString(),
         queues: links
           .filter((l) => l.whatsappId === r.id)
@@ -263,6 +279,9 @@ export function whatsappService(deps: WhatsappServiceDeps) {
           ...(s.qrcode !== undefined ? { qrcode: s.qrcode } : {}),
           ...(s.retries !== undefined ? { retries: s.retries } : {}),
           ...(s.number ? { number: s.number } : {}),
+          channelConfig: s.data?.reason
+            ? sql`jsonb_set(${whatsapps.channelConfig}, '{statusReason}', ${JSON.stringify(reasonOf(s.data))}::jsonb)`
+            : sql`${whatsapps.channelConfig} - 'statusReason'`,
           updatedAt: new Date(),
         })
         .where(eq(whatsapps.id, ref.id))

@@ -215,7 +215,7 @@ export default function ConnectionsPage() {
                     <ChannelChip channel={w.channel} />
                   </TableCell>
                   <TableCell>
-                    <ConnectionStatus status={w.status} />
+                    <ConnectionStatus status={w.status} reason={w.statusReason} />
                   </TableCell>
                   {canSession ? (
                     <TableCell>
