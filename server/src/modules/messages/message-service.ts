@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { rooms, type ErrorCode, type MessageSend } from '@recado/contracts';
+import { rooms, statusScope, ticketRooms, type ErrorCode, type MessageSend } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { contacts, messages, tickets, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
+import { ticketEventRooms } from '../../realtime/room-policy.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { MediaPayload } from '../../messaging/channel.js';
@@ -69,7 +70,7 @@ export function messageService(deps: {
     const payload = { action, message, ticket: view, contact: view?.contact };
     events.toRoom(
       action === 'create'
-        ? [rooms.ticket(companyId, ticket.id), rooms.ticketStatus(companyId, ticket.status)]
+        ? ticketEventRooms(companyId, ticket, undefined, { status: true })
         : rooms.ticket(companyId, ticket.id),
       companyId,
       'appMessage',
@@ -310,7 +311,8 @@ export function messageService(deps: {
           .catch(() => undefined);
       }
       const view = await ticketQueries.byId(db, t.companyId, ticket.id);
-      events.toRoom(rooms.ticketStatus(t.companyId, ticket.status), t.companyId, 'ticket', {
+      const lists = ticketRooms(t.companyId, statusScope(ticket.status), ticket);
+      events.toRoom(lists, t.companyId, 'ticket', {
         action: 'updateUnread',
         ticketId: ticket.id,
         ticket: view,

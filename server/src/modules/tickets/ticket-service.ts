@@ -20,7 +20,7 @@ import {
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
-import { ticketNotificationRooms } from '../../realtime/room-policy.js';
+import { ticketEventRooms } from '../../realtime/room-policy.js';
 import { readSetting } from '../settings/setting-service.js';
 import type { MessageService } from '../messages/message-service.js';
 import { canSeeTicket, isManager, loadViewer, ticketQueries } from './ticket-queries.js';
@@ -63,15 +63,8 @@ export function ticketService(deps: {
     previous?: Pick<TicketRow, 'queueId' | 'userId' | 'status'>,
   ) {
     const payload = { action: 'update', ticket: view, previousStatus };
-    const targets = new Set([
-      rooms.ticketStatus(companyId, view.status),
-      rooms.ticket(companyId, view.id),
-      ...ticketNotificationRooms(companyId, view),
-      ...(previous ? ticketNotificationRooms(companyId, previous) : []),
-    ]);
-    if (previousStatus && previousStatus !== view.status)
-      targets.add(rooms.ticketStatus(companyId, previousStatus));
-    events.toRoom([...targets], companyId, 'ticket', payload);
+    const before = previous ?? (previousStatus ? { ...view, status: previousStatus } : undefined);
+    events.toRoom(ticketEventRooms(companyId, view, before), companyId, 'ticket', payload);
   }
 
   async function history(
@@ -147,13 +140,8 @@ export function ticketService(deps: {
     emitTicket,
 
     async list(t: Tenant, q: TicketListQuery) {
-      let viewer = await loadViewer(db, t);
-      // Core §6: allTicket lets a user see every waiting ticket that has a queue (canSeeTicket agrees),
-      // so the waiting list (and the notifications built on it) counts every queue for them.
-      if (q.status === 'pending' && viewer.allTicket === 'enabled' && !isManager(viewer)) {
-        const all = await db.select({ id: queues.id }).from(queues).where(eq(queues.companyId, t.companyId));
-        viewer = { ...viewer, queueIds: all.map((r) => r.id) };
-      }
+      // The visibility rule (allTicket's waiting tickets included) is part of every list's query.
+      const viewer = await loadViewer(db, t);
       return ticketQueries.page(db, viewer, q, can(t, 'tickets-manager:showall') || t.super);
     },
 
@@ -379,16 +367,7 @@ export function ticketService(deps: {
       const r = await row(t, id);
       await db.delete(tickets).where(eq(tickets.id, id));
       const payload = { action: 'delete', ticketId: id };
-      events.toRoom(
-        [
-          rooms.ticketStatus(t.companyId, r.status),
-          rooms.ticket(t.companyId, id),
-          ...ticketNotificationRooms(t.companyId, r),
-        ],
-        t.companyId,
-        'ticket',
-        payload,
-      );
+      events.toRoom(ticketEventRooms(t.companyId, r), t.companyId, 'ticket', payload);
       return { message: 'Ticket deleted' };
     },
 
