@@ -23,7 +23,7 @@ import type { Events } from '../../realtime/events.js';
 import { ticketEventRooms } from '../../realtime/room-policy.js';
 import { readSetting } from '../settings/setting-service.js';
 import type { MessageService } from '../messages/message-service.js';
-import { canSeeTicket, isManager, loadViewer, ticketQueries } from './ticket-queries.js';
+import { canSeeTicket, isManager, loadViewer, ticketQueries, visibleWhere } from './ticket-queries.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -427,6 +427,8 @@ export function ticketService(deps: {
     async listNotes(t: Tenant, q: { ticketId?: number; contactId?: number }) {
       if (!q.ticketId && !q.contactId) throw new AppError('ERR_VALIDATION', 400, 'ticketId or contactId');
       if (q.ticketId) await visibleRow(t, q.ticketId);
+      // By contact: only the notes of the contact's tickets the caller may see (the visibility rule).
+      const viewer = await loadViewer(db, t);
       const rows = await db
         .select({
           id: ticketNotes.id,
@@ -437,12 +439,14 @@ export function ticketService(deps: {
           user: { id: users.id, name: users.name },
         })
         .from(ticketNotes)
+        .innerJoin(tickets, eq(tickets.id, ticketNotes.ticketId))
         .leftJoin(users, eq(users.id, ticketNotes.userId))
         .where(
           and(
             eq(ticketNotes.companyId, t.companyId),
             q.ticketId ? eq(ticketNotes.ticketId, q.ticketId) : undefined,
             q.contactId ? eq(ticketNotes.contactId, q.contactId) : undefined,
+            visibleWhere(viewer),
           ),
         )
         .orderBy(asc(ticketNotes.id));
