@@ -18,6 +18,7 @@ import {
   whatsapps,
 } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
+import { assertCompanyRefs } from '../../db/company-refs.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
 import { ticketEventRooms } from '../../realtime/room-policy.js';
@@ -260,6 +261,8 @@ export function ticketService(deps: {
         if (!w) throw new AppError('ERR_NO_WAPP_FOUND', 404);
         set.whatsappId = input.whatsappId;
       }
+      // The prompt and integration a ticket runs must be the company's own.
+      await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
 
       if (input.status === 'open' && !transferring) {
         // Accept (pending → open) or reopen (closed → open): the current user takes it.
