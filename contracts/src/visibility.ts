@@ -73,7 +73,8 @@ export function viewerKeys(v: VisibilityViewer): string[] {
 }
 
 /** The keys that cover a ticket: whoever holds one of them may see it. */
-export const ticketKeys = (t: VisibilityTicket): string[] => VISIBILITY_GRANTS.flatMap((g) => [...g.covers(t)]);
+export const ticketKeys = (t: VisibilityTicket): string[] =>
+  VISIBILITY_GRANTS.flatMap((g) => [...g.covers(t)]);
 
 export function canSeeTicket(v: VisibilityViewer, t: VisibilityTicket): boolean {
   const mine = new Set(viewerKeys(v));

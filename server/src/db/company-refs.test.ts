@@ -14,7 +14,10 @@ const db = t.database.db;
 async function company(name: string) {
   const c = await t.company(name);
   const w = await (await t.as(c.admin).post('/whatsapp', { name: 'Sim', channel: 'simulator' })).json();
-  const [queue] = await db.insert(queues).values({ companyId: c.id, name: 'Fila', color: '#123456' }).returning();
+  const [queue] = await db
+    .insert(queues)
+    .values({ companyId: c.id, name: 'Fila', color: '#123456' })
+    .returning();
   const [prompt] = await db
     .insert(prompts)
     .values({
@@ -34,9 +37,19 @@ async function company(name: string) {
     .values({ companyId: c.id, type: 'webhook', name: 'Gancho' })
     .returning();
   await t.as(c.admin).post(`/simulator/${w.id}/inbound`, { from: '5511966660001', body: 'oi' });
-  const ticket = await waitFor(async () => (await db.select().from(tickets).where(eq(tickets.companyId, c.id)))[0]);
+  const ticket = await waitFor(
+    async () => (await db.select().from(tickets).where(eq(tickets.companyId, c.id)))[0],
+  );
   const user = await t.user(c.admin, 'user');
-  return { ...c, whatsappId: w.id as number, queue: queue!, prompt: prompt!, integration: integration!, ticket, user };
+  return {
+    ...c,
+    whatsappId: w.id as number,
+    queue: queue!,
+    prompt: prompt!,
+    integration: integration!,
+    ticket,
+    user,
+  };
 }
 
 describe('ids in bodies belong to the caller’s company', () => {
@@ -50,7 +63,12 @@ describe('ids in bodies belong to the caller’s company', () => {
     await expectError(await put({ userId: b.user.user.id }), 404, 'ERR_NO_USER_FOUND');
     await expectError(await put({ whatsappId: b.whatsappId }), 404, 'ERR_NO_WAPP_FOUND');
     const [row] = await db.select().from(tickets).where(eq(tickets.id, a.ticket.id));
-    expect(row).toMatchObject({ promptId: null, integrationId: null, queueId: a.ticket.queueId, whatsappId: a.whatsappId });
+    expect(row).toMatchObject({
+      promptId: null,
+      integrationId: null,
+      queueId: a.ticket.queueId,
+      whatsappId: a.whatsappId,
+    });
     // Its own ones are accepted.
     const ok = await put({ promptId: a.prompt.id, integrationId: a.integration.id });
     expect(ok.status, await ok.clone().text()).toBe(200);
@@ -61,7 +79,9 @@ describe('ids in bodies belong to the caller’s company', () => {
     const a = await company('WRefsA');
     const b = await company('WRefsB');
     const create = (body: Record<string, unknown>) =>
-      t.as(a.admin).post('/whatsapp', { name: `Outra ${Object.keys(body)[0]}`, channel: 'simulator', ...body });
+      t
+        .as(a.admin)
+        .post('/whatsapp', { name: `Outra ${Object.keys(body)[0]}`, channel: 'simulator', ...body });
     await expectError(await create({ promptId: b.prompt.id }), 404, 'ERR_NOT_FOUND');
     await expectError(await create({ integrationId: b.integration.id }), 404, 'ERR_NO_INTEGRATION_FOUND');
     await expectError(await create({ queueIds: [b.queue.id] }), 400, 'ERR_VALIDATION');
@@ -90,13 +110,17 @@ describe('ids in bodies belong to the caller’s company', () => {
 
   test('the database backs it: a prompt or integration deleted leaves no dangling id behind', async () => {
     const a = await company('FkRefs');
-    const ok = await t.as(a.admin).put(`/tickets/${a.ticket.id}`, { promptId: a.prompt.id, integrationId: a.integration.id });
+    const ok = await t
+      .as(a.admin)
+      .put(`/tickets/${a.ticket.id}`, { promptId: a.prompt.id, integrationId: a.integration.id });
     expect(ok.status).toBe(200);
     await db.delete(prompts).where(eq(prompts.id, a.prompt.id));
     await db.delete(queueIntegrations).where(eq(queueIntegrations.id, a.integration.id));
     const [row] = await db.select().from(tickets).where(eq(tickets.id, a.ticket.id));
     expect(row).toMatchObject({ promptId: null, integrationId: null });
     // An id that names no row cannot be stored at all.
-    await expect(db.update(tickets).set({ promptId: 2147483000 }).where(eq(tickets.id, a.ticket.id))).rejects.toThrow();
+    await expect(
+      db.update(tickets).set({ promptId: 2147483000 }).where(eq(tickets.id, a.ticket.id)),
+    ).rejects.toThrow();
   });
 });

@@ -171,7 +171,13 @@ describe('status lists and simulator events reach only those who may see the tic
     const owner = await everyRoom(two, asks);
     const admin = await everyRoom(c.admin, asks);
     // The attendant of queue 1 is refused the queue 2 ticket's and conversation's rooms; the others are not.
-    expect(attendant.answers).toMatchObject({ notification: true, open: true, pending: true, [asks[0]!]: false, [asks[1]!]: false });
+    expect(attendant.answers).toMatchObject({
+      notification: true,
+      open: true,
+      pending: true,
+      [asks[0]!]: false,
+      [asks[1]!]: false,
+    });
     expect(owner.answers).toMatchObject({ [asks[0]!]: true, [asks[1]!]: true });
     expect(admin.answers).toMatchObject({ [asks[0]!]: true, [asks[1]!]: true });
 
@@ -186,13 +192,16 @@ describe('status lists and simulator events reach only those who may see the tic
     const said = (list: { payload: unknown }[], text: string) =>
       list.some((h) => JSON.stringify(h.payload).includes(text));
     await waitFor(() => said(owner.heard, 'fila dois: resposta') && said(admin.heard, 'fila dois: resposta'));
-    await waitFor(() =>
-      owner.heard.some((h) => h.event === `company-${c.id}-simulator`) &&
-      admin.heard.some((h) => h.event === `company-${c.id}-simulator`),
+    await waitFor(
+      () =>
+        owner.heard.some((h) => h.event === `company-${c.id}-simulator`) &&
+        admin.heard.some((h) => h.event === `company-${c.id}-simulator`),
     );
     await waitFor(() =>
       admin.heard.some(
-        (h) => h.event.endsWith('-ticket') && (h.payload as { ticket?: { status?: string } }).ticket?.status === 'closed',
+        (h) =>
+          h.event.endsWith('-ticket') &&
+          (h.payload as { ticket?: { status?: string } }).ticket?.status === 'closed',
       ),
     );
     // A last event the attendant may hear (a queue 1 ticket), so nothing is still in flight.

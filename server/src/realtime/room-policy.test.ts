@@ -75,7 +75,9 @@ describe('resolveJoin', () => {
 
   test('a simulator conversation needs the simulator guard', async () => {
     expect(await resolveJoin(tenant(), 'simulator-4-5511999990000', none)).toBeNull();
-    const simulator = vi.fn(async (_t: Tenant, id: number, number: string) => id === 4 && number === '5511999990000');
+    const simulator = vi.fn(
+      async (_t: Tenant, id: number, number: string) => id === 4 && number === '5511999990000',
+    );
     expect(await resolveJoin(tenant(), 'simulator-4-5511999990000', { simulator })).toBe(
       'company-3-simulator-4-5511999990000',
     );
@@ -156,7 +158,11 @@ describe('resolveJoin', () => {
     const spy = vi.fn(viewer);
     expect(await resolveJoin(tenant(), 'notification', { viewer: spy })).toEqual({
       scope: 'notification',
-      rooms: ['company-3-notification-user-7', 'company-3-notification-queue-1', 'company-3-notification-queue-2'],
+      rooms: [
+        'company-3-notification-user-7',
+        'company-3-notification-queue-1',
+        'company-3-notification-queue-2',
+      ],
     });
     expect(spy).toHaveBeenCalledWith(expect.objectContaining({ companyId: 3, userId: 7 }));
   });

@@ -45,8 +45,7 @@ export function ticketEventRooms(
 ): string[] {
   const set = new Set([rooms.ticket(companyId, ticket.id)]);
   for (const state of before ? [ticket, before] : [ticket]) {
-    if (scopes.status)
-      for (const r of ticketRooms(companyId, statusScope(state.status), state)) set.add(r);
+    if (scopes.status) for (const r of ticketRooms(companyId, statusScope(state.status), state)) set.add(r);
     if (scopes.notification) for (const r of ticketRooms(companyId, 'notification', state)) set.add(r);
   }
   return [...set];

@@ -152,13 +152,24 @@ describe('signup', () => {
   test('only a public plan can be chosen: a hidden plan is refused by id (ERR_NO_PLAN_FOUND)', async () => {
     const su = await t.superuser();
     const hidden = await (
-      await t.as(su).post('/plans', { name: unique('Hidden '), users: 99, connections: 9, queues: 9, value: 0, isPublic: false })
+      await t
+        .as(su)
+        .post('/plans', {
+          name: unique('Hidden '),
+          users: 99,
+          connections: 9,
+          queues: 9,
+          value: 0,
+          isPublic: false,
+        })
     ).json();
     for (const planId of [hidden.id, 6]) {
       const body = signupBody({ planId });
       await expectError(await t.request('POST', '/companies/cadastro', { body }), 404, 'ERR_NO_PLAN_FOUND');
       // Nothing was created: the e-mail is still free.
-      expect((await t.request('POST', '/companies/cadastro', { body: { ...body, planId: 5 } })).status).toBe(201);
+      expect((await t.request('POST', '/companies/cadastro', { body: { ...body, planId: 5 } })).status).toBe(
+        201,
+      );
     }
   });
 

@@ -103,7 +103,10 @@ export function queueService({ db, events }: { db: Db; events: Events }) {
           if ((count?.n ?? 0) >= limit.max)
             throw new AppError('ERR_QUEUE_LIMIT_REACHED', 403, `The plan allows ${limit.max} queues`);
           await assertColorFree(tx, t.companyId, input.color);
-          await assertCompanyRefs(tx, t.companyId, { prompt: input.promptId, integration: input.integrationId });
+          await assertCompanyRefs(tx, t.companyId, {
+            prompt: input.promptId,
+            integration: input.integrationId,
+          });
           const [r] = await tx
             .insert(queues)
             .values({
@@ -148,7 +151,10 @@ export function queueService({ db, events }: { db: Db; events: Events }) {
       try {
         updated = await db.transaction(async (tx) => {
           if (input.color) await assertColorFree(tx, t.companyId, input.color, id);
-          await assertCompanyRefs(tx, t.companyId, { prompt: input.promptId, integration: input.integrationId });
+          await assertCompanyRefs(tx, t.companyId, {
+            prompt: input.promptId,
+            integration: input.integrationId,
+          });
           const [r] = await tx
             .update(queues)
             .set(changes)

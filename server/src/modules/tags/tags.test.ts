@@ -203,7 +203,11 @@ describe('who manages tags', () => {
     const own = await createTag(user, { name: 'Mine', kanban: 0 });
     for (const tag of [lane, adminTag]) {
       await expectError(await t.as(user).del(`/tags/${tag.id}`), 403, 'ERR_NO_PERMISSION');
-      await expectError(await t.as(user).put(`/tags/${tag.id}`, { name: 'Hijack' }), 403, 'ERR_NO_PERMISSION');
+      await expectError(
+        await t.as(user).put(`/tags/${tag.id}`, { name: 'Hijack' }),
+        403,
+        'ERR_NO_PERMISSION',
+      );
     }
     // Still there, unchanged.
     expect((await (await t.as(c.admin).get(`/tags/${lane.id}`)).json()).name).toBe('Lane A');

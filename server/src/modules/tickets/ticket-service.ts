@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   can,
-  rooms,
   type TicketCreate,
   type TicketListQuery,
   type TicketUpdate,

@@ -10,7 +10,9 @@ import { expectError, testApp, waitFor } from '../../../test/helpers.js';
 const t = await testApp();
 const db = t.database.db;
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex').toString('base64');
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex').toString(
+  'base64',
+);
 
 async function setup(name: string) {
   const c = await t.company(name);
@@ -66,7 +68,11 @@ describe('the visibility rule on reads and writes beyond /tickets', () => {
       'ERR_NO_PERMISSION',
     );
     await expectError(await as.get(s.theirs.media), 403, 'ERR_NO_PERMISSION');
-    await expectError(await as.post(`/simulator/${s.whatsappId}/read/${s.theirs.number}`), 403, 'ERR_NO_PERMISSION');
+    await expectError(
+      await as.post(`/simulator/${s.whatsappId}/read/${s.theirs.number}`),
+      403,
+      'ERR_NO_PERMISSION',
+    );
     const customers = await (await as.get(`/simulator/${s.whatsappId}/conversations`)).json();
     expect(customers.map((c: { number: string }) => c.number)).toEqual([s.mine.number]);
     // Their own queue's conversation reads as before; the admin reads both.
@@ -74,21 +80,35 @@ describe('the visibility rule on reads and writes beyond /tickets', () => {
     expect((await as.get(s.mine.media)).status).toBe(200);
     expect((await t.as(s.admin).get(s.theirs.media)).status).toBe(200);
     const all = await (await t.as(s.admin).get(`/simulator/${s.whatsappId}/conversations`)).json();
-    expect(all.map((c: { number: string }) => c.number).sort()).toEqual([s.mine.number, s.theirs.number].sort());
+    expect(all.map((c: { number: string }) => c.number).sort()).toEqual(
+      [s.mine.number, s.theirs.number].sort(),
+    );
   });
 
   test('notes by contact list only the notes of tickets the caller may see', async () => {
     const s = await setup('NoteVis');
-    const secret = await t.as(s.admin).post('/ticket-notes', { note: 'nota da fila dois', ticketId: s.theirs.ticket.id });
+    const secret = await t
+      .as(s.admin)
+      .post('/ticket-notes', { note: 'nota da fila dois', ticketId: s.theirs.ticket.id });
     expect(secret.status).toBe(201);
-    const open = await t.as(s.admin).post('/ticket-notes', { note: 'nota da fila um', ticketId: s.mine.ticket.id });
+    const open = await t
+      .as(s.admin)
+      .post('/ticket-notes', { note: 'nota da fila um', ticketId: s.mine.ticket.id });
     expect(open.status).toBe(201);
     const as = t.as(s.one);
-    expect(await (await as.get(`/ticket-notes/list?contactId=${s.theirs.ticket.contactId}`)).json()).toEqual([]);
-    await expectError(await as.get(`/ticket-notes/list?ticketId=${s.theirs.ticket.id}`), 403, 'ERR_NO_PERMISSION');
+    expect(await (await as.get(`/ticket-notes/list?contactId=${s.theirs.ticket.contactId}`)).json()).toEqual(
+      [],
+    );
+    await expectError(
+      await as.get(`/ticket-notes/list?ticketId=${s.theirs.ticket.id}`),
+      403,
+      'ERR_NO_PERMISSION',
+    );
     const mine = await (await as.get(`/ticket-notes/list?contactId=${s.mine.ticket.contactId}`)).json();
     expect(mine.map((n: { note: string }) => n.note)).toEqual(['nota da fila um']);
-    const admin = await (await t.as(s.admin).get(`/ticket-notes/list?contactId=${s.theirs.ticket.contactId}`)).json();
+    const admin = await (
+      await t.as(s.admin).get(`/ticket-notes/list?contactId=${s.theirs.ticket.contactId}`)
+    ).json();
     expect(admin.map((n: { note: string }) => n.note)).toEqual(['nota da fila dois']);
   });
 

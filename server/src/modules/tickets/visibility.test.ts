@@ -46,7 +46,11 @@ for (const queueId of [null, q1!.id, q2!.id])
     for (const status of STATUSES) {
       const [contact] = await db
         .insert(contacts)
-        .values({ companyId: c.id, name: unique('Vis '), number: `55119${String(shapes.length).padStart(8, '0')}` })
+        .values({
+          companyId: c.id,
+          name: unique('Vis '),
+          number: `55119${String(shapes.length).padStart(8, '0')}`,
+        })
         .returning();
       const [row] = await db
         .insert(tickets)
@@ -91,7 +95,8 @@ describe('one visibility rule (core §6)', () => {
         // Every room stays inside the company, and a plain user never holds a status list's whole room.
         for (const r of [...viewerRooms(c.id, statusScope(ticket.status), v)]) {
           expect(r.startsWith(`company-${c.id}-`)).toBe(true);
-          if (!(v.profile === 'admin' || v.super)) expect(r).not.toBe(`company-${c.id}-tickets-${ticket.status}`);
+          if (!(v.profile === 'admin' || v.super))
+            expect(r).not.toBe(`company-${c.id}-tickets-${ticket.status}`);
         }
         checked++;
       }
