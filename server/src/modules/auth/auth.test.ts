@@ -152,16 +152,14 @@ describe('signup', () => {
   test('only a public plan can be chosen: a hidden plan is refused by id (ERR_NO_PLAN_FOUND)', async () => {
     const su = await t.superuser();
     const hidden = await (
-      await t
-        .as(su)
-        .post('/plans', {
-          name: unique('Hidden '),
-          users: 99,
-          connections: 9,
-          queues: 9,
-          value: 0,
-          isPublic: false,
-        })
+      await t.as(su).post('/plans', {
+        name: unique('Hidden '),
+        users: 99,
+        connections: 9,
+        queues: 9,
+        value: 0,
+        isPublic: false,
+      })
     ).json();
     for (const planId of [hidden.id, 6]) {
       const body = signupBody({ planId });
