@@ -26,3 +26,4 @@ export * from './campaign-settings.js';
 export * from './ratings.js';
 export * from './secrets.js';
 export * from './search.js';
+export * from './visibility.js';

@@ -20,7 +20,7 @@ import { tokenService } from './lib/tokens.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { socketEvents, type Events } from './realtime/events.js';
 import { createSocketServer } from './realtime/socket-server.js';
-import { notificationRooms, type RoomGuards } from './realtime/room-policy.js';
+import type { RoomGuards } from './realtime/room-policy.js';
 import { authService } from './modules/auth/auth-service.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
 import { invalidatingEvents, sessionCache, type SessionCache } from './modules/auth/session-cache.js';
@@ -414,9 +414,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.ready();
   const guards: RoomGuards = {
+    // Status lists and notifications: the rooms of what this user may see (contracts/visibility.ts).
+    viewer: (t) => loadViewer(database.db, t),
+    simulator: (t, whatsappId, number) => services.simulator.mayFollow(t, whatsappId, number),
     // A ticket's room: same company, and a ticket this user may see.
-    // Ticket notifications: the rooms of the queues (and other rules) this user may see, decided here.
-    notification: async (t) => notificationRooms(await loadViewer(database.db, t)),
     ticket: async (t, ticketId) => {
       const [row] = await database.db
         .select()

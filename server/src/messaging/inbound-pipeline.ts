@@ -6,7 +6,7 @@ import { executeRows, rowOf } from '../db/rows.js';
 import { toMessageView, type MessageRow } from '../modules/messages/message-queries.js';
 import { tagsFor, toTicketView, trackingFor, type ViewRow } from '../modules/tickets/ticket-queries.js';
 import type { Events } from '../realtime/events.js';
-import { ticketNotificationRooms } from '../realtime/room-policy.js';
+import { ticketEventRooms } from '../realtime/room-policy.js';
 import { readSetting } from '../modules/settings/setting-service.js';
 import type { AckUpdate, InboundMessage } from './channel.js';
 import type { MediaStore } from './media-store.js';
@@ -255,12 +255,10 @@ export function inboundPipeline(deps: {
   /** Events after the commit, in the same shapes as the HTTP answers (built from what the statement returned). */
   function announce(ref: ConnectionRef, { contact, ticket, message, quoted }: Stored): InboundResult {
     const messageView = toMessageView(message, { quoted, contact: { id: contact.id, name: contact.name } });
-    const lists = [
-      rooms.ticketStatus(ref.companyId, ticket.status),
-      // Only those who may see the ticket hear about it (queues, assignment, showAll, allTicket).
-      ...ticketNotificationRooms(ref.companyId, ticket),
-    ];
-    events.toRoom([rooms.ticket(ref.companyId, ticket.id), ...lists], ref.companyId, 'appMessage', {
+    // Only those who may see the ticket hear about it (contracts/visibility.ts), in its lists and its room.
+    const all = ticketEventRooms(ref.companyId, ticket);
+    const lists = all.filter((r) => r !== rooms.ticket(ref.companyId, ticket.id));
+    events.toRoom(all, ref.companyId, 'appMessage', {
       action: 'create',
       message: messageView,
       ticket,

@@ -14,9 +14,12 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { companies, timestamps } from './platform.js';
 import { queues } from './queues.js';
+import { prompts } from './prompts.js';
+import { queueIntegrations } from './queue-integrations.js';
 import { users } from './users.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -48,8 +51,10 @@ export const whatsapps = pgTable(
     provider: text('provider').notNull().default('beta'),
     transferQueueId: integer('transfer_queue_id').references(() => queues.id, { onDelete: 'set null' }),
     timeToTransfer: integer('time_to_transfer'),
-    promptId: integer('prompt_id'),
-    integrationId: integer('integration_id'),
+    promptId: integer('prompt_id').references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
+    integrationId: integer('integration_id').references((): AnyPgColumn => queueIntegrations.id, {
+      onDelete: 'set null',
+    }),
     expiresTicket: integer('expires_ticket').notNull().default(0),
     timeUseBotQueues: integer('time_use_bot_queues').notNull().default(0),
     maxUseBotQueues: integer('max_use_bot_queues').notNull().default(3),
@@ -171,8 +176,10 @@ export const tickets = pgTable(
     amountUsedBotQueues: integer('amount_used_bot_queues').notNull().default(0),
     queueOptionId: integer('queue_option_id'),
     useIntegration: boolean('use_integration').notNull().default(false),
-    integrationId: integer('integration_id'),
-    promptId: integer('prompt_id'),
+    integrationId: integer('integration_id').references((): AnyPgColumn => queueIntegrations.id, {
+      onDelete: 'set null',
+    }),
+    promptId: integer('prompt_id').references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
     closedAt: ts('closed_at'),
     ...timestamps,
   },

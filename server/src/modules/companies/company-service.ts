@@ -64,10 +64,14 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
     if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
     return toCompany(row.company, row.plan);
   };
-  const assertPlan = async (planId: number) => {
+  /** The plan exists; with `publicOnly` (signup) it must also be offered publicly: a hidden plan is not found. */
+  const assertPlan = async (planId: number, publicOnly = false) => {
     if (!isDbId(planId)) throw new AppError('ERR_NO_PLAN_FOUND', 404);
-    const [p] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId));
-    if (!p) throw new AppError('ERR_NO_PLAN_FOUND', 404);
+    const [p] = await db
+      .select({ id: plans.id, isPublic: plans.isPublic })
+      .from(plans)
+      .where(eq(plans.id, planId));
+    if (!p || (publicOnly && !p.isPublic)) throw new AppError('ERR_NO_PLAN_FOUND', 404);
   };
   const ownOrSuper = (t: Tenant, id: number) => {
     if (!t.super && t.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
@@ -223,8 +227,10 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
 
     /** Public signup: a trial company with its first admin. The server decides trial, due date and status. */
     async signup(input: SignupInput) {
+      // Only the plans GET /plans/list offers: a hidden plan (the platform's own, a private deal) is not
+      // chosen by whoever knows its id. The server's own default is trusted as configured.
       const planId = input.planId ?? DEFAULT_SIGNUP_PLAN_ID;
-      await assertPlan(planId);
+      await assertPlan(planId, input.planId !== undefined);
       const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
       if (taken) throw new AppError('ERR_EMAIL_ALREADY_EXISTS', 409);
       const passwordHash = await hashPassword(input.password);

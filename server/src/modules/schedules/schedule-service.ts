@@ -19,7 +19,7 @@ import type { MessageService } from '../messages/message-service.js';
 import type { UploadedFile } from '../quick-messages/quick-message-service.js';
 import { mimeOf } from '../quick-messages/single-upload.js';
 import { containsText } from '../../lib/sql.js';
-import { ticketQueries } from '../tickets/ticket-queries.js';
+import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
 import type { TicketView } from '@recado/contracts';
 import { requirePlanFlag } from '../companies/company-queries.js';
 
@@ -141,10 +141,12 @@ export function scheduleService(deps: {
     }
     if (input.ticketId) {
       const [tk] = await db
-        .select({ id: tickets.id })
+        .select({ id: tickets.id, userId: tickets.userId, queueId: tickets.queueId, status: tickets.status })
         .from(tickets)
         .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, t.companyId)));
       if (!tk) throw new AppError('ERR_NO_TICKET_FOUND', 404);
+      // Scheduling into a ticket is writing into it: only a ticket the caller may see (core §6).
+      if (!canSeeTicket(await loadViewer(db, t), tk)) throw new AppError('ERR_NO_PERMISSION', 403);
     }
     if (input.sendAt && input.sendAt.getTime() < clock.now().getTime() - SCHEDULE_PAST_TOLERANCE_MS)
       throw new AppError('ERR_VALIDATION', 400, 'sendAt is in the past');

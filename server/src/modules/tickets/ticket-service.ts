@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   can,
-  rooms,
   type TicketCreate,
   type TicketListQuery,
   type TicketUpdate,
@@ -18,12 +17,13 @@ import {
   whatsapps,
 } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
+import { assertCompanyRefs } from '../../db/company-refs.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
-import { ticketNotificationRooms } from '../../realtime/room-policy.js';
+import { ticketEventRooms } from '../../realtime/room-policy.js';
 import { readSetting } from '../settings/setting-service.js';
 import type { MessageService } from '../messages/message-service.js';
-import { canSeeTicket, isManager, loadViewer, ticketQueries } from './ticket-queries.js';
+import { canSeeTicket, isManager, loadViewer, ticketQueries, visibleWhere } from './ticket-queries.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -63,15 +63,8 @@ export function ticketService(deps: {
     previous?: Pick<TicketRow, 'queueId' | 'userId' | 'status'>,
   ) {
     const payload = { action: 'update', ticket: view, previousStatus };
-    const targets = new Set([
-      rooms.ticketStatus(companyId, view.status),
-      rooms.ticket(companyId, view.id),
-      ...ticketNotificationRooms(companyId, view),
-      ...(previous ? ticketNotificationRooms(companyId, previous) : []),
-    ]);
-    if (previousStatus && previousStatus !== view.status)
-      targets.add(rooms.ticketStatus(companyId, previousStatus));
-    events.toRoom([...targets], companyId, 'ticket', payload);
+    const before = previous ?? (previousStatus ? { ...view, status: previousStatus } : undefined);
+    events.toRoom(ticketEventRooms(companyId, view, before), companyId, 'ticket', payload);
   }
 
   async function history(
@@ -147,13 +140,8 @@ export function ticketService(deps: {
     emitTicket,
 
     async list(t: Tenant, q: TicketListQuery) {
-      let viewer = await loadViewer(db, t);
-      // Core §6: allTicket lets a user see every waiting ticket that has a queue (canSeeTicket agrees),
-      // so the waiting list (and the notifications built on it) counts every queue for them.
-      if (q.status === 'pending' && viewer.allTicket === 'enabled' && !isManager(viewer)) {
-        const all = await db.select({ id: queues.id }).from(queues).where(eq(queues.companyId, t.companyId));
-        viewer = { ...viewer, queueIds: all.map((r) => r.id) };
-      }
+      // The visibility rule (allTicket's waiting tickets included) is part of every list's query.
+      const viewer = await loadViewer(db, t);
       return ticketQueries.page(db, viewer, q, can(t, 'tickets-manager:showall') || t.super);
     },
 
@@ -272,6 +260,8 @@ export function ticketService(deps: {
         if (!w) throw new AppError('ERR_NO_WAPP_FOUND', 404);
         set.whatsappId = input.whatsappId;
       }
+      // The prompt and integration a ticket runs must be the company's own.
+      await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
 
       if (input.status === 'open' && !transferring) {
         // Accept (pending → open) or reopen (closed → open): the current user takes it.
@@ -379,16 +369,7 @@ export function ticketService(deps: {
       const r = await row(t, id);
       await db.delete(tickets).where(eq(tickets.id, id));
       const payload = { action: 'delete', ticketId: id };
-      events.toRoom(
-        [
-          rooms.ticketStatus(t.companyId, r.status),
-          rooms.ticket(t.companyId, id),
-          ...ticketNotificationRooms(t.companyId, r),
-        ],
-        t.companyId,
-        'ticket',
-        payload,
-      );
+      events.toRoom(ticketEventRooms(t.companyId, r), t.companyId, 'ticket', payload);
       return { message: 'Ticket deleted' };
     },
 
@@ -448,6 +429,8 @@ export function ticketService(deps: {
     async listNotes(t: Tenant, q: { ticketId?: number; contactId?: number }) {
       if (!q.ticketId && !q.contactId) throw new AppError('ERR_VALIDATION', 400, 'ticketId or contactId');
       if (q.ticketId) await visibleRow(t, q.ticketId);
+      // By contact: only the notes of the contact's tickets the caller may see (the visibility rule).
+      const viewer = await loadViewer(db, t);
       const rows = await db
         .select({
           id: ticketNotes.id,
@@ -458,12 +441,14 @@ export function ticketService(deps: {
           user: { id: users.id, name: users.name },
         })
         .from(ticketNotes)
+        .innerJoin(tickets, eq(tickets.id, ticketNotes.ticketId))
         .leftJoin(users, eq(users.id, ticketNotes.userId))
         .where(
           and(
             eq(ticketNotes.companyId, t.companyId),
             q.ticketId ? eq(ticketNotes.ticketId, q.ticketId) : undefined,
             q.contactId ? eq(ticketNotes.contactId, q.contactId) : undefined,
+            visibleWhere(viewer),
           ),
         )
         .orderBy(asc(ticketNotes.id));

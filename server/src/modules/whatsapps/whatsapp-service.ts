@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { companies, plans, queues, whatsappQueues, whatsapps } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
+import { assertCompanyRefs } from '../../db/company-refs.js';
 import type { Events } from '../../realtime/events.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { StateUpdate } from '../../messaging/channel.js';
@@ -138,6 +139,7 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       if (input.queueIds.length > 1 && !input.greetingMessage.trim())
         throw new AppError('ERR_WAPP_GREETING_REQUIRED', 400);
       await assertQueueRefs(t.companyId, [input.transferQueueId]);
+      await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
       const config = deps.sealConfig
         ? deps.sealConfig(input.channel, input.channelConfig ?? {})
         : (input.channelConfig ?? {});
@@ -194,6 +196,7 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       if (queueIds && queueIds.length > 1 && !greeting.trim())
         throw new AppError('ERR_WAPP_GREETING_REQUIRED', 400);
       await assertQueueRefs(t.companyId, [input.transferQueueId]);
+      await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
       const { queueIds: _q, channelConfig, ...fields } = input;
       const config =
         channelConfig === undefined
