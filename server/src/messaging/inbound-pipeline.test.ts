@@ -63,7 +63,7 @@ beforeAll(async () => {
     db: database.db,
     events,
     media: mediaStore(mkdtempSync(join(tmpdir(), 'recado-pipe-'))),
-    log: { warn: () => undefined },
+    log: { warn: () => undefined, error: () => undefined },
   });
 });
 afterAll(() => database?.drop());

@@ -18,6 +18,7 @@ import type { Events } from '../../realtime/events.js';
 import { companyQueries } from '../companies/company-queries.js';
 import { userQueries } from '../users/user-queries.js';
 import { sessionCache, type SessionCache } from './session-cache.js';
+import { truncate } from '../../lib/text.js';
 
 /** How long a just-rotated refresh token is still honoured (two tabs refreshing at once). */
 const ROTATION_GRACE_MS = 30_000;
@@ -143,7 +144,7 @@ export function authService(deps: AuthDeps) {
           userId: u.id,
           companyId: u.companyId,
           refreshHash: sha256(refreshToken),
-          userAgent: userAgent.slice(0, 300),
+          userAgent: truncate(userAgent, 300),
           expiresAt: new Date(Date.now() + deps.refreshTtlSeconds * 1000),
         });
         return old.map((s) => s.id);

@@ -15,6 +15,7 @@ import type { ConnectionRef, SessionManager } from '../../messaging/session-mana
 import { readCampaignSettings } from '../campaign-settings/campaign-setting-service.js';
 import { countsOf, withNames, type CampaignRow, type ShippingRow } from './campaign-queries.js';
 import { fillMessage, nextDelayMs, pickVariant, shippingProviderId, variantsOf } from './campaign-message.js';
+import { truncate } from '../../lib/text.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -295,7 +296,7 @@ export function campaignDispatch(deps: DispatchDeps) {
         .update(campaignShippings)
         .set({
           status: 'failed',
-          error: (err instanceof Error ? err.message : String(err)).slice(0, 500),
+          error: truncate(err instanceof Error ? err.message : String(err), 500),
           updatedAt: at,
         })
         .where(and(eq(campaignShippings.id, row.id), eq(campaignShippings.status, 'claimed')));
