@@ -16,6 +16,7 @@ import { readCampaignSettings } from '../campaign-settings/campaign-setting-serv
 import { countsOf, withNames, type CampaignRow, type ShippingRow } from './campaign-queries.js';
 import { fillMessage, nextDelayMs, pickVariant, shippingProviderId, variantsOf } from './campaign-message.js';
 import { truncate } from '../../lib/text.js';
+import { mimeOf } from '../../http/uploads.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -31,25 +32,6 @@ const INLINE_BUDGET_MS = 1000;
 const PROGRESS_EVERY_MS = 500;
 /** Rows claimed at once when there is no interval between sends. */
 const BATCH = 25;
-
-const MIME_BY_EXT: Record<string, string> = {
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.mp4': 'video/mp4',
-  '.mp3': 'audio/mpeg',
-  '.ogg': 'audio/ogg',
-  '.opus': 'audio/ogg',
-  '.pdf': 'application/pdf',
-  '.txt': 'text/plain',
-  '.csv': 'text/csv',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-};
-export const mimeOf = (filename: string) =>
-  MIME_BY_EXT[extname(filename).toLowerCase()] ?? 'application/octet-stream';
 
 export interface DispatchDeps {
   db: Db;

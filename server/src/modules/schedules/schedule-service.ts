@@ -17,7 +17,7 @@ import type { Events } from '../../realtime/events.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { MessageService } from '../messages/message-service.js';
 import type { UploadedFile } from '../quick-messages/quick-message-service.js';
-import { mimeOf } from '../quick-messages/single-upload.js';
+import { mimeOf } from '../../http/uploads.js';
 import { containsPattern } from '../../lib/sql.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
 import type { TicketView } from '@recado/contracts';
