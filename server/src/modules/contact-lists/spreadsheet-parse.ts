@@ -52,7 +52,11 @@ export async function workbookRecords(data: Buffer, maxRows: number, unpacked: n
   } catch (err) {
     if (!(err instanceof ZipRefused)) throw err;
     throw err.reason === 'too-large'
-      ? new AppError('ERR_FILE_TOO_LARGE', 413, `The workbook unpacks to more than ${unpacked / 1024 / 1024} MB`)
+      ? new AppError(
+          'ERR_FILE_TOO_LARGE',
+          413,
+          `The workbook unpacks to more than ${unpacked / 1024 / 1024} MB`,
+        )
       : new AppError('ERR_SPREADSHEET_UNREADABLE', 400, 'The workbook could not be read');
   }
   const workbook = new ExcelJS.Workbook();

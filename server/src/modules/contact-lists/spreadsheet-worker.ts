@@ -21,8 +21,15 @@ const run = async (): Promise<SheetAnswer> => {
         : await workbookRecords(data, job.maxRows, job.unpacked);
     return { ok };
   } catch (err) {
-    if (err instanceof AppError) return { error: { code: err.code, status: err.statusCode, message: err.message } };
-    return { error: { code: 'ERR_SPREADSHEET_UNREADABLE', status: 400, message: 'The spreadsheet could not be read' } };
+    if (err instanceof AppError)
+      return { error: { code: err.code, status: err.statusCode, message: err.message } };
+    return {
+      error: {
+        code: 'ERR_SPREADSHEET_UNREADABLE',
+        status: 400,
+        message: 'The spreadsheet could not be read',
+      },
+    };
   }
 };
 parentPort!.postMessage(await run());

@@ -2,7 +2,12 @@ import { dirname, extname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { CONTACT_UPLOAD_COLUMNS, columnKey, MAX_CONTACT_LIST_UNPACKED_BYTES, type ErrorCode } from '@recado/contracts';
+import {
+  CONTACT_UPLOAD_COLUMNS,
+  columnKey,
+  MAX_CONTACT_LIST_UNPACKED_BYTES,
+  type ErrorCode,
+} from '@recado/contracts';
 import { AppError } from '../../http/errors.js';
 import type { Records } from './spreadsheet-parse.js';
 import type { SheetAnswer, SheetJob } from './spreadsheet-worker.js';
@@ -97,12 +102,17 @@ export async function readContactSheet(
     } catch (err) {
       if (!(err instanceof ZipRefused)) throw err;
       throw err.reason === 'too-large'
-        ? new AppError('ERR_FILE_TOO_LARGE', 413, `The workbook unpacks to more than ${unpacked / 1024 / 1024} MB`)
+        ? new AppError(
+            'ERR_FILE_TOO_LARGE',
+            413,
+            `The workbook unpacks to more than ${unpacked / 1024 / 1024} MB`,
+          )
         : new AppError('ERR_SPREADSHEET_UNREADABLE', 400, 'The workbook could not be read');
     }
   }
   const read = await parseInWorker({ data: new Uint8Array(data), kind, maxRows, unpacked });
   const { records, tooMany } = read;
+  if (tooMany) throw new AppError('ERR_SPREADSHEET_UNREADABLE', 400, `At most ${maxRows} rows per file`);
   if (records.length === 0) return [];
 
   const header = records[0]!.values.map((h) => FIELD_OF.get(columnKey(String(h))));
@@ -111,7 +121,7 @@ export async function readContactSheet(
     ? { name: header.indexOf('name'), number: header.indexOf('number'), email: header.indexOf('email') }
     : { name: 0, number: 1, email: 2 };
   const body = hasHeader ? records.slice(1) : records;
-  if (tooMany || body.length > maxRows)
+  if (body.length > maxRows)
     throw new AppError('ERR_SPREADSHEET_UNREADABLE', 400, `At most ${maxRows} rows per file`);
   const at = (values: (string | number)[], i: number) => (i >= 0 ? values[i] : undefined);
   return body.map(({ row, values }) => ({

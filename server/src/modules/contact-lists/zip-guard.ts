@@ -85,7 +85,8 @@ export function inflateEntry(data: Buffer, e: ZipEntry): Buffer {
     return out;
   } catch (err) {
     if (err instanceof ZipRefused) throw err;
-    if (err instanceof RangeError) throw new ZipRefused('too-large', `${e.name} unpacks past its declared size`);
+    if (err instanceof RangeError)
+      throw new ZipRefused('too-large', `${e.name} unpacks past its declared size`);
     throw new ZipRefused('unreadable', `${e.name} cannot be unpacked`);
   }
 }
