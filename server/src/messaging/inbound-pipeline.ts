@@ -42,6 +42,16 @@ const describeError = (err: unknown) => {
   return cleanText(truncate(String(message), 1000));
 };
 
+/**
+ * Failures that say nothing about the message: serialization and deadlock (40), connection (08), resources
+ * (53), operator intervention (57: a cancelled or timed-out statement, a shutdown).
+ */
+const isTransient = (err: unknown) => {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  const code = String(e?.cause?.code ?? e?.code ?? '');
+  return /^(40|08|53|57)/.test(code) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT/.test(code);
+};
+
 /** A short preview for ticket lists. */
 const preview = (m: InboundMessage) =>
   truncate(cleanText(m.body || (m.mediaType ? `[${m.mediaType}]` : '')), 255);
@@ -128,6 +138,8 @@ export function inboundPipeline(deps: {
     try {
       result = await run();
     } catch (err) {
+      // A busy or unreachable database is nobody's poison: the channel retries without counting.
+      if (isTransient(err)) throw err;
       const row = await recordFailure(ref, m, err);
       if (!row?.failed) throw err;
       deps.log.error(
