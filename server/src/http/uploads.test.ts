@@ -146,4 +146,14 @@ describe('the one upload reader', () => {
       );
     }
   });
+
+  test('a form field past 20,000 characters is refused, never cut', async () => {
+    const messages = routes.find((r) => r.name === 'messages')!;
+    const long = `--${B}\r\nContent-Disposition: form-data; name="body"\r\n\r\n${'x'.repeat(20_001)}\r\n--${B}--\r\n`;
+    await expectError(
+      await raw(messages.path, `multipart/form-data; boundary=${B}`, long),
+      400,
+      'ERR_VALIDATION',
+    );
+  });
 });

@@ -13,7 +13,7 @@ import { AppError } from './errors.js';
 
 /** The largest upload any route takes (WhatsApp's media limit); the multipart plugin's global cap. */
 export const MAX_UPLOAD_BYTES = 16 * 1024 * 1024;
-/** Form fields: at most this many, each at most this long. */
+/** Form fields: at most this many, each at most this long (longer is refused, never cut). */
 const MAX_FIELDS = 20;
 const MAX_FIELD_CHARS = 20_000;
 
@@ -72,7 +72,12 @@ export async function readUpload(
         if (opts.accept && !opts.accept({ mimetype: part.mimetype, filename }))
           throw new AppError('ERR_FILE_TYPE_NOT_ALLOWED', 400, `${part.mimetype} (${filename}) not allowed`);
         files.push({ field: part.fieldname, filename, mimetype: part.mimetype, data });
-      } else fields[part.fieldname] = truncate(String(part.value), MAX_FIELD_CHARS);
+      } else {
+        const value = String(part.value);
+        if (part.valueTruncated || value.length > MAX_FIELD_CHARS)
+          throw new AppError('ERR_VALIDATION', 400, `${truncate(part.fieldname, 50)}: too long`);
+        fields[part.fieldname] = value;
+      }
     }
   } catch (err) {
     throw uploadError(err, opts.maxBytes);
