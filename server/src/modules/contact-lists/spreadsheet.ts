@@ -35,7 +35,7 @@ const isOle2 = (b: Buffer) =>
 
 /** The parse's memory cap and time cap: past them the worker is stopped and the file refused. */
 const WORKER_HEAP_MB = 256;
-const WORKER_TIMEOUT_MS = 60_000;
+const WORKER_TIMEOUT_MS = 120_000;
 
 /** tsx's ESM API (its package exports it for `import` only; the worker's eval code is a script). */
 const tsxApi = () =>
