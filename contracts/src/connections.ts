@@ -85,6 +85,21 @@ export interface Whatsapp {
   updatedAt: string;
 }
 
+/** GET /whatsapp/{id}/inbound-failures (admins): customer messages given up after repeated failures. */
+export interface InboundFailure {
+  id: number;
+  providerId: string;
+  sender: string;
+  preview: string;
+  attempts: number;
+  error: string;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface InboundFailureList {
+  failures: InboundFailure[];
+}
+
 /** The simulator's HTTP entry (GUIDE §8). */
 export const SimulatorInbound = z
   .object({

@@ -59,6 +59,8 @@ export const ERROR_CODES = [
   'ERR_NO_FILE_FOUND',
   'ERR_FILE_TOO_LARGE',
   'ERR_FILE_TYPE_NOT_ALLOWED',
+  // a multipart body that cannot be read (no boundary, a part cut short, not multipart at all)
+  'ERR_UPLOAD_MALFORMED',
   'ERR_SPREADSHEET_UNREADABLE',
   // queue integrations (operations §7)
   'ERR_NO_INTEGRATION_FOUND',

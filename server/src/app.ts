@@ -56,7 +56,8 @@ import { sessionManager, type SessionManager } from './messaging/session-manager
 import { simulatorChannel } from './messaging/channels/simulator-channel.js';
 import { messageService, type MessageService } from './modules/messages/message-service.js';
 import { voiceNotes } from './modules/messages/voice-note.js';
-import { messageRoutes, MAX_UPLOAD_BYTES } from './modules/messages/message-routes.js';
+import { messageRoutes } from './modules/messages/message-routes.js';
+import { MAX_UPLOAD_BYTES } from './http/uploads.js';
 import { ticketService } from './modules/tickets/ticket-service.js';
 import { ticketRoutes } from './modules/tickets/ticket-routes.js';
 import { tagService } from './modules/tags/tag-service.js';

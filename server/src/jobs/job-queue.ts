@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { executeRows } from '../db/rows.js';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { truncate } from '../lib/text.js';
 
 export interface JobRecord {
   id: number;
@@ -83,7 +84,7 @@ const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const ms = (n: number) => sql`(${n}::bigint * interval '1 millisecond')`;
 
 /** Error text for the job row and the log: the message only (never a payload, which may hold personal data). */
-const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
+const describe = (err: unknown) => truncate(err instanceof Error ? err.message : String(err), 500);
 
 /**
  * A small durable job queue on the application's own database (PGlite or PostgreSQL). Jobs are claimed

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Whatsapp, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
+import type { InboundFailureList, Whatsapp, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
 import { api } from './client.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 
@@ -7,6 +7,7 @@ export const whatsappKeys = {
   all: ['whatsapps'] as const,
   list: () => ['whatsapps', 'list'] as const,
   detail: (id: number) => ['whatsapps', 'detail', id] as const,
+  inboundFailures: (id: number) => ['whatsapps', 'inbound-failures', id] as const,
 };
 
 /** Server order of GET /whatsapp: name. */
@@ -84,6 +85,15 @@ export function useWhatsapps(enabled = true) {
   return useQuery({
     queryKey: whatsappKeys.list(),
     queryFn: () => api.get<Whatsapp[]>('/whatsapp'),
+    enabled,
+  });
+}
+
+/** GET /whatsapp/{id}/inbound-failures (admins): customer messages the server gave up on. */
+export function useInboundFailures(id: number, enabled = true) {
+  return useQuery({
+    queryKey: whatsappKeys.inboundFailures(id),
+    queryFn: () => api.get<InboundFailureList>(`/whatsapp/${id}/inbound-failures`),
     enabled,
   });
 }

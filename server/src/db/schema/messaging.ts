@@ -284,3 +284,36 @@ export const simulatorMessages = pgTable(
       .where(sql`not delivered and not from_me`),
   ],
 );
+
+/**
+ * Inbound messages the pipeline could not store. Each failed attempt counts; after a few (the pipeline's
+ * maxAttempts) the message is given up — kept here with its error for the company's admins — so the
+ * customer's next messages are not held behind it.
+ */
+export const inboundFailures = pgTable(
+  'inbound_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    providerId: text('provider_id').notNull(),
+    /** The sender's number (or hidden id). */
+    sender: text('sender').notNull().default(''),
+    /** The start of the message's text, cleaned so that it can be stored. */
+    preview: text('preview').notNull().default(''),
+    attempts: integer('attempts').notNull().default(1),
+    /** True once the pipeline gave the message up. */
+    failed: boolean('failed').notNull().default(false),
+    error: text('error').notNull().default(''),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('inbound_failures_provider_uq').on(t.whatsappId, t.providerId),
+    index('inbound_failures_company_idx').on(t.companyId, t.whatsappId, t.id),
+  ],
+);

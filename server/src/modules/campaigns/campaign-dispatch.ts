@@ -15,6 +15,8 @@ import type { ConnectionRef, SessionManager } from '../../messaging/session-mana
 import { readCampaignSettings } from '../campaign-settings/campaign-setting-service.js';
 import { countsOf, withNames, type CampaignRow, type ShippingRow } from './campaign-queries.js';
 import { fillMessage, nextDelayMs, pickVariant, shippingProviderId, variantsOf } from './campaign-message.js';
+import { truncate } from '../../lib/text.js';
+import { mimeOf } from '../../http/uploads.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -30,25 +32,6 @@ const INLINE_BUDGET_MS = 1000;
 const PROGRESS_EVERY_MS = 500;
 /** Rows claimed at once when there is no interval between sends. */
 const BATCH = 25;
-
-const MIME_BY_EXT: Record<string, string> = {
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.mp4': 'video/mp4',
-  '.mp3': 'audio/mpeg',
-  '.ogg': 'audio/ogg',
-  '.opus': 'audio/ogg',
-  '.pdf': 'application/pdf',
-  '.txt': 'text/plain',
-  '.csv': 'text/csv',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-};
-export const mimeOf = (filename: string) =>
-  MIME_BY_EXT[extname(filename).toLowerCase()] ?? 'application/octet-stream';
 
 export interface DispatchDeps {
   db: Db;
@@ -295,7 +278,7 @@ export function campaignDispatch(deps: DispatchDeps) {
         .update(campaignShippings)
         .set({
           status: 'failed',
-          error: (err instanceof Error ? err.message : String(err)).slice(0, 500),
+          error: truncate(err instanceof Error ? err.message : String(err), 500),
           updatedAt: at,
         })
         .where(and(eq(campaignShippings.id, row.id), eq(campaignShippings.status, 'claimed')));

@@ -32,6 +32,7 @@ import { whatsappService, type WhatsappService } from '../whatsapps/whatsapp-ser
 import { requireCampaignManager, requireCampaigns } from '../campaign-settings/campaign-access.js';
 import { readContactSheet } from './spreadsheet.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
+import { truncate } from '../../lib/text.js';
 
 type ListRow = typeof contactLists.$inferSelect;
 type ItemRow = typeof contactListItems.$inferSelect;
@@ -327,12 +328,8 @@ export function contactListService(deps: ContactListServiceDeps) {
           email: r.email === undefined || r.email === '' ? '' : text(r.email),
           contactListId: id,
         });
-        const shownName = String(text(r.name) ?? '')
-          .trim()
-          .slice(0, 100);
-        const shownNumber = String(text(r.number) ?? '')
-          .trim()
-          .slice(0, 60);
+        const shownName = truncate(String(text(r.name) ?? '').trim(), 100);
+        const shownNumber = truncate(String(text(r.number) ?? '').trim(), 60);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const field = String(issue.path[0] ?? '');

@@ -29,6 +29,7 @@ import type { Events } from '../../realtime/events.js';
 import { canonicalTimeZone, readSetting } from '../settings/setting-service.js';
 import { whatsappService, type WhatsappService } from '../whatsapps/whatsapp-service.js';
 import { parseUploadRow } from './contact-upload.js';
+import { truncate } from '../../lib/text.js';
 
 type Row = typeof contacts.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -375,9 +376,7 @@ export function contactService(deps: ContactServiceDeps) {
       for (const entry of book) {
         const number = normalizeNumber(String(entry.number ?? ''));
         if (number.length < 8 || number.length > 20 || wanted.has(number)) continue;
-        const name = String(entry.name ?? '')
-          .trim()
-          .slice(0, 50);
+        const name = truncate(String(entry.name ?? '').trim(), 50);
         wanted.set(number, name.length >= 2 ? name : number);
       }
       const created = await insertMissing(

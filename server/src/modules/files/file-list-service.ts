@@ -20,6 +20,7 @@ import { containsText } from '../../lib/sql.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { Events } from '../../realtime/events.js';
 import { requireCampaignManager } from '../campaign-settings/campaign-access.js';
+import { truncate } from '../../lib/text.js';
 
 type FileRow = typeof files.$inferSelect;
 type OptionRow = typeof filesOptions.$inferSelect;
@@ -212,7 +213,7 @@ export function fileListService({ db, events, media }: { db: Db; events: Events;
       if (!option && list.options.length >= MAX_FILE_LIST_OPTIONS)
         throw new AppError('ERR_VALIDATION', 400, `At most ${MAX_FILE_LIST_OPTIONS} options`);
       const path = await media.save(t.companyId, file.data, file.filename, 'file-lists');
-      const fileName = file.filename.replace(/[\\/]/g, '_').slice(0, 200);
+      const fileName = truncate(file.filename.replace(/[\\/]/g, '_'), 200);
       try {
         if (option)
           await db
@@ -223,7 +224,7 @@ export function fileListService({ db, events, media }: { db: Db; events: Events;
           await db.insert(filesOptions).values({
             companyId: t.companyId,
             fileId: id,
-            name: (target.name?.trim() || fileName).slice(0, 100),
+            name: truncate(target.name?.trim() || fileName, 100),
             path,
             mediaType,
             fileName,

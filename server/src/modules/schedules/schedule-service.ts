@@ -17,11 +17,12 @@ import type { Events } from '../../realtime/events.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { MessageService } from '../messages/message-service.js';
 import type { UploadedFile } from '../quick-messages/quick-message-service.js';
-import { mimeOf } from '../quick-messages/single-upload.js';
+import { mimeOf } from '../../http/uploads.js';
 import { containsText } from '../../lib/sql.js';
 import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
 import type { TicketView } from '@recado/contracts';
 import { requirePlanFlag } from '../companies/company-queries.js';
+import { truncate } from '../../lib/text.js';
 
 type Row = typeof schedules.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
@@ -54,8 +55,8 @@ const mayChange = (t: Tenant, r: Pick<Row, 'userId'>) =>
 
 /** The reason stored on ERRO: "CODE: text" for known failures, so the screen can translate the code. */
 export function failureReason(err: unknown): string {
-  if (err instanceof AppError) return `${err.code}: ${err.message}`.slice(0, 500);
-  return (err instanceof Error ? err.message : String(err)).slice(0, 500) || 'ERR_SENDING_WAPP_MSG';
+  if (err instanceof AppError) return truncate(`${err.code}: ${err.message}`, 500);
+  return truncate(err instanceof Error ? err.message : String(err), 500) || 'ERR_SENDING_WAPP_MSG';
 }
 
 export function scheduleService(deps: {

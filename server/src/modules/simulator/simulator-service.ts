@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import { executeRows, rowOf } from '../../db/rows.js';
 import { contacts, simulatorMessages, tickets, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { cleanDeep } from '../../lib/text.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
@@ -185,8 +186,10 @@ export function simulatorService(deps: {
     async inbound(
       t: Tenant,
       whatsappId: number,
-      input: SimulatorInbound,
+      raw: SimulatorInbound,
     ): Promise<{ id: string; duplicate: boolean }> {
+      // The phone's table refuses what PostgreSQL refuses (NUL, half an emoji) like the pipeline's do.
+      const input = cleanDeep(raw);
       const number = normalizeNumber(input.from);
       const invalid = number.length < 10 || number.length > 15;
       // Media is stored first (rare, large): check the connection before writing a file for it.

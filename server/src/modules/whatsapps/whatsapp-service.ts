@@ -1,7 +1,14 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Whatsapp, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { companies, plans, queues, whatsappQueues, whatsapps } from '../../db/schema/index.js';
+import {
+  companies,
+  inboundFailures,
+  plans,
+  queues,
+  whatsappQueues,
+  whatsapps,
+} from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import { assertCompanyRefs } from '../../db/company-refs.js';
@@ -304,6 +311,39 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       return r;
     },
     row,
+
+    /**
+     * Customer messages the pipeline gave up on (repeated failures), newest first, with their error: an
+     * admin's view of what never reached a ticket.
+     */
+    async inboundFailures(t: Tenant, id: number) {
+      requireAdmin(t);
+      await row(t.companyId, id);
+      const rows = await db
+        .select()
+        .from(inboundFailures)
+        .where(
+          and(
+            eq(inboundFailures.companyId, t.companyId),
+            eq(inboundFailures.whatsappId, id),
+            eq(inboundFailures.failed, true),
+          ),
+        )
+        .orderBy(desc(inboundFailures.id))
+        .limit(100);
+      return {
+        failures: rows.map((r) => ({
+          id: r.id,
+          providerId: r.providerId,
+          sender: r.sender,
+          preview: r.preview,
+          attempts: r.attempts,
+          error: r.error,
+          createdAt: r.createdAt.toISOString(),
+          updatedAt: r.updatedAt.toISOString(),
+        })),
+      };
+    },
   };
 }
 export type WhatsappService = ReturnType<typeof whatsappService>;
