@@ -10,7 +10,8 @@ import { startFakeGraph } from './channels/cloud-api/fake-graph-api.js';
  * preview's edge), very long bodies, and a message that fails every time: none of them may hold a customer's
  * later messages back. Driven through the simulator's HTTP entry and Meta's signed webhook.
  */
-const t = await testApp();
+// The fake Graph API listens on loopback, which only ALLOW_PRIVATE_URLS lets the server call.
+const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' } });
 const db = t.database.db;
 const graph = await startFakeGraph();
 afterAll(() => graph.close());

@@ -203,17 +203,19 @@ export function queueIntegrationService({
     async remove(t: Tenant, id: number) {
       requireQueueManager(t);
       await requirePlan(t);
+      // The queues first: the foreign key would clear them silently, and their update must go out.
       const changed = await db.transaction(async (tx) => {
+        const cleared = await tx
+          .update(queues)
+          .set({ integrationId: null, updatedAt: new Date() })
+          .where(and(eq(queues.companyId, t.companyId), eq(queues.integrationId, id)))
+          .returning();
         const [gone] = await tx
           .delete(queueIntegrations)
           .where(and(eq(queueIntegrations.id, id), eq(queueIntegrations.companyId, t.companyId)))
           .returning({ id: queueIntegrations.id });
         if (!gone) throw new AppError('ERR_NO_INTEGRATION_FOUND', 404, 'Integration not found');
-        return tx
-          .update(queues)
-          .set({ integrationId: null, updatedAt: new Date() })
-          .where(and(eq(queues.companyId, t.companyId), eq(queues.integrationId, id)))
-          .returning();
+        return cleared;
       });
       emit(t.companyId, { action: 'delete', integrationId: id });
       for (const q of changed)
