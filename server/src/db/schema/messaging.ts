@@ -173,6 +173,10 @@ export const tickets = pgTable(
     integrationId: integer('integration_id'),
     promptId: integer('prompt_id'),
     closedAt: ts('closed_at'),
+    /** The first time a person took the ticket (status open with a user); kept through returns and reopens. */
+    acceptedAt: ts('accepted_at'),
+    /** The first message a person sent on the ticket (bot and automatic messages have no user). */
+    firstResponseAt: ts('first_response_at'),
     ...timestamps,
   },
   (t) => [
@@ -203,6 +207,17 @@ export const tickets = pgTable(
     ),
     index('tickets_company_queue_idx').on(t.companyId, t.queueId),
     index('tickets_contact_idx').on(t.contactId),
+    // The dashboard's periods (docs/metrics.md): each figure reads one company's range of one timestamp.
+    index('tickets_company_created_idx').on(t.companyId, t.createdAt),
+    index('tickets_company_closed_idx')
+      .on(t.companyId, t.closedAt)
+      .where(sql`closed_at is not null`),
+    index('tickets_company_accepted_idx')
+      .on(t.companyId, t.acceptedAt)
+      .where(sql`accepted_at is not null`),
+    index('tickets_company_first_response_idx')
+      .on(t.companyId, t.firstResponseAt)
+      .where(sql`first_response_at is not null`),
   ],
 );
 
