@@ -24,3 +24,4 @@ export * from './files.js';
 export * from './campaign-settings.js';
 export * from './ratings.js';
 export * from './secrets.js';
+export * from './dashboard.js';
