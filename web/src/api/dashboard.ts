@@ -1,0 +1,60 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { DashboardCounters, SourceTrackingList, TicketsPerDay, TicketsPerUser } from '@recado/contracts';
+import { api } from './client.js';
+
+/** What the dashboard asks for: a period of days (filter type 2) or a date range (type 1). */
+export type DashboardFilter =
+  { type: 2; days: number; queueId?: number } | { type: 1; from: string; to: string; queueId?: number };
+
+export interface DashboardRange {
+  initialDate: string;
+  finalDate: string;
+  queueId?: number;
+}
+
+export const dashboardKeys = {
+  all: ['dashboard'] as const,
+  counters: (f: DashboardFilter) => ['dashboard', 'counters', f] as const,
+  chart: (name: string, r: DashboardRange | null) => ['dashboard', name, r] as const,
+};
+
+const queueParam = (queueId?: number) => (queueId ? { queueId } : {});
+
+/** GET /dashboard: counters and attendants; refreshed every minute while the screen is open. */
+export function useDashboardCounters(filter: DashboardFilter | null) {
+  return useQuery({
+    queryKey: dashboardKeys.counters(filter ?? { type: 2, days: 0 }),
+    enabled: filter !== null,
+    placeholderData: keepPreviousData,
+    refetchInterval: 60_000,
+    queryFn: () =>
+      api.get<DashboardCounters>(
+        '/dashboard',
+        filter!.type === 2
+          ? { days: filter!.days, ...queueParam(filter!.queueId) }
+          : { date_from: filter!.from, date_to: filter!.to, ...queueParam(filter!.queueId) },
+      ),
+  });
+}
+
+function useRangeQuery<T>(name: string, path: string, range: DashboardRange | null) {
+  return useQuery({
+    queryKey: dashboardKeys.chart(name, range),
+    enabled: range !== null,
+    placeholderData: keepPreviousData,
+    refetchInterval: 60_000,
+    queryFn: () =>
+      api.get<T>(path, {
+        initialDate: range!.initialDate,
+        finalDate: range!.finalDate,
+        ...queueParam(range!.queueId),
+      }),
+  });
+}
+
+export const useTicketsPerUser = (r: DashboardRange | null) =>
+  useRangeQuery<TicketsPerUser[]>('ticketsUsers', '/dashboard/ticketsUsers', r);
+export const useTicketsPerDay = (r: DashboardRange | null) =>
+  useRangeQuery<TicketsPerDay[]>('ticketsDay', '/dashboard/ticketsDay', r);
+export const useSourceTracking = (r: DashboardRange | null) =>
+  useRangeQuery<SourceTrackingList>('sourceTracking', '/dashboard/sourceTracking', r);
