@@ -20,6 +20,7 @@ import {
 } from '@mui/material';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   DASHBOARD_PERIODS,
   type DashboardCounters,
@@ -28,6 +29,7 @@ import {
 } from '@recado/contracts';
 import { useToast } from '../../app/useToast.js';
 import {
+  dashboardKeys,
   useDashboardCounters,
   useSourceTracking,
   useTicketsPerDay,
@@ -254,6 +256,7 @@ export default function DashboardPage() {
   const [queueId, setQueueId] = useState<number | ''>('');
   const [filter, setFilter] = useState<DashboardFilter | null>({ type: 2, days: 7 });
   const queues = useQueues();
+  const client = useQueryClient();
 
   const counters = useDashboardCounters(filter);
   const data: DashboardCounters | undefined = counters.data;
@@ -284,6 +287,8 @@ export default function DashboardPage() {
   }, [counters.isError, counters.error, toast]);
 
   const apply = () => {
+    // Filtering again reads the figures again, even for the same filter.
+    void client.invalidateQueries({ queryKey: dashboardKeys.all });
     const q = queueId === '' ? {} : { queueId };
     if (type === 2 && days !== '') setFilter({ type: 2, days, ...q });
     else if (type === 1 && from && to && from <= to) setFilter({ type: 1, from, to, ...q });
