@@ -151,6 +151,8 @@ test('dashboard: the counters follow a simulator conversation accepted and close
     await refresh();
     await page.getByText('Selecione um filtro').waitFor();
 
+    await page.getByText('Selecione um filtro').waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Dashboard' }).scrollIntoViewIfNeeded();
     await page.mouse.move(0, 0);
     await screenshot(page, 'dashboard-light');
     await page.getByTestId('theme-toggle').click();

@@ -476,7 +476,7 @@ export default function DashboardPage() {
           <Empty />
         ) : (
           <TableContainer>
-            <Table size="small">
+            <Table size="small" sx={{ '& td, & th': { px: { xs: 0.75, sm: 2 } } }}>
               <TableHead>
                 <TableRow>
                   <TableCell>{t('dashboard.columns.name')}</TableCell>
