@@ -126,7 +126,13 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
               case when accepted_at is not null and accepted_at <= closed_at
                 then extract(epoch from closed_at - accepted_at) end as support,
               extract(epoch from closed_at - created_at) as resolution
-            from closed)
+            from closed),
+          per_user as (select user_id, count(*) as tickets,
+              round((avg(case when accepted_at is not null and accepted_at <= closed_at
+                then extract(epoch from closed_at - accepted_at) end) / 60)::numeric, 1) as support
+            from closed group by user_id),
+          rated as (select r.user_id, r.rate from closed
+            join user_ratings r on r.ticket_id = closed.id and r.company_id = ${c})
         select
           (select count(*) from tickets t where t.company_id = ${c} and t.status = 'open' ${queueFilter(p, 't')}) as happening,
           (select count(*) from tickets t where t.company_id = ${c} and t.status = 'pending' ${queueFilter(p, 't')}) as pending,
@@ -135,36 +141,23 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
           (select row_to_json(x) from (select ${stat('v', 's')} from responded) x) as first_response,
           (select row_to_json(x) from (select ${stat('v', 'support')} from durations) x) as support,
           (select row_to_json(x) from (select ${stat('v', 'resolution')} from durations) x) as resolution,
-          (select row_to_json(x) from (select round(avg(r.rate)::numeric, 2) as avg, count(*) as n
-            from closed join user_ratings r on r.ticket_id = closed.id and r.company_id = ${c}) x) as csat`,
+          (select row_to_json(x) from (select round(avg(rate)::numeric, 2) as avg, count(*) as n from rated) x) as csat,
+          (select coalesce(json_agg(a order by a.name, a.id), '[]'::json) from (
+            select u.id, u.name, coalesce(pu.tickets, 0) as tickets, pu.support, coalesce(rt.rating, 0) as rating,
+              coalesce(rt.n, 0) as ratings,
+              (u.online and u.last_seen_at > now() - ${`${ONLINE_GRACE_MINUTES} minutes`}::interval) as online
+            from users u
+              left join per_user pu on pu.user_id = u.id
+              left join (select user_id, round(avg(rate)::numeric, 2) as rating, count(*) as n
+                from rated group by user_id) rt on rt.user_id = u.id
+            where u.company_id = ${c}) a) as attendants`,
       );
       const row = r ?? {};
       const part = (k: string) => statOf((row[k] ?? {}) as Record<string, unknown>, 'v');
       const finished = num(row.finished);
       const csatRow = (row.csat ?? {}) as { avg?: unknown; n?: unknown };
       const ratings = num(csatRow.n);
-
-      const attendants = await executeRows<Record<string, unknown>>(
-        db,
-        sql`with
-          closed as (select t.id, t.user_id, t.accepted_at, t.closed_at from tickets t
-            where t.company_id = ${c} and t.closed_at is not null and t.closed_at >= ${lo} and t.closed_at < ${hi}
-              and t.status = 'closed' ${queueFilter(p, 't')}),
-          per_user as (select user_id, count(*) as tickets,
-              round((avg(case when accepted_at is not null and accepted_at <= closed_at
-                then extract(epoch from closed_at - accepted_at) end) / 60)::numeric, 1) as support
-            from closed group by user_id),
-          rated as (select r.user_id, round(avg(r.rate)::numeric, 2) as rating, count(*) as n
-            from closed join user_ratings r on r.ticket_id = closed.id and r.company_id = ${c} group by r.user_id)
-        select u.id, u.name, coalesce(pu.tickets, 0) as tickets, pu.support, coalesce(rt.rating, 0) as rating,
-          coalesce(rt.n, 0) as ratings,
-          (u.online and u.last_seen_at > now() - ${`${ONLINE_GRACE_MINUTES} minutes`}::interval) as online
-        from users u
-          left join per_user pu on pu.user_id = u.id
-          left join rated rt on rt.user_id = u.id
-        where u.company_id = ${c}
-        order by u.name, u.id`,
-      );
+      const attendants = (row.attendants ?? []) as Record<string, unknown>[];
 
       const wait = part('wait');
       const support = part('support');
