@@ -131,6 +131,18 @@ test('dashboard: the counters follow a simulator conversation accepted and close
     await page.getByTestId('chart-users').waitFor();
     await page.getByTestId('chart-days').waitFor();
 
+    // The CSV behind the figures has the conversation's row.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('dashboard-export').click(),
+    ]);
+    assert.match(download.suggestedFilename(), /^atendimentos-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    const { readFile } = await import('node:fs/promises');
+    const csv = await readFile((await download.path())!, 'utf8');
+    const line = csv.split('\r\n').find((l) => l.startsWith(`${ticket!.id};`));
+    assert.ok(line, 'the ticket is in the export');
+    assert.match(line!, /;closed;/);
+
     // Another period from the spec's list.
     await page.getByRole('combobox', { name: 'Período' }).click();
     await page.getByRole('option', { name: /30/ }).click();

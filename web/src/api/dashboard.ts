@@ -58,3 +58,20 @@ export const useTicketsPerDay = (r: DashboardRange | null) =>
   useRangeQuery<TicketsPerDay[]>('ticketsDay', '/dashboard/ticketsDay', r);
 export const useSourceTracking = (r: DashboardRange | null) =>
   useRangeQuery<SourceTrackingList>('sourceTracking', '/dashboard/sourceTracking', r);
+
+/** GET /dashboard/export: the period's tickets as CSV, saved by the browser. */
+export async function downloadDashboardCsv(range: DashboardRange) {
+  const csv = await api.get<string>('/dashboard/export', {
+    initialDate: range.initialDate,
+    finalDate: range.finalDate,
+    ...queueParam(range.queueId),
+  });
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `atendimentos-${range.initialDate}-${range.finalDate}.csv`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

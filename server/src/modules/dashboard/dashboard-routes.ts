@@ -18,4 +18,11 @@ export const dashboardRoutes =
     app.get('/dashboard/sourceTracking', { schema: { querystring: DashboardRangeQuery } }, (req) =>
       dashboard.sourceTracking(req.tenant, req.query),
     );
+    app.get('/dashboard/export', { schema: { querystring: DashboardRangeQuery } }, async (req, reply) => {
+      const { filename, csv } = await dashboard.exportCsv(req.tenant, req.query);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .send(csv);
+    });
   };

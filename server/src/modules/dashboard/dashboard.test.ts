@@ -322,6 +322,42 @@ describe('charts', () => {
   });
 });
 
+describe('CSV export', () => {
+  test('the tickets behind the day, local times, ratings; formulas defused', async () => {
+    const [t1] = await db.select().from(tickets).where(eq(tickets.id, A.ids.t1));
+    await db.update(contacts).set({ name: '=HYPERLINK("x";"y")' }).where(eq(contacts.id, t1!.contactId));
+    const res = await t.as(A.a.admin).get(`/dashboard/export?${range10}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).toBe(
+      'attachment; filename="atendimentos-2026-03-10-2026-03-10.csv"',
+    );
+    const lines = (await res.text()).trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'id;contact;number;queue;attendant;status;created;accepted;firstResponse;closed;rating',
+    );
+    // Created, accepted, answered or closed on the 10th (local): t1 t2 t3 t4 t6 t7 — not t5 nor t8.
+    const ids = lines.slice(1).map((l) => Number(l.split(';')[0]));
+    expect(ids).toEqual([A.ids.t1, A.ids.t2, A.ids.t3, A.ids.t4, A.ids.t6, A.ids.t7]);
+    const t2 = lines.find((l) => l.startsWith(`${A.ids.t2};`))!.split(';');
+    expect(t2.slice(5)).toEqual([
+      'closed',
+      '2026-03-10 08:00:00',
+      '2026-03-10 08:30:00',
+      '2026-03-10 08:40:00',
+      '2026-03-10 23:59:00',
+      '1',
+    ]);
+    expect(lines.find((l) => l.startsWith(`${A.ids.t1};`))).toContain(`;"'=HYPERLINK(""x"";""y"")";`);
+  });
+
+  test('admins only, one company', async () => {
+    await expectError(await t.as(A.u1).get(`/dashboard/export?${range10}`), 403, 'ERR_NO_PERMISSION');
+    const csv = await (await t.as(B.admin).get(`/dashboard/export?${range10}&companyId=${A.a.id}`)).text();
+    expect(csv.trim().split('\r\n')).toHaveLength(3); // header + B's two tickets
+  });
+});
+
 describe('who may read it', () => {
   test('a plain user gets 403 on every route', async () => {
     for (const path of [

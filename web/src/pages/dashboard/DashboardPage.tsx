@@ -19,6 +19,7 @@ import {
   Typography,
 } from '@mui/material';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -30,6 +31,7 @@ import {
 import { useToast } from '../../app/useToast.js';
 import {
   dashboardKeys,
+  downloadDashboardCsv,
   useDashboardCounters,
   useSourceTracking,
   useTicketsPerDay,
@@ -295,6 +297,19 @@ export default function DashboardPage() {
     else toast.warning('dashboard.chooseFilter');
   };
 
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    if (!range) return;
+    setExporting(true);
+    try {
+      await downloadDashboardCsv(range);
+    } catch (err) {
+      toast.error(err);
+    } finally {
+      setExporting(false);
+    }
+  };
+
   const loading = counters.isPending;
   const csat = data?.csat;
 
@@ -380,6 +395,15 @@ export default function DashboardPage() {
           </TextField>
           <Button variant="contained" onClick={apply} data-testid="filter-apply">
             {t('dashboard.apply')}
+          </Button>
+          <Button
+            variant="outlined"
+            startIcon={<FileDownloadOutlinedIcon />}
+            disabled={!range || exporting}
+            onClick={() => void exportCsv()}
+            data-testid="dashboard-export"
+          >
+            {t('dashboard.export')}
           </Button>
         </Box>
       </Paper>
