@@ -6,10 +6,11 @@ import {
   ticketSourceTracking,
   tickets,
   userRatings,
+  users,
   whatsapps,
 } from '../../db/schema/index.js';
 import { manualClock } from '../../lib/clock.js';
-import { expectError, testApp, waitFor, type Session } from '../../../test/helpers.js';
+import { expectError, testApp, waitFor } from '../../../test/helpers.js';
 
 // "Now" for the period filter (days): 12:00 in São Paulo on 2026-03-10.
 const clock = manualClock(new Date('2026-03-10T15:00:00Z'));
@@ -394,6 +395,15 @@ describe('who may read it', () => {
       ).online as boolean;
     expect(await online()).toBe(false);
     const s = await t.socket(A.u1.token);
+    await waitFor(online);
+    // No sign of life for 11 minutes (a server that died without a disconnect): shown offline…
+    await db
+      .update(users)
+      .set({ lastSeenAt: new Date(Date.now() - 12 * 60_000) })
+      .where(eq(users.id, A.u1.user.id));
+    expect(await online()).toBe(false);
+    // …until the client's 5-minute userStatus (core §7) reports again.
+    s.emit('userStatus');
     await waitFor(online);
     s.disconnect();
     await waitFor(async () => !(await online()));
