@@ -172,7 +172,7 @@ function DaysChart({ rows }: { rows: TicketsPerDay[] }) {
     <Box data-testid="chart-days">
       <Stack direction="row" spacing={2} sx={{ mb: 1 }}>
         <Legend color="primary.main" text={t('dashboard.created')} />
-        <Legend color="success.main" text={t('dashboard.closed')} />
+        <Legend color="info.main" text={t('dashboard.closed')} />
       </Stack>
       <Box
         sx={{
@@ -211,7 +211,7 @@ function DaysChart({ rows }: { rows: TicketsPerDay[] }) {
                 sx={{
                   flex: 1,
                   height: `${(r.closed / max) * 100}%`,
-                  bgcolor: 'success.main',
+                  bgcolor: 'info.main',
                   borderRadius: '2px 2px 0 0',
                 }}
               />
