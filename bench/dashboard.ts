@@ -341,7 +341,9 @@ async function main() {
       await app.close();
     }
   } finally {
-    await database.drop();
+    // BENCH_KEEP=1 leaves the scratch database (PostgreSQL: the newest recado_t_*) for EXPLAIN.
+    if (process.env.BENCH_KEEP) log('scratch database kept');
+    else await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
