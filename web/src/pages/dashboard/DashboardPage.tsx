@@ -247,6 +247,9 @@ function Legend({ color, text }: { color: string; text: string }) {
 const minutes = (v: number | null | undefined) =>
   v === null || v === undefined ? '—' : v.toLocaleString(undefined, { maximumFractionDigits: 1 });
 
+/** A filter field: a fixed width beside the others, the whole line on a phone. */
+const filterField = { width: { xs: '100%', sm: 190 } } as const;
+
 /** The admin dashboard (operations §2, §3, §5, §8, §9): figures defined in docs/metrics.md. */
 export default function DashboardPage() {
   const { t } = useTranslation();
@@ -335,7 +338,8 @@ export default function DashboardPage() {
             label={t('dashboard.filterType')}
             value={type}
             onChange={(e) => setType(Number(e.target.value) as 1 | 2)}
-            sx={{ minWidth: 160 }}
+            fullWidth={false}
+            sx={filterField}
             slotProps={{ htmlInput: { 'data-testid': 'filter-type' } }}
           >
             <MenuItem value={1}>{t('dashboard.byDate')}</MenuItem>
@@ -345,6 +349,8 @@ export default function DashboardPage() {
             <>
               <TextField
                 size="small"
+                fullWidth={false}
+                sx={filterField}
                 type="date"
                 label={t('dashboard.from')}
                 value={from}
@@ -353,6 +359,8 @@ export default function DashboardPage() {
               />
               <TextField
                 size="small"
+                fullWidth={false}
+                sx={filterField}
                 type="date"
                 label={t('dashboard.to')}
                 value={to}
@@ -367,7 +375,8 @@ export default function DashboardPage() {
               label={t('dashboard.period')}
               value={days}
               onChange={(e) => setDays(e.target.value === '' ? '' : Number(e.target.value))}
-              sx={{ minWidth: 160 }}
+              fullWidth={false}
+              sx={filterField}
               slotProps={{ htmlInput: { 'data-testid': 'filter-period' } }}
             >
               <MenuItem value="">{t('dashboard.noPeriod')}</MenuItem>
@@ -384,7 +393,8 @@ export default function DashboardPage() {
             label={t('dashboard.queue')}
             value={queueId}
             onChange={(e) => setQueueId(e.target.value === '' ? '' : Number(e.target.value))}
-            sx={{ minWidth: 160 }}
+            fullWidth={false}
+            sx={filterField}
           >
             <MenuItem value="">{t('dashboard.allQueues')}</MenuItem>
             {(queues.data ?? []).map((q) => (
