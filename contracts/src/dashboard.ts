@@ -21,6 +21,7 @@ const Day = z
 const spanDays = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
+/** Narrows every figure to one queue's (or one connection's) tickets. */
 const QueueFilter = z.coerce.number().int().positive().max(MAX_ID).optional();
 
 /**
@@ -33,6 +34,7 @@ export const DashboardQuery = z
     date_from: Day.optional(),
     date_to: Day.optional(),
     queueId: QueueFilter,
+    whatsappId: QueueFilter,
   })
   .refine((q) => q.days !== undefined || (q.date_from !== undefined && q.date_to !== undefined), {
     message: 'choose a period (days) or a date range (date_from and date_to)',
@@ -47,7 +49,7 @@ export type DashboardQuery = z.infer<typeof DashboardQuery>;
 
 /** GET /dashboard/ticketsUsers, /ticketsDay, /sourceTracking, /export: both days included. */
 export const DashboardRangeQuery = z
-  .object({ initialDate: Day, finalDate: Day, queueId: QueueFilter })
+  .object({ initialDate: Day, finalDate: Day, queueId: QueueFilter, whatsappId: QueueFilter })
   .refine((q) => q.initialDate <= q.finalDate, { message: 'initialDate after finalDate' })
   .refine((q) => spanDays(q.initialDate, q.finalDate) <= DASHBOARD_MAX_DAYS, {
     message: `at most ${DASHBOARD_MAX_DAYS} days`,

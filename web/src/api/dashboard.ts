@@ -10,6 +10,7 @@ export interface DashboardRange {
   initialDate: string;
   finalDate: string;
   queueId?: number;
+  whatsappId?: number;
 }
 
 export const dashboardKeys = {
@@ -18,7 +19,10 @@ export const dashboardKeys = {
   chart: (name: string, r: DashboardRange | null) => ['dashboard', name, r] as const,
 };
 
-const queueParam = (queueId?: number) => (queueId ? { queueId } : {});
+const scopeParams = (s: { queueId?: number; whatsappId?: number }) => ({
+  ...(s.queueId ? { queueId: s.queueId } : {}),
+  ...(s.whatsappId ? { whatsappId: s.whatsappId } : {}),
+});
 
 /** GET /dashboard: counters and attendants; refreshed every minute while the screen is open. */
 export function useDashboardCounters(filter: DashboardFilter | null) {
@@ -31,8 +35,8 @@ export function useDashboardCounters(filter: DashboardFilter | null) {
       api.get<DashboardCounters>(
         '/dashboard',
         filter!.type === 2
-          ? { days: filter!.days, ...queueParam(filter!.queueId) }
-          : { date_from: filter!.from, date_to: filter!.to, ...queueParam(filter!.queueId) },
+          ? { days: filter!.days, ...scopeParams(filter!) }
+          : { date_from: filter!.from, date_to: filter!.to, ...scopeParams(filter!) },
       ),
   });
 }
@@ -47,7 +51,7 @@ function useRangeQuery<T>(name: string, path: string, range: DashboardRange | nu
       api.get<T>(path, {
         initialDate: range!.initialDate,
         finalDate: range!.finalDate,
-        ...queueParam(range!.queueId),
+        ...scopeParams(range!),
       }),
   });
 }
@@ -64,7 +68,7 @@ export async function downloadDashboardCsv(range: DashboardRange) {
   const csv = await api.get<string>('/dashboard/export', {
     initialDate: range.initialDate,
     finalDate: range.finalDate,
-    ...queueParam(range.queueId),
+    ...scopeParams(range),
   });
   const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
   const a = document.createElement('a');

@@ -35,6 +35,7 @@ interface Period {
   to: string;
   timeZone: string;
   queueId?: number;
+  whatsappId?: number;
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -65,10 +66,11 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
 
   async function periodOf(t: Tenant, q: DashboardQuery): Promise<Period> {
     const timeZone = await timeZoneOf(t.companyId);
-    if (q.date_from && q.date_to) return { from: q.date_from, to: q.date_to, timeZone, queueId: q.queueId };
+    if (q.date_from && q.date_to)
+      return { from: q.date_from, to: q.date_to, timeZone, queueId: q.queueId, whatsappId: q.whatsappId };
     const to = localToday(clock.now(), timeZone);
     const from = day(new Date(Date.parse(`${to}T00:00:00Z`) - ((q.days ?? 1) - 1) * 86_400_000));
-    return { from, to, timeZone, queueId: q.queueId };
+    return { from, to, timeZone, queueId: q.queueId, whatsappId: q.whatsappId };
   }
 
   async function rangeOf(t: Tenant, q: DashboardRangeQuery): Promise<Period> {
@@ -77,6 +79,7 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
       to: q.finalDate,
       timeZone: await timeZoneOf(t.companyId),
       queueId: q.queueId,
+      whatsappId: q.whatsappId,
     };
   }
 
@@ -85,8 +88,11 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
     lo: sql`((${p.from}::date)::timestamp at time zone ${p.timeZone})`,
     hi: sql`((${p.to}::date + 1)::timestamp at time zone ${p.timeZone})`,
   });
+  /** The queue and connection filters, on the tickets aliased `alias`. */
   const queueFilter = (p: Period, alias: string): SQL =>
-    p.queueId ? sql`and ${sql.raw(alias)}.queue_id = ${p.queueId}` : sql``;
+    sql`${p.queueId ? sql`and ${sql.raw(alias)}.queue_id = ${p.queueId}` : sql``} ${
+      p.whatsappId ? sql`and ${sql.raw(alias)}.whatsapp_id = ${p.whatsappId}` : sql``
+    }`;
 
   /** Minutes between two timestamps, as seconds / 60. */
   const stat = (name: string, expr: string) =>
@@ -312,7 +318,7 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
       const { lo, hi } = bounds(p);
       const c = t.companyId;
       const where = sql`s.company_id = ${c} and s.created_at >= ${lo} and s.created_at < ${hi}
-        ${p.queueId ? sql`and exists (select 1 from tickets t where t.id = s.ticket_id and t.queue_id = ${p.queueId})` : sql``}`;
+        ${p.queueId || p.whatsappId ? sql`and exists (select 1 from tickets t where t.id = s.ticket_id ${queueFilter(p, 't')})` : sql``}`;
       const [count] = await executeRows<{ n: unknown }>(
         db,
         sql`select count(*) as n from ticket_source_tracking s where ${where}`,

@@ -453,3 +453,22 @@ describe('timestamps written by the ticket and message services', () => {
     expect(reopened).toMatchObject({ status: 'open', closedAt: null, acceptedAt: accepted });
   });
 });
+
+describe('per queue and per connection', () => {
+  test('every figure narrows to one queue or one connection; another company’s connection shows nothing', async () => {
+    const q = await (await t.as(A.a.admin).post('/queue', { name: 'Vendas', color: '#112233' })).json();
+    expect(q.id).toBeGreaterThan(0);
+    await db.update(tickets).set({ queueId: q.id }).where(eq(tickets.id, A.ids.t1));
+    const d = await json(await t.as(A.a.admin).get(`/dashboard?${day10}&queueId=${q.id}`));
+    expect(d).toMatchObject({ supportHappening: 0, supportPending: 0, supportFinished: 1 });
+    expect(d.supportTime).toEqual({ avg: 60, median: 60, count: 1 });
+    expect(d.csat).toEqual({ avg: 3, ratings: 1, responseRate: 1 });
+    expect(
+      await json(await t.as(A.a.admin).get(`/dashboard/ticketsUsers?${range10}&queueId=${q.id}`)),
+    ).toEqual([{ userId: A.u1.user.id, name: 'A user', total: 1 }]);
+    const byConnection = await json(await t.as(A.a.admin).get(`/dashboard?${day10}&whatsappId=${A.w}`));
+    expect(byConnection).toMatchObject({ supportHappening: 2, supportPending: 1, supportFinished: 3 });
+    const foreign = await json(await t.as(A.a.admin).get(`/dashboard?${day10}&whatsappId=${B.w}`));
+    expect(foreign).toMatchObject({ supportHappening: 0, supportPending: 0, supportFinished: 0 });
+  });
+});

@@ -40,6 +40,7 @@ import {
   type DashboardRange,
 } from '../../api/dashboard.js';
 import { useQueues } from '../../api/queues.js';
+import { useWhatsapps } from '../../api/whatsapps.js';
 import { PageHeader } from '../../components/PageHeader.js';
 
 /** The help text of a figure: its exact definition (docs/metrics.md). */
@@ -259,6 +260,8 @@ export default function DashboardPage() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [queueId, setQueueId] = useState<number | ''>('');
+  const [whatsappId, setWhatsappId] = useState<number | ''>('');
+  const connections = useWhatsapps();
   const [filter, setFilter] = useState<DashboardFilter | null>({ type: 2, days: 7 });
   const queues = useQueues();
   const client = useQueryClient();
@@ -272,6 +275,7 @@ export default function DashboardPage() {
             initialDate: data.period.from,
             finalDate: data.period.to,
             ...(filter.queueId ? { queueId: filter.queueId } : {}),
+            ...(filter.whatsappId ? { whatsappId: filter.whatsappId } : {}),
           }
         : null,
     [data, filter],
@@ -294,7 +298,7 @@ export default function DashboardPage() {
   const apply = () => {
     // Filtering again reads the figures again, even for the same filter.
     void client.invalidateQueries({ queryKey: dashboardKeys.all });
-    const q = queueId === '' ? {} : { queueId };
+    const q = { ...(queueId === '' ? {} : { queueId }), ...(whatsappId === '' ? {} : { whatsappId }) };
     if (type === 2 && days !== '') setFilter({ type: 2, days, ...q });
     else if (type === 1 && from && to && from <= to) setFilter({ type: 1, from, to, ...q });
     else toast.warning('dashboard.chooseFilter');
@@ -400,6 +404,22 @@ export default function DashboardPage() {
             {(queues.data ?? []).map((q) => (
               <MenuItem key={q.id} value={q.id}>
                 {q.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            size="small"
+            label={t('dashboard.connection')}
+            value={whatsappId}
+            onChange={(e) => setWhatsappId(e.target.value === '' ? '' : Number(e.target.value))}
+            fullWidth={false}
+            sx={filterField}
+          >
+            <MenuItem value="">{t('dashboard.allConnections')}</MenuItem>
+            {(connections.data ?? []).map((w) => (
+              <MenuItem key={w.id} value={w.id}>
+                {w.name}
               </MenuItem>
             ))}
           </TextField>
