@@ -4,7 +4,8 @@ import { api } from './client.js';
 
 /** What the dashboard asks for: a period of days (filter type 2) or a date range (type 1). */
 export type DashboardFilter =
-  { type: 2; days: number; queueId?: number } | { type: 1; from: string; to: string; queueId?: number };
+  | { type: 2; days: number; queueId?: number; whatsappId?: number }
+  | { type: 1; from: string; to: string; queueId?: number; whatsappId?: number };
 
 export interface DashboardRange {
   initialDate: string;
