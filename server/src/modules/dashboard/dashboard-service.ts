@@ -123,11 +123,11 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
             where t.company_id = ${c} and t.closed_at is not null and t.closed_at >= ${lo} and t.closed_at < ${hi}
               and t.status = 'closed' ${queueFilter(p, 't')}),
           accepted as (select date_part('epoch', t.accepted_at - ${sql.raw(waitStart('t.accepted_at'))}) as s
-            from tickets t left join ticket_bot_states b on b.ticket_id = t.id
+            from tickets t left join ticket_bot_states b on b.ticket_id = t.id and b.company_id = ${c}
             where t.company_id = ${c} and t.accepted_at is not null and t.accepted_at >= ${lo}
               and t.accepted_at < ${hi} ${queueFilter(p, 't')}),
           responded as (select date_part('epoch', t.first_response_at - ${sql.raw(waitStart('t.first_response_at'))}) as s
-            from tickets t left join ticket_bot_states b on b.ticket_id = t.id
+            from tickets t left join ticket_bot_states b on b.ticket_id = t.id and b.company_id = ${c}
             where t.company_id = ${c} and t.first_response_at is not null and t.first_response_at >= ${lo}
               and t.first_response_at < ${hi} ${queueFilter(p, 't')}),
           durations as (select
