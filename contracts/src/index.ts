@@ -27,3 +27,4 @@ export * from './ratings.js';
 export * from './secrets.js';
 export * from './search.js';
 export * from './visibility.js';
+export * from './dashboard.js';

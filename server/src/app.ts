@@ -62,6 +62,8 @@ import { ticketService } from './modules/tickets/ticket-service.js';
 import { ticketRoutes } from './modules/tickets/ticket-routes.js';
 import { tagService } from './modules/tags/tag-service.js';
 import { tagRoutes } from './modules/tags/tag-routes.js';
+import { dashboardService } from './modules/dashboard/dashboard-service.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard-routes.js';
 import { quickMessageService } from './modules/quick-messages/quick-message-service.js';
 import { quickMessageRoutes } from './modules/quick-messages/quick-message-routes.js';
 import { scheduleService, withScheduleJob } from './modules/schedules/schedule-service.js';
@@ -176,6 +178,7 @@ function makeServices(deps: {
     messages,
     tickets,
     tags: tagService({ db, events, emitTicket: tickets.emitTicket }),
+    dashboard: dashboardService({ db, clock }),
     quickMessages: quickMessageService({ db, events, media }),
     schedules: withScheduleJob(
       jobs,
@@ -391,6 +394,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         await priv.register(scheduleRoutes(services.schedules));
         await priv.register(queueIntegrationRoutes(services.queueIntegrations));
         await priv.register(promptRoutes(services.prompts));
+        await priv.register(dashboardRoutes(services.dashboard));
       });
     },
     { prefix: '/api' },

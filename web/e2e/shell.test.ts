@@ -51,15 +51,15 @@ test('log in, switch language and theme, log out', async () => {
   await screenshot(page, 'login');
 
   await login(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  // Admins too land where the work is while the dashboard is a "coming soon" page.
-  await page.waitForURL((url) => url.pathname === '/tickets');
+  // Admins land on their dashboard.
+  await page.waitForURL((url) => url.pathname === '/');
   assert.match(await page.getByTestId('greeting').innerText(), /Olá, Ana Admin/);
   const menu = page.getByTestId('side-menu');
   await menu.getByText('Atendimentos').waitFor();
   await menu.getByText('Administração').waitFor();
   await menu.getByText('Recado v6.0.0').waitFor();
   // The DOM follows the route a moment after the URL changes: wait for it rather than read it once.
-  await page.locator('[data-testid="menu-tickets"][aria-current="page"]').waitFor();
+  await page.locator('[data-testid="menu-dashboard"][aria-current="page"]').waitFor();
 
   // The active entry follows the route.
   await page.getByTestId('menu-helps').click();
@@ -136,13 +136,13 @@ test('a page opened signed out comes back after the login; ?next= never leaves t
   await page.locator('[data-testid="menu-contacts"][aria-current="page"]').waitFor();
   await logout(page);
 
-  // Another site in ?next= is ignored: the login lands on the tickets, on this origin.
+  // Another site in ?next= is ignored: the login lands on the admin's home (the dashboard), on this origin.
   const origin = new URL(page.url()).origin;
   await page.goto(`/login?next=${encodeURIComponent('//evil.example/contacts')}`);
   await page.locator('input[name="email"]').fill(DEMO_ADMIN.email);
   await page.locator('input[name="password"]').fill(DEMO_ADMIN.password);
   await page.getByTestId('login-submit').click();
-  await page.waitForURL((url) => url.origin === origin && url.pathname === '/tickets');
+  await page.waitForURL((url) => url.origin === origin && url.pathname === '/');
   await page.context().close();
 });
 

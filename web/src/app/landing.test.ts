@@ -6,8 +6,8 @@ const agent = { profile: 'user' as const };
 const at = (pathname: string, search = '', hash = '') => ({ pathname, search, hash });
 
 describe('landing after login', () => {
-  test('everyone lands on the tickets while the dashboard is a "coming soon" page', () => {
-    expect(homeFor(admin)).toBe('/tickets');
+  test('admins land on the dashboard, everyone else on the tickets', () => {
+    expect(homeFor(admin)).toBe('/');
     expect(homeFor(agent)).toBe('/tickets');
     expect(homeFor({ profile: 'supervisor' })).toBe('/tickets');
   });
@@ -46,7 +46,8 @@ describe('landing after login', () => {
       `/${'a'.repeat(3000)}`,
     ]) {
       expect(safeNext(next), JSON.stringify(next)).toBeNull();
-      expect(landingFor(admin, next)).toBe('/tickets');
+      expect(landingFor(admin, next)).toBe('/');
+      expect(landingFor(agent, next)).toBe('/tickets');
     }
   });
 

@@ -1,14 +1,11 @@
 import type { AuthUser } from '@recado/contracts';
 
 /**
- * Where people land after signing in (issue 19): where the work is. "/" is the admins' dashboard, still a
- * "coming soon" page, so until it is built everyone lands on their tickets; flip DASHBOARD_BUILT when it
- * exists and admins land on it while everyone else keeps landing on /tickets.
+ * Where people land after signing in: where the work is. Admins land on their dashboard ("/"); everyone
+ * else on their tickets.
  */
-const DASHBOARD_BUILT = false as boolean;
-
 export function homeFor(user: Pick<AuthUser, 'profile'>): string {
-  return DASHBOARD_BUILT && user.profile === 'admin' ? '/' : '/tickets';
+  return user.profile === 'admin' ? '/' : '/tickets';
 }
 
 /** Pages a `next` must not name: the public ones (a loop back to the form) and "/" (homeFor decides). */

@@ -32,6 +32,7 @@ const CampaignReportPage = lazy(() => import('../pages/campaigns/CampaignReportP
 const PromptsPage = lazy(() => import('../pages/prompts/PromptsPage.js'));
 const QueueIntegrationsPage = lazy(() => import('../pages/queue-integrations/QueueIntegrationsPage.js'));
 const ComingSoonPage = lazy(() => import('../pages/placeholder/ComingSoonPage.js'));
+const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage.js'));
 
 const page = (node: ReactNode) => <Suspense fallback={<FullPageSpinner />}>{node}</Suspense>;
 
@@ -39,7 +40,7 @@ const page = (node: ReactNode) => <Suspense fallback={<FullPageSpinner />}>{node
 function Home() {
   const { user } = useAuth();
   if (user && user.profile !== 'admin') return <Navigate to={homeFor(user)} replace />;
-  return page(<ComingSoonPage feature="dashboard" />);
+  return page(<DashboardPage />);
 }
 
 /** An unknown address: home when signed in, else the login. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   rooms,
   splitSignature,
@@ -181,7 +181,17 @@ export function messageService(deps: {
         .returning();
       await tx
         .update(tickets)
-        .set({ lastMessage: preview, lastMessageAt: new Date(), updatedAt: new Date() })
+        .set({
+          lastMessage: preview,
+          lastMessageAt: new Date(),
+          updatedAt: new Date(),
+          // A person's first message is the ticket's first response (docs/metrics.md); the bot's are not.
+          ...(content.userId != null
+            ? {
+                firstResponseAt: sql`coalesce(${tickets.firstResponseAt}, ${m!.createdAt.toISOString()}::timestamptz)`,
+              }
+            : {}),
+        })
         .where(eq(tickets.id, ticket.id));
       const queueId = await outbound.enqueue(tx, { messageId: m!.id, companyId, whatsappId, job }, here);
       if (content.onStored) await content.onStored(tx, m!.id);

@@ -212,6 +212,8 @@ export function ticketService(deps: {
             queueId: input.queueId ?? null,
             userId: input.status === 'pending' ? null : userId,
             status: input.status,
+            // An attendant's new open ticket is accepted as it is created (docs/metrics.md).
+            acceptedAt: input.status === 'open' ? new Date() : null,
             isGroup: contact.isGroup,
           })
           .returning()) as [TicketRow];
@@ -301,9 +303,15 @@ export function ticketService(deps: {
       if (input.promptId !== undefined) set.promptId = input.promptId;
       if (input.integrationId !== undefined) set.integrationId = input.integrationId;
 
+      // The first time a person holds the ticket open is its acceptance, written with the change itself.
+      const accepting = set.status === 'open' && set.userId != null;
       let updated: TicketRow;
       try {
-        [updated] = (await db.update(tickets).set(set).where(eq(tickets.id, id)).returning()) as [TicketRow];
+        [updated] = (await db
+          .update(tickets)
+          .set(accepting ? { ...set, acceptedAt: sql`coalesce(${tickets.acceptedAt}, now())` } : set)
+          .where(eq(tickets.id, id))
+          .returning()) as [TicketRow];
       } catch (err) {
         if (isUniqueViolation(err, 'tickets_one_active_uq')) {
           const other = await otherOpenTicket(
