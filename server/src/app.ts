@@ -93,7 +93,13 @@ import { ticketTimerService } from './modules/ticket-timers/ticket-timer-service
 import { campaignDispatch } from './modules/campaigns/campaign-dispatch.js';
 import { campaignService } from './modules/campaigns/campaign-service.js';
 import { campaignRoutes } from './modules/campaigns/campaign-routes.js';
-import { withCampaignHooks } from './modules/campaigns/campaign-hooks.js';
+import { campaignAckIntercept, campaignListeners } from './modules/campaigns/campaign-listener.js';
+import { domainBus } from './events/domain-events.js';
+import { withInboundEvents } from './messaging/inbound-events.js';
+import { botListeners } from './modules/bot/bot-listener.js';
+import { ratingListeners } from './modules/ratings/rating-listener.js';
+import { customerMessages } from './modules/customer-messages/customer-messages.js';
+import { customerMessageListeners } from './modules/customer-messages/customer-messages-listener.js';
 
 export interface AppDeps {
   config: Config;
@@ -153,8 +159,10 @@ function makeServices(deps: {
     listen: deps.listen,
     outboundPollMs: deps.outboundPollMs,
   });
+  // Domain events (docs/events.md): emitters below, each module's listeners subscribed at the end.
+  const bus = domainBus(log);
   const ratings = ratingService({ db, events, clock, jobs, messages: () => messages, log });
-  const tickets = ticketService({ db, events, messages: () => messages, log, ratings: () => ratings });
+  const tickets = ticketService({ db, events, log, bus });
   const ticketTimers = ticketTimerService({
     db,
     clock,
@@ -166,7 +174,13 @@ function makeServices(deps: {
   const campaignDispatcher = campaignDispatch({ db, events, media, clock, jobs: () => jobs, sessions, log });
   campaignDispatcher.register(jobs);
   const bot = botService({ db, messages: () => messages, emitTicket: tickets.emitTicket, clock, jobs, log });
+  const automaticMessages = customerMessages({ db, messages: () => messages, log });
+  botListeners(bus, bot);
+  ratingListeners(bus, { ratings, customerMessages: automaticMessages });
+  customerMessageListeners(bus, automaticMessages);
+  campaignListeners(bus, campaignDispatcher);
   return {
+    bus,
     bot,
     clock,
     jobs,
@@ -190,7 +204,7 @@ function makeServices(deps: {
       }),
     ),
     media,
-    pipeline: inboundPipeline({ db, events, media, log, afterStore: bot.onInbound, intercept: ratings }),
+    pipeline: inboundPipeline({ db, events, media, log, bus, intercept: ratings }),
     box,
     whatsapps: whatsappService({
       db,
@@ -222,7 +236,7 @@ function makeServices(deps: {
     users: userService({ db, events }),
     settings: settingService({ db, events }),
     helps: helpService({ db }),
-    contacts: contactService({ db, events, sessions, log }),
+    contacts: contactService({ db, events, sessions, log, bus }),
     queues: queueService({ db, events }),
     queueOptions: queueOptionService({ db }),
     queueIntegrations: queueIntegrationService({ db, events, box }),
@@ -433,7 +447,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: app.log,
     processId,
     leaseMs: deps.sessions?.leaseMs,
-    inbound: withCampaignHooks(services.pipeline, services.campaignDispatch, app.log),
+    inbound: withInboundEvents(services.pipeline, {
+      bus: services.bus,
+      ackIntercepts: [campaignAckIntercept(services.campaignDispatch)],
+      log: app.log,
+    }),
     onState: async (ref, s) => {
       await services.whatsapps.applyState(ref, s);
       // Messages stored while the connection was down (or elsewhere) go out once it is connected here.
@@ -465,6 +483,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     services,
     sessions: manager,
     async close() {
+      // Listeners still at work finish first (never hanging a shutdown on a stuck one).
+      await Promise.race([services.bus.idle(), new Promise((r) => setTimeout(r, 5000).unref?.())]);
       await jobs.stop();
       services.campaignDispatch.stop();
       await services.messages.outbound.stop();

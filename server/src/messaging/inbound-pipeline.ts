@@ -5,6 +5,7 @@ import { contacts, messages, tickets } from '../db/schema/index.js';
 import { executeRows, rowOf } from '../db/rows.js';
 import { toMessageView, type MessageRow } from '../modules/messages/message-queries.js';
 import { tagsFor, toTicketView, trackingFor, type ViewRow } from '../modules/tickets/ticket-queries.js';
+import type { DomainBus } from '../events/domain-events.js';
 import type { Events } from '../realtime/events.js';
 import { ticketNotificationRooms } from '../realtime/room-policy.js';
 import { readSetting } from '../modules/settings/setting-service.js';
@@ -49,8 +50,8 @@ export function inboundPipeline(deps: {
   events: Events;
   media: MediaStore;
   log: { warn(o: object, m: string): void };
-  /** Called once per stored message, after its events (the automatic attendant); must not throw or wait. */
-  afterStore?: (ref: ConnectionRef, stored: { ticket: TicketView; message: MessageRow }) => void;
+  /** Domain events: `message.stored` once per stored message, after its socket events (docs/events.md). */
+  bus?: Pick<DomainBus, 'emit'>;
   /**
    * Looks first at each customer message (ratings: an answer to a resolved ticket's rating question is
    * stored there and never opens a ticket). `take` answers a result when it took the message;
@@ -267,7 +268,7 @@ export function inboundPipeline(deps: {
       contact: ticket.contact,
     });
     events.toRoom(lists, ref.companyId, 'ticket', { action: 'update', ticket });
-    deps.afterStore?.(ref, { ticket, message });
+    deps.bus?.emit('message.stored', { ref, ticket, message });
     return { status: 'stored', messageId: message.id, ticketId: ticket.id };
   }
 

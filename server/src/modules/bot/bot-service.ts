@@ -77,7 +77,6 @@ export function botService(deps: {
   log: { warn(o: object, m: string): void };
 }) {
   const { db, clock, log } = deps;
-  const chains = new Map<number, Promise<void>>();
 
   const minutes = (n: number) => n * 60_000;
 
@@ -513,10 +512,10 @@ export function botService(deps: {
 
   return {
     /**
-     * Called by the inbound pipeline after a message was stored and announced. Returns at once: the
-     * bot's work runs behind, one message of a ticket at a time.
+     * A message was stored and announced (`message.stored`, bot-listener.ts). The bus hands a ticket's
+     * messages over one at a time, in order.
      */
-    onInbound(ref: { id: number; companyId: number }, stored: StoredInbound): void {
+    async onStored(ref: { id: number; companyId: number }, stored: StoredInbound): Promise<void> {
       const { ticket, message } = stored;
       if (message.fromMe || ticket.isGroup) return;
       const taken =
@@ -527,19 +526,8 @@ export function botService(deps: {
         ticket.promptId !== null;
       // Someone else has the ticket; a bot still marked on it (accepted in the middle of a menu) ends now.
       if (taken && !ticket.chatbot) return;
-      const previous = chains.get(ticket.id) ?? Promise.resolve();
-      const next = previous
-        .then(() => (taken ? end(ref.companyId, ticket.id, 'handled') : handle(ref, ticket.id, message)))
-        .catch((err: unknown) => log.warn({ err, ticketId: ticket.id }, 'bot failed on a message'));
-      chains.set(ticket.id, next);
-      void next.then(() => {
-        if (chains.get(ticket.id) === next) chains.delete(ticket.id);
-      });
-    },
-
-    /** Resolves once every message handed over so far has been handled (tests, shutdown). */
-    async idle(): Promise<void> {
-      while (chains.size) await Promise.all([...chains.values()]);
+      if (taken) await end(ref.companyId, ticket.id, 'handled');
+      else await handle(ref, ticket.id, message);
     },
 
     /** The bot's state of a ticket of the company, or null. */
