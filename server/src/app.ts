@@ -63,7 +63,7 @@ import { tagService } from './modules/tags/tag-service.js';
 import { tagRoutes } from './modules/tags/tag-routes.js';
 import { quickMessageService } from './modules/quick-messages/quick-message-service.js';
 import { quickMessageRoutes } from './modules/quick-messages/quick-message-routes.js';
-import { scheduleService, withScheduleJob } from './modules/schedules/schedule-service.js';
+import { scheduleService } from './modules/schedules/schedule-service.js';
 import { scheduleRoutes } from './modules/schedules/schedule-routes.js';
 import { queueIntegrationService } from './modules/queue-integrations/queue-integration-service.js';
 import { queueIntegrationRoutes } from './modules/queue-integrations/queue-integration-routes.js';
@@ -166,19 +166,37 @@ function makeServices(deps: {
   const ticketTimers = ticketTimerService({
     db,
     clock,
-    jobs,
     messages: () => messages,
     emitTicket: tickets.emitTicket,
     log,
   });
   const campaignDispatcher = campaignDispatch({ db, events, media, clock, jobs: () => jobs, sessions, log });
-  campaignDispatcher.register(jobs);
   const bot = botService({ db, messages: () => messages, emitTicket: tickets.emitTicket, clock, jobs, log });
   const automaticMessages = customerMessages({ db, messages: () => messages, log });
   botListeners(bus, bot);
   ratingListeners(bus, { ratings, customerMessages: automaticMessages });
   customerMessageListeners(bus, automaticMessages);
   campaignListeners(bus, campaignDispatcher);
+  const schedules = scheduleService({
+    db,
+    events,
+    media,
+    clock,
+    jobs: () => jobs,
+    messages: () => messages,
+    emitTicket: tickets.emitTicket,
+    log,
+  });
+  const contactLists = contactListService({ db, events, sessions, log, jobs });
+  // Every durable job, registered in one place (server/src/jobs/README.md).
+  jobs.register(
+    ...Object.values(ratings.jobs),
+    ...Object.values(ticketTimers.jobs),
+    ...Object.values(campaignDispatcher.jobs),
+    ...Object.values(bot.jobs),
+    ...Object.values(schedules.jobs),
+    ...Object.values(contactLists.jobs),
+  );
   return {
     bus,
     bot,
@@ -190,19 +208,7 @@ function makeServices(deps: {
     tickets,
     tags: tagService({ db, events, emitTicket: tickets.emitTicket }),
     quickMessages: quickMessageService({ db, events, media }),
-    schedules: withScheduleJob(
-      jobs,
-      scheduleService({
-        db,
-        events,
-        media,
-        clock,
-        jobs: () => jobs,
-        messages: () => messages,
-        emitTicket: tickets.emitTicket,
-        log,
-      }),
-    ),
+    schedules,
     media,
     pipeline: inboundPipeline({ db, events, media, log, bus, intercept: ratings }),
     box,
@@ -241,7 +247,7 @@ function makeServices(deps: {
     queueOptions: queueOptionService({ db }),
     queueIntegrations: queueIntegrationService({ db, events, box }),
     prompts: promptService({ db, events, box }),
-    contactLists: contactListService({ db, events, sessions, log, jobs }),
+    contactLists,
     fileLists: fileListService({ db, events, media }),
     campaignSettings: campaignSettingService({ db }),
     campaignDispatch: campaignDispatcher,

@@ -13,7 +13,8 @@ import {
 } from '../../db/schema/index.js';
 import { executeRows } from '../../db/rows.js';
 import type { Clock } from '../../lib/clock.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import { z } from 'zod';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import { readSettings } from '../settings/setting-service.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
 import type { MessageService } from '../messages/message-service.js';
@@ -193,7 +194,7 @@ export function botService(deps: {
       .where(and(eq(ticketBotStates.ticketId, ticketId), isNull(ticketBotStates.endedAt)))
       .returning();
     if (!ended) return;
-    if (deps.jobs) await deps.jobs.cancel(BOT_TIMEOUT_JOB, String(ticketId)).catch(() => undefined);
+    if (deps.jobs) await deps.jobs.cancel(timeoutJob, String(ticketId)).catch(() => undefined);
     const [t] = await db
       .update(tickets)
       .set({ chatbot: false, updatedAt: clock.now() })
@@ -214,8 +215,7 @@ export function botService(deps: {
     await saveState(ticket.id, { startedAt: ctx.now, sinceHistoryId: h?.id ?? 0 });
     const minutesLimit = ctx.connection.timeUseBotQueues;
     if (deps.jobs && minutesLimit > 0)
-      await deps.jobs.schedule({
-        kind: BOT_TIMEOUT_JOB,
+      await deps.jobs.schedule(timeoutJob, {
         key: String(ticket.id),
         runAt: new Date(ctx.now.getTime() + minutes(minutesLimit)),
         companyId: ticket.companyId,
@@ -496,21 +496,27 @@ export function botService(deps: {
   }
 
   /** timeUseBotQueues reached with no answer: the bot ends quietly (the ticket no longer shows it). */
-  deps.jobs?.register(BOT_TIMEOUT_JOB, async (job) => {
-    const ticketId = Number((job.payload as { ticketId?: number })?.ticketId);
-    if (!Number.isInteger(ticketId) || job.companyId === null) return;
-    const [row] = await db
-      .select({ state: ticketBotStates, limit: whatsapps.timeUseBotQueues })
-      .from(ticketBotStates)
-      .innerJoin(whatsapps, eq(whatsapps.id, ticketBotStates.whatsappId))
-      .where(and(eq(ticketBotStates.ticketId, ticketId), eq(ticketBotStates.companyId, job.companyId)));
-    if (!row?.state.startedAt || row.state.endedAt || !row.limit) return;
-    const s = row.state as StateRow & { startedAt: Date };
-    if (clock.now().getTime() - s.startedAt.getTime() < minutes(row.limit)) return;
-    await end(job.companyId, ticketId, 'time');
+  const timeoutJob = defineJob({
+    kind: BOT_TIMEOUT_JOB,
+    payload: z.object({ ticketId: z.number().int() }),
+    handler: async (job) => {
+      const { ticketId } = job.payload;
+      if (job.companyId === null) return;
+      const [row] = await db
+        .select({ state: ticketBotStates, limit: whatsapps.timeUseBotQueues })
+        .from(ticketBotStates)
+        .innerJoin(whatsapps, eq(whatsapps.id, ticketBotStates.whatsappId))
+        .where(and(eq(ticketBotStates.ticketId, ticketId), eq(ticketBotStates.companyId, job.companyId)));
+      if (!row?.state.startedAt || row.state.endedAt || !row.limit) return;
+      const s = row.state as StateRow & { startedAt: Date };
+      if (clock.now().getTime() - s.startedAt.getTime() < minutes(row.limit)) return;
+      await end(job.companyId, ticketId, 'time');
+    },
   });
 
   return {
+    /** Registered by app.ts. */
+    jobs: { timeout: timeoutJob },
     /**
      * A message was stored and announced (`message.stored`, bot-listener.ts). The bus hands a ticket's
      * messages over one at a time, in order.

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { executeRows, rowOf } from '../../db/rows.js';
 import { tickets } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import { defineJob, noPayload } from '../../jobs/job-queue.js';
 import type { MessageService } from '../messages/message-service.js';
 import { readSetting } from '../settings/setting-service.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
@@ -32,7 +32,6 @@ const MAX_ROUNDS = 50;
 export function ticketTimerService(deps: {
   db: Db;
   clock: Clock;
-  jobs: JobQueue;
   messages: () => MessageService;
   emitTicket: (
     companyId: number,
@@ -169,10 +168,16 @@ export function ticketTimerService(deps: {
     return { expired, transferred };
   }
 
-  deps.jobs.every('ticket-timers.sweep', TICKET_TIMER_SWEEP_MS, async () => {
-    await sweep();
+  /** The sweep, every TICKET_TIMER_SWEEP_MS (registered by app.ts). */
+  const sweepJob = defineJob({
+    kind: 'ticket-timers.sweep',
+    payload: noPayload,
+    handler: async () => {
+      await sweep();
+    },
+    options: { every: TICKET_TIMER_SWEEP_MS },
   });
 
-  return { sweep };
+  return { sweep, jobs: { sweep: sweepJob } };
 }
 export type TicketTimerService = ReturnType<typeof ticketTimerService>;
