@@ -8,6 +8,7 @@ import { defineJob, noPayload } from '../../jobs/job-queue.js';
 import type { MessageService } from '../messages/message-service.js';
 import { readSetting } from '../settings/setting-service.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
+import { customerTexts } from '../customer-messages/customer-texts.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -139,13 +140,7 @@ export function ticketTimerService(deps: {
           db,
           sql`select name from queues where id = ${ticket.queueId} and company_id = ${ticket.companyId}`,
         );
-        if (q)
-          await send(
-            ticket.companyId,
-            ticket,
-            `Você foi transferido para o setor *${q.name}*. Aguarde, por favor.`,
-            'transfer message',
-          );
+        if (q) await send(ticket.companyId, ticket, customerTexts.transferNotice(q.name), 'transfer message');
       }
     }
     return rows.length;
