@@ -100,4 +100,24 @@ describe('event bus', () => {
     await bus.idle();
     expect(seen.slice(3)).toEqual(['first again']);
   });
+
+  test("emit's promise resolves once that event's listeners are done, and never rejects", async () => {
+    const { log } = quietLog();
+    const bus = eventBus<Map>({ log, keyOf: { 'ticket.changed': (e) => `ticket:${e.id}` } });
+    const seen: string[] = [];
+    const held = gate();
+    bus.on('ticket.changed', async (e) => {
+      await held.opened;
+      seen.push(e.step);
+      throw new Error('after the effect');
+    });
+    let settled = false;
+    const done = bus.emit('ticket.changed', { id: 7, step: 'close' }).then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    held.open();
+    await done;
+    expect(seen).toEqual(['close']);
+    await expect(bus.emit('note.added', { text: 'nobody listens' })).resolves.toBeUndefined();
+  });
 });

@@ -14,8 +14,13 @@ export type Listener<P> = (payload: P) => void | Promise<void>;
 export interface EventBus<M> {
   /** Adds a listener; `name` labels it in the log. Returns a function that removes it. */
   on<K extends keyof M & string>(event: K, listener: Listener<M[K]>, name?: string): () => void;
-  /** Hands the event to its listeners without waiting for them. Call after the change committed. */
-  emit<K extends keyof M & string>(event: K, payload: M[K]): void;
+  /**
+   * Hands the event to its listeners and returns at once. Call after the change committed. The promise
+   * resolves (never rejects) once this event's listeners are done: most emitters ignore it; one whose
+   * answer promises the effects (an HTTP request whose automatic messages used to be sent before its
+   * answer) may await it.
+   */
+  emit<K extends keyof M & string>(event: K, payload: M[K]): Promise<void>;
   /** Resolves when every event emitted so far has been handled by all its listeners (tests, shutdown). */
   idle(): Promise<void>;
 }
@@ -55,14 +60,14 @@ export function eventBus<M>(deps: {
     },
 
     emit(event, payload) {
-      if (!listeners.get(event)?.length) return;
+      if (!listeners.get(event)?.length) return Promise.resolve();
       const raw = deps.keyOf?.[event]?.(payload);
       if (raw === undefined) {
         // Never inside the emitter's call stack: a microtask later.
         const run = Promise.resolve().then(() => deliver(event, payload));
         loose.add(run);
         void run.finally(() => loose.delete(run));
-        return;
+        return run;
       }
       const key = String(raw);
       const next = (chains.get(key) ?? Promise.resolve()).then(() => deliver(event, payload));
@@ -70,6 +75,7 @@ export function eventBus<M>(deps: {
       void next.then(() => {
         if (chains.get(key) === next) chains.delete(key);
       });
+      return next;
     },
 
     async idle() {

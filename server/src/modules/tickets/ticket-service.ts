@@ -321,15 +321,16 @@ export function ticketService(deps: {
       const view = (await ticketQueries.byId(db, t.companyId, id))!;
       emitTicket(t.companyId, view, current.status, current);
 
-      // Automatic messages, ratings and automations listen (after the change is visible).
-      deps.bus?.emit('ticket.changed', {
+      // Automatic messages, ratings and automations listen (after the change is visible). The answer waits
+      // for them, as it always did: once it is back, the greeting went out and the rating question waits.
+      await deps.bus?.emit('ticket.changed', {
         companyId: t.companyId,
         before: current,
         after: updated,
         action,
         by: t.userId,
       });
-      return view;
+      return (await ticketQueries.byId(db, t.companyId, id))!;
     },
 
     async remove(t: Tenant, id: number) {
