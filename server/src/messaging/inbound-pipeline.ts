@@ -5,6 +5,7 @@ import { contacts, inboundFailures, messages, tickets } from '../db/schema/index
 import { executeRows, rowOf } from '../db/rows.js';
 import { toMessageView, type MessageRow } from '../modules/messages/message-queries.js';
 import { tagsFor, toTicketView, trackingFor, type ViewRow } from '../modules/tickets/ticket-queries.js';
+import type { DomainBus } from '../events/domain-events.js';
 import type { Events } from '../realtime/events.js';
 import { ticketEventRooms } from '../realtime/room-policy.js';
 import { readSetting } from '../modules/settings/setting-service.js';
@@ -74,8 +75,8 @@ export function inboundPipeline(deps: {
    * answered `failed`, so that the channel moves on to the customer's next messages. Default 3.
    */
   maxAttempts?: number;
-  /** Called once per stored message, after its events (the automatic attendant); must not throw or wait. */
-  afterStore?: (ref: ConnectionRef, stored: { ticket: TicketView; message: MessageRow }) => void;
+  /** Domain events: `message.stored` once per stored message, after its socket events (docs/events.md). */
+  bus?: Pick<DomainBus, 'emit'>;
   /**
    * Looks first at each customer message (ratings: an answer to a resolved ticket's rating question is
    * stored there and never opens a ticket). `take` answers a result when it took the message;
@@ -364,7 +365,7 @@ export function inboundPipeline(deps: {
       contact: ticket.contact,
     });
     events.toRoom(lists, ref.companyId, 'ticket', { action: 'update', ticket });
-    deps.afterStore?.(ref, { ticket, message });
+    deps.bus?.emit('message.stored', { ref, ticket, message });
     return { status: 'stored', messageId: message.id, ticketId: ticket.id };
   }
 

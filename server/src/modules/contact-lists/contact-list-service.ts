@@ -31,7 +31,8 @@ import type { Events } from '../../realtime/events.js';
 import { whatsappService, type WhatsappService } from '../whatsapps/whatsapp-service.js';
 import { requireCampaignManager, requireCampaigns } from '../campaign-settings/campaign-access.js';
 import { readContactSheet } from './spreadsheet.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import { z } from 'zod';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import { truncate } from '../../lib/text.js';
 
 type ListRow = typeof contactLists.$inferSelect;
@@ -49,7 +50,7 @@ export interface ContactListServiceDeps {
   log: { warn(obj: object, msg: string): void };
   whatsapps?: Pick<WhatsappService, 'defaultFor'>;
   /** Runs the number checks after an upload (job `contact-list-check`, keyed by list). */
-  jobs: Pick<JobQueue, 'register' | 'schedule'>;
+  jobs: Pick<JobQueue, 'schedule'>;
   /** Longest wait for one number check; past it the number stays unchecked (null). */
   channelTimeoutMs?: number;
 }
@@ -213,9 +214,13 @@ export function contactListService(deps: ContactListServiceDeps) {
     if (changed) emitItem(companyId, listId, { action: 'reload', contactListId: listId });
   }
 
-  deps.jobs.register(CHECK_JOB, async (job) => {
-    const { contactListId } = (job.payload ?? {}) as { contactListId?: number };
-    if (job.companyId && contactListId) await checkUnchecked(job.companyId, contactListId);
+  /** Checks a list's unchecked numbers on WhatsApp in the background (registered by app.ts). */
+  const checkJob = defineJob({
+    kind: CHECK_JOB,
+    payload: z.object({ contactListId: z.number().int() }),
+    handler: async (job) => {
+      if (job.companyId) await checkUnchecked(job.companyId, job.payload.contactListId);
+    },
   });
 
   const itemSearch = (search: string): SQL | undefined => {
@@ -229,6 +234,7 @@ export function contactListService(deps: ContactListServiceDeps) {
   };
 
   return {
+    jobs: { check: checkJob },
     // ---- lists ----
 
     /** GET /contact-lists: by name, searched by name; { records, hasMore } from one extra row. */
@@ -387,8 +393,7 @@ export function contactListService(deps: ContactListServiceDeps) {
       if (valid.size) {
         emitItem(t.companyId, id, { action: 'reload', contactListId: id });
         await announceCount(t.companyId, id);
-        await deps.jobs.schedule({
-          kind: CHECK_JOB,
+        await deps.jobs.schedule(checkJob, {
           key: String(id),
           companyId: t.companyId,
           payload: { contactListId: id },

@@ -1,3 +1,4 @@
+import type { DomainBus } from '../../events/domain-events.js';
 import { and, asc, eq, like, or, sql, type SQL } from 'drizzle-orm';
 import {
   CONTACT_SEARCH_MIN_LENGTH,
@@ -50,6 +51,8 @@ export interface ContactServiceDeps {
   pictureMaxAgeMs?: number;
   /** Longest wait for the channel (number check, picture); past it the channel is treated as unable. */
   channelTimeoutMs?: number;
+  /** Domain events (`contact.created`), after the insert committed. */
+  bus?: Pick<DomainBus, 'emit'>;
 }
 
 const view = (r: Row, extraInfo?: ContactView['extraInfo']): ContactView => ({
@@ -226,9 +229,10 @@ export function contactService(deps: ContactServiceDeps) {
   async function insertMissing(
     companyId: number,
     items: { name: string; number: string; email?: string }[],
+    by: number,
   ): Promise<Row[]> {
     if (!items.length) return [];
-    return db.transaction(async (tx) => {
+    const created = await db.transaction(async (tx) => {
       const inserted: Row[] = [];
       for (const part of chunks(items))
         inserted.push(
@@ -240,6 +244,8 @@ export function contactService(deps: ContactServiceDeps) {
         );
       return inserted;
     });
+    for (const contact of created) deps.bus?.emit('contact.created', { companyId, contact, by });
+    return created;
   }
 
   return {
@@ -312,8 +318,9 @@ export function contactService(deps: ContactServiceDeps) {
           return created!.id;
         })
         .catch(duplicateOr);
-      const { contact } = await load(t.companyId, id);
+      const { row: createdRow, contact } = await load(t.companyId, id);
       emit(t.companyId, { action: 'create', contact });
+      deps.bus?.emit('contact.created', { companyId: t.companyId, contact: createdRow, by: t.userId });
       schedulePicture(t.companyId, id, replyTo ?? number);
       return contact;
     },
@@ -382,6 +389,7 @@ export function contactService(deps: ContactServiceDeps) {
       const created = await insertMissing(
         t.companyId,
         [...wanted].map(([number, name]) => ({ number, name })),
+        t.userId,
       );
       for (const r of created) emit(t.companyId, { action: 'create', contact: view(r, []) });
       return { imported: created.length, skipped: book.length - created.length };
@@ -413,7 +421,7 @@ export function contactService(deps: ContactServiceDeps) {
         firstRowOf.set(number, row);
         valid.push({ row, name, number, email });
       });
-      const created = await insertMissing(t.companyId, valid);
+      const created = await insertMissing(t.companyId, valid, t.userId);
       const byNumber = new Map(created.map((r) => [r.number, r]));
       const newContacts: ContactUploadResult['newContacts'] = [];
       for (const v of valid) {

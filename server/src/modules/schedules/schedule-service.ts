@@ -10,6 +10,8 @@ import {
   type ScheduleUpdate,
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
+import { z } from 'zod';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import { contacts, schedules, ticketHistories, tickets, users, whatsapps } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
@@ -36,13 +38,7 @@ export const STALE_CLAIM_MS = 2 * 60 * 1000;
 const RANGE_PAGE_SIZE = 500;
 
 /** The parts of the jobs module (server/src/jobs) this service uses. */
-export interface ScheduleJobs {
-  schedule(
-    job: { kind: string; key?: string; runAt?: Date; payload?: unknown; companyId?: number },
-    executor?: unknown,
-  ): Promise<void>;
-  cancel(kind: string, key: string): Promise<void>;
-}
+export type ScheduleJobs = Pick<JobQueue, 'schedule' | 'cancel'>;
 export interface ScheduleClock {
   now(): Date;
 }
@@ -153,8 +149,14 @@ export function scheduleService(deps: {
       throw new AppError('ERR_VALIDATION', 400, 'sendAt is in the past');
   }
 
-  const job = (r: Row) => ({
+  /** Sends the schedule at its time (registered by app.ts). */
+  const sendJob = defineJob({
     kind: SCHEDULE_JOB,
+    payload: z.object({ scheduleId: z.number().int().positive() }),
+    handler: (job) => send(job.payload.scheduleId),
+  });
+
+  const job = (r: Row) => ({
     key: scheduleJobKey(r.id),
     runAt: r.sendAt,
     payload: { scheduleId: r.id },
@@ -331,6 +333,7 @@ export function scheduleService(deps: {
   }
 
   return {
+    jobs: { send: sendJob },
     requirePlan,
     send,
 
@@ -374,7 +377,7 @@ export function scheduleService(deps: {
           })
           .returning();
         // In the same transaction: a schedule never exists without its job.
-        await deps.jobs().schedule(job(r!), tx);
+        await deps.jobs().schedule(sendJob, job(r!), tx);
         return r!;
       });
       return (await emitId(t.companyId, created.id, 'create'))!;
@@ -407,7 +410,7 @@ export function scheduleService(deps: {
             ),
           )
           .returning();
-        if (r) await deps.jobs().schedule(job(r), tx);
+        if (r) await deps.jobs().schedule(sendJob, job(r), tx);
         return r;
       });
       // Claimed by the sender between the check and the write.
@@ -426,7 +429,7 @@ export function scheduleService(deps: {
       // A job that runs anyway finds no schedule and does nothing.
       await deps
         .jobs()
-        .cancel(SCHEDULE_JOB, scheduleJobKey(id))
+        .cancel(sendJob, scheduleJobKey(id))
         .catch((err: unknown) => deps.log.warn({ err, scheduleId: id }, 'schedule job not cancelled'));
       if (gone.mediaPath) await media.remove(gone.mediaPath);
       events.toCompany(t.companyId, 'schedule', { action: 'delete', scheduleId: id } satisfies ScheduleEvent);
@@ -474,17 +477,3 @@ export function scheduleService(deps: {
   };
 }
 export type ScheduleService = ReturnType<typeof scheduleService>;
-
-/** Registers the send job's handler on the queue and hands the service back (app.ts wiring). */
-export function withScheduleJob<S extends Pick<ScheduleService, 'send'>>(
-  jobs: {
-    register(kind: string, handler: (job: { payload: { scheduleId?: unknown } }) => Promise<void>): void;
-  },
-  service: S,
-): S {
-  jobs.register(SCHEDULE_JOB, async (job) => {
-    const id = Number(job.payload?.scheduleId);
-    if (Number.isInteger(id) && id > 0) await service.send(id);
-  });
-  return service;
-}

@@ -223,7 +223,10 @@ describe('schedules API', () => {
       'ERR_NO_PERMISSION',
     );
     await expectError(await upload(s.admin, sc.id, 'a.png', 'image/png', PNG), 403, 'ERR_NO_PERMISSION');
-    await jobs.schedule({ kind: 'schedule-send', key: `schedule:${sc.id}`, payload: { scheduleId: sc.id } });
+    await jobs.schedule(t.app.services.schedules.jobs.send, {
+      key: `schedule:${sc.id}`,
+      payload: { scheduleId: sc.id },
+    });
     await jobs.runDue();
     expect((await conversation(s)).length).toBe(1);
   });

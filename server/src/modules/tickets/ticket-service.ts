@@ -19,10 +19,9 @@ import {
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import { assertCompanyRefs } from '../../db/company-refs.js';
 import type { Tenant } from '../../http/tenant.js';
+import type { DomainBus, TicketAction } from '../../events/domain-events.js';
 import type { Events } from '../../realtime/events.js';
 import { ticketEventRooms } from '../../realtime/room-policy.js';
-import { readSetting } from '../settings/setting-service.js';
-import type { MessageService } from '../messages/message-service.js';
 import { canSeeTicket, isManager, loadViewer, ticketQueries, visibleWhere } from './ticket-queries.js';
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -30,10 +29,9 @@ type TicketRow = typeof tickets.$inferSelect;
 export function ticketService(deps: {
   db: Db;
   events: Events;
-  messages: () => MessageService;
   log: { warn(o: object, m: string): void };
-  /** Asks the customer to rate a resolved ticket (modules/ratings); true when it asked. */
-  ratings?: () => { request(companyId: number, ticket: TicketRow): Promise<boolean> };
+  /** Domain events: `ticket.changed` after a user's change (listeners send the automatic messages). */
+  bus?: Pick<DomainBus, 'emit'>;
 }) {
   const { db, events } = deps;
 
@@ -126,15 +124,6 @@ export function ticketService(deps: {
         queue: other.queue?.id ? other.queue : null,
       },
     });
-
-  async function sendSystem(companyId: number, r: TicketRow, body: string) {
-    if (!body.trim() || r.isGroup) return;
-    try {
-      await deps.messages().deliver(companyId, r, { body, userId: null });
-    } catch (err) {
-      deps.log.warn({ err, ticketId: r.id }, 'automatic message not sent');
-    }
-  }
 
   return {
     emitTicket,
@@ -235,7 +224,7 @@ export function ticketService(deps: {
       const viewer = await loadViewer(db, t);
       const manager = isManager(viewer);
       const set: Partial<TicketRow> = { updatedAt: new Date() };
-      let action = 'update';
+      let action: TicketAction = 'update';
       const transferring =
         input.queueId !== undefined ||
         (input.userId !== undefined && input.userId !== t.userId && input.status !== 'pending');
@@ -330,45 +319,15 @@ export function ticketService(deps: {
       const view = (await ticketQueries.byId(db, t.companyId, id))!;
       emitTicket(t.companyId, view, current.status, current);
 
-      // Automatic messages, after the change is visible.
-      if (action === 'accept' && (await readSetting(db, t.companyId, 'sendGreetingAccepted')) === 'enabled') {
-        const [me] = await db.select({ name: users.name }).from(users).where(eq(users.id, t.userId));
-        const [c] = await db
-          .select({ name: contacts.name })
-          .from(contacts)
-          .where(eq(contacts.id, updated.contactId));
-        await sendSystem(
-          t.companyId,
-          updated,
-          `Olá, ${c?.name ?? ''}! Meu nome é ${me?.name ?? ''} e agora vou atender você.`,
-        );
-      }
-      if (
-        action === 'transfer' &&
-        (await readSetting(db, t.companyId, 'sendMsgTransfTicket')) === 'enabled'
-      ) {
-        const [q] = updated.queueId
-          ? await db.select({ name: queues.name }).from(queues).where(eq(queues.id, updated.queueId))
-          : [];
-        const [u] = updated.userId
-          ? await db.select({ name: users.name }).from(users).where(eq(users.id, updated.userId))
-          : [];
-        await sendSystem(
-          t.companyId,
-          { ...updated, status: 'open' },
-          `Você foi transferido${q ? ` para o setor *${q.name}*` : ''}${u ? ` e será atendido por *${u.name}*` : ''}. Aguarde, por favor.`,
-        );
-      }
-      // With userRating on, the rating question goes first; its answer brings the completion message.
-      const askedRating = action === 'close' && (await deps.ratings?.().request(t.companyId, updated));
-      if (action === 'close' && updated.whatsappId && !askedRating) {
-        const [w] = await db
-          .select({ complationMessage: whatsapps.complationMessage })
-          .from(whatsapps)
-          .where(eq(whatsapps.id, updated.whatsappId));
-        if (w?.complationMessage)
-          await sendSystem(t.companyId, { ...updated, status: 'open' }, w.complationMessage);
-      }
+      // Automatic messages, ratings and automations listen (after the change is visible). The answer waits
+      // for them, as it always did: once it is back, the greeting went out and the rating question waits.
+      await deps.bus?.emit('ticket.changed', {
+        companyId: t.companyId,
+        before: current,
+        after: updated,
+        action,
+        by: t.userId,
+      });
       return (await ticketQueries.byId(db, t.companyId, id))!;
     },
 
