@@ -25,3 +25,4 @@ export * from './files.js';
 export * from './campaign-settings.js';
 export * from './ratings.js';
 export * from './secrets.js';
+export * from './resources.js';
