@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { RESOURCES, type Tag } from '@recado/contracts';
+import type { Prompt, Queue, Tag } from '@recado/contracts';
 import type { ListData } from '../components/useInfiniteList.js';
-import { defineResource } from './resource.js';
+import { patchPromptQueues, promptKeys, promptResource } from './prompts.js';
 import { kanbanKeys, tagKeys, tagResource } from './tags.js';
 
 /** The cache side of the resource kit, once for every resource defined with it. */
@@ -61,36 +61,60 @@ describe('defineResource: paged lists', () => {
   });
 });
 
-describe('defineResource: unpaged lists', () => {
-  interface Row {
-    id: number;
-    name: string;
-    updatedAt: string;
-  }
-  const rows = defineResource<Row>({
-    spec: RESOURCES.queue,
-    listsKey: ['rows-test'],
-    paged: false,
-    compare: (a, b) => a.name.localeCompare(b.name) || a.id - b.id,
-    newestWins: true,
+describe('defineResource: unpaged lists (prompts)', () => {
+  const prompt = (over: Partial<Prompt>): Prompt => ({
+    id: 1,
+    companyId: 1,
+    name: 'Assistente',
+    prompt: 'x'.repeat(50),
+    model: 'gpt-3.5-turbo-1106',
+    maxTokens: 100,
+    temperature: 1,
+    apiKey: '********',
+    queueId: 7,
+    maxMessages: 10,
+    queue: { id: 7, name: 'Vendas', color: '#000001' },
+    createdAt: '2026-01-01T10:00:00.000Z',
+    updatedAt: '2026-01-01T10:00:00.000Z',
+    ...over,
   });
-  const at = (h: number) => `2026-01-01T${String(h).padStart(2, '0')}:00:00.000Z`;
+  const list = (client: QueryClient) => client.getQueryData<Prompt[]>(promptKeys.list())!;
 
   test('put keeps server order and never goes back in time; drop removes', () => {
     const client = new QueryClient();
-    client.setQueryData<Row[]>(['rows-test'], [{ id: 1, name: 'B', updatedAt: at(10) }]);
-    rows.put(client, { id: 2, name: 'A', updatedAt: at(10) });
-    rows.put(client, { id: 1, name: 'C', updatedAt: at(12) });
-    rows.put(client, { id: 1, name: 'old', updatedAt: at(11) });
-    expect(client.getQueryData<Row[]>(['rows-test'])!.map((x) => x.name)).toEqual(['A', 'C']);
-    rows.drop(client, 2);
-    expect(client.getQueryData<Row[]>(['rows-test'])!.map((x) => x.id)).toEqual([1]);
+    client.setQueryData(promptKeys.list(), [prompt({ id: 1, name: 'Bravo' })]);
+    promptResource.put(client, prompt({ id: 2, name: 'Alfa' }));
+    promptResource.put(client, prompt({ id: 3, name: 'Charlie' }));
+    expect(list(client).map((p) => p.id)).toEqual([2, 1, 3]);
+    promptResource.put(client, prompt({ id: 1, name: 'Delta', updatedAt: '2026-01-01T11:00:00.000Z' }));
+    expect(list(client).map((p) => p.name)).toEqual(['Alfa', 'Charlie', 'Delta']);
+    // An older snapshot arriving late is ignored.
+    promptResource.put(client, prompt({ id: 1, name: 'Bravo', updatedAt: '2026-01-01T10:30:00.000Z' }));
+    expect(list(client).find((p) => p.id === 1)!.name).toBe('Delta');
+    promptResource.drop(client, 2);
+    expect(list(client).map((p) => p.id)).toEqual([3, 1]);
+  });
+
+  test('a queue event renames the queue of its prompts, and a deleted queue takes them away', () => {
+    const client = new QueryClient();
+    client.setQueryData(promptKeys.list(), [
+      prompt({ id: 1, name: 'A', queueId: 7 }),
+      prompt({ id: 2, name: 'B', queueId: 8, queue: { id: 8, name: 'Suporte', color: '#000002' } }),
+    ]);
+    patchPromptQueues(client, {
+      action: 'update',
+      queue: { id: 7, name: 'Vendas B2B', color: '#ABCDEF' } as Queue,
+    });
+    expect(list(client)[0]!.queue).toEqual({ id: 7, name: 'Vendas B2B', color: '#ABCDEF' });
+    expect(list(client)[1]!.queue!.name).toBe('Suporte');
+    patchPromptQueues(client, { action: 'delete', queueId: 8 });
+    expect(list(client).map((p) => p.id)).toEqual([1]);
   });
 
   test('nothing cached, nothing written', () => {
     const client = new QueryClient();
-    rows.put(client, { id: 1, name: 'A', updatedAt: at(10) });
-    rows.drop(client, 1);
-    expect(client.getQueryData(['rows-test'])).toBeUndefined();
+    promptResource.put(client, prompt({}));
+    promptResource.drop(client, 1);
+    expect(client.getQueryData(promptKeys.list())).toBeUndefined();
   });
 });

@@ -18,6 +18,8 @@ export interface Record_ {
 /** What a list screen reads from a list hook, paged or not. */
 export interface ResourceListState<T> {
   items: T[];
+  /** Undefined until the first answer. */
+  data?: unknown;
   isLoading: boolean;
   isFetchingNextPage?: boolean;
   /** Paged lists: the scrolling element and the element after the last row (useInfiniteList). */
@@ -96,7 +98,7 @@ export function defineResource<T extends Record_, Input = unknown>(opts: Resourc
   };
 
   /** The records of `search` (paged) or all of them (unpaged). */
-  function useList(search = '', enabled = true): ResourceListState<T> & { data?: unknown } {
+  function useList(search = '', enabled = true): ResourceListState<T> {
     const searchParam = normalSearch(search);
     // `paged` is fixed for the resource's lifetime: the same hooks run on every render.
     if (paged)

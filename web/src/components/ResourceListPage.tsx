@@ -123,7 +123,7 @@ export function ResourceListPage<T extends Record_>(props: ResourceListPageProps
     <Box sx={{ p: { xs: 1.5, sm: 3 }, display: 'flex', flexDirection: 'column', gap: 2, minHeight: 0 }}>
       <PageHeader
         title={t(`${i18n}.title`)}
-        count={props.showCount && loaded ? list.items.length : undefined}
+        count={props.showCount && list.data !== undefined ? list.items.length : undefined}
       >
         {props.search !== false ? <SearchField value={search} onChange={setSearch} /> : null}
         {canManage ? (
