@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import type { Prompt, Queue, Tag } from '@recado/contracts';
+import type { ContactList, Prompt, QuickMessage, Queue, Tag } from '@recado/contracts';
 import type { ListData } from '../components/useInfiniteList.js';
+import { contactListKeys, contactListResource } from './contact-lists.js';
+import { quickMessageKeys, quickMessageResource } from './quick-messages.js';
 import { patchPromptQueues, promptKeys, promptResource } from './prompts.js';
 import { kanbanKeys, tagKeys, tagResource } from './tags.js';
 
@@ -58,6 +60,31 @@ describe('defineResource: paged lists', () => {
     tagResource.drop(client, 2);
     expect(client.getQueryData<Tag[]>(tagKeys.options())!.map((x) => x.id)).toEqual([1]);
     expect(client.getQueryData<Tag[]>(kanbanKeys.lanes())).toEqual([]);
+  });
+});
+
+describe("resources' own caches", () => {
+  test('quick messages: the "/" suggestions hold only active entries', () => {
+    const client = new QueryClient();
+    const q = (over: Partial<QuickMessage>) =>
+      ({ id: 1, shortcode: 'b', message: 'm', status: true, ...over }) as QuickMessage;
+    client.setQueryData<QuickMessage[]>(quickMessageKeys.suggestions(), [q({ id: 1 })]);
+    quickMessageResource.put(client, q({ id: 2, shortcode: 'a' }));
+    expect(client.getQueryData<QuickMessage[]>(quickMessageKeys.suggestions())!.map((x) => x.id)).toEqual([
+      2, 1,
+    ]);
+    quickMessageResource.put(client, q({ id: 1, status: false }));
+    quickMessageResource.drop(client, 2);
+    expect(client.getQueryData(quickMessageKeys.suggestions())).toEqual([]);
+  });
+
+  test('contact lists: the open list follows, and goes with its deletion', () => {
+    const client = new QueryClient();
+    const l = { id: 5, name: 'VIP', contactsCount: 3 } as ContactList;
+    contactListResource.put(client, l);
+    expect(client.getQueryData(contactListKeys.detail(5))).toEqual(l);
+    contactListResource.drop(client, 5);
+    expect(client.getQueryData(contactListKeys.detail(5))).toBeUndefined();
   });
 });
 
