@@ -69,6 +69,8 @@ export interface ResourceListPageProps<T extends Record_> {
   canManage?: boolean;
   /** Per row: may this record be edited and deleted (default: canManage). */
   canEditRow?: (row: T) => boolean;
+  /** Per row: the delete button shows but is disabled (e.g. one's own user). */
+  deleteDisabled?: (row: T) => boolean;
   /** Shown in the actions cell of a row that may not be edited. */
   readOnly?: ReactNode;
   /** Row actions before edit and delete (open, report...); their presence keeps the actions column. */
@@ -190,13 +192,27 @@ export function ResourceListPage<T extends Record_>(props: ResourceListPageProps
                             </IconButton>
                           </Tooltip>
                           <Tooltip title={t('common.delete')}>
-                            <IconButton
-                              size="small"
-                              aria-label={t('common.delete')}
-                              onClick={() => setDeleting(row)}
-                            >
-                              <DeleteOutlinedIcon fontSize="small" />
-                            </IconButton>
+                            {props.deleteDisabled ? (
+                              // A disabled button gets no pointer events: the tooltip hangs on a span.
+                              <span>
+                                <IconButton
+                                  size="small"
+                                  aria-label={t('common.delete')}
+                                  disabled={props.deleteDisabled(row)}
+                                  onClick={() => setDeleting(row)}
+                                >
+                                  <DeleteOutlinedIcon fontSize="small" />
+                                </IconButton>
+                              </span>
+                            ) : (
+                              <IconButton
+                                size="small"
+                                aria-label={t('common.delete')}
+                                onClick={() => setDeleting(row)}
+                              >
+                                <DeleteOutlinedIcon fontSize="small" />
+                              </IconButton>
+                            )}
                           </Tooltip>
                         </>
                       ) : (
