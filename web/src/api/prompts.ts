@@ -38,7 +38,7 @@ export function patchPromptQueues(client: QueryClient, data: QueueEvent) {
 }
 
 /** GET /prompt: the company's prompts (only when the plan has useOpenAi; the API refuses otherwise). */
-export const usePrompts = (enabled = true) => promptResource.useList('', enabled);
+export const usePrompts = promptResource.useAll;
 
 /** `company-{id}-prompt` patches the cached list, and so do queue events (a prompt shows its queue). */
 export function usePromptsRealtime(enabled = true) {

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import type { ContactList, Prompt, QuickMessage, Queue, Tag } from '@recado/contracts';
+import type { ContactList, Prompt, QuickMessage, Queue, Tag, UserView, Whatsapp } from '@recado/contracts';
 import type { ListData } from '../components/useInfiniteList.js';
 import { contactListKeys, contactListResource } from './contact-lists.js';
+import { queueKeys, queueResource } from './queues.js';
 import { quickMessageKeys, quickMessageResource } from './quick-messages.js';
 import { patchPromptQueues, promptKeys, promptResource } from './prompts.js';
 import { kanbanKeys, tagKeys, tagResource } from './tags.js';
@@ -143,5 +144,62 @@ describe('defineResource: unpaged lists (prompts)', () => {
     promptResource.put(client, prompt({}));
     promptResource.drop(client, 1);
     expect(client.getQueryData(promptKeys.list())).toBeUndefined();
+  });
+});
+
+describe('defineResource: unpaged lists (queues, with the copies other records hold)', () => {
+  const queue = (over: Partial<Queue>): Queue => ({
+    id: 1,
+    companyId: 1,
+    name: 'Q',
+    color: '#000001',
+    orderQueue: null,
+    greetingMessage: '',
+    outOfHoursMessage: '',
+    completionMessage: '',
+    schedules: [],
+    integrationId: null,
+    promptId: null,
+    createdAt: '2026-01-01T10:00:00.000Z',
+    updatedAt: '2026-01-01T10:00:00.000Z',
+    ...over,
+  });
+
+  test('live events keep the list in server order and never go back in time', () => {
+    const client = new QueryClient();
+    client.setQueryData(queueKeys.list(), [queue({ id: 1, name: 'B', orderQueue: 2 })]);
+    queueResource.put(client, queue({ id: 2, name: 'A', orderQueue: 2 }));
+    queueResource.put(client, queue({ id: 3, name: 'Z', orderQueue: 1 }));
+    queueResource.put(client, queue({ id: 4, name: 'None' }));
+    const ids = () => client.getQueryData<Queue[]>(queueKeys.list())!.map((q) => q.id);
+    expect(ids()).toEqual([3, 2, 1, 4]);
+    queueResource.put(
+      client,
+      queue({ id: 3, name: 'Old', orderQueue: 9, updatedAt: '2025-01-01T00:00:00.000Z' }),
+    );
+    expect(client.getQueryData<Queue[]>(queueKeys.list())!.find((q) => q.id === 3)!.name).toBe('Z');
+    queueResource.drop(client, 2);
+    expect(ids()).toEqual([3, 1, 4]);
+  });
+
+  test("a renamed or deleted queue is patched in the users' and connections' copies", () => {
+    const client = new QueryClient();
+    const ref = { id: 7, name: 'Old', color: '#111111' };
+    const other = { id: 8, name: 'Other', color: '#222222' };
+    client.setQueryData(['users', 'list', ''], {
+      pages: [{ items: [{ id: 1, queues: [ref, other] } as UserView], hasMore: false }],
+      pageParams: [1],
+    });
+    client.setQueryData(['whatsapps', 'list'], [{ id: 5, queues: [ref] } as Whatsapp]);
+    client.setQueryData(['whatsapps', 'detail', 5], { id: 5, queues: [ref] } as Whatsapp);
+    queueResource.put(client, queue({ id: 7, name: 'New', color: '#333333' }));
+    const users = () =>
+      client.getQueryData<{ pages: { items: UserView[] }[] }>(['users', 'list', ''])!.pages[0]!.items[0]!;
+    expect(users().queues).toEqual([{ id: 7, name: 'New', color: '#333333' }, other]);
+    expect(client.getQueryData<Whatsapp[]>(['whatsapps', 'list'])![0]!.queues[0]!.name).toBe('New');
+    queueResource.drop(client, 7);
+    expect(users().queues).toEqual([other]);
+    expect(client.getQueryData<Whatsapp[]>(['whatsapps', 'list'])![0]!.queues).toEqual([]);
+    expect(client.getQueryData<Whatsapp>(['whatsapps', 'detail', 5])!.queues).toEqual([]);
   });
 });

@@ -97,6 +97,12 @@ export function defineResource<T extends Record_, Input = unknown>(opts: Resourc
     return spec.listField ? (answer as Record<string, T[]>)[spec.listField]! : (answer as T[]);
   };
 
+  /** Unpaged: every record, as one query (its `data` typed), with `items`. */
+  function useAll(enabled = true) {
+    const query = useQuery({ queryKey: listsKey, queryFn: ({ signal }) => fetchAll(signal), enabled });
+    return { ...query, items: query.data ?? [] };
+  }
+
   /** The records of `search` (paged) or all of them (unpaged). */
   function useList(search = '', enabled = true): ResourceListState<T> {
     const searchParam = normalSearch(search);
@@ -113,8 +119,7 @@ export function defineResource<T extends Record_, Input = unknown>(opts: Resourc
           return { items: r[spec.listField!] as T[], hasMore: Boolean(r.hasMore) };
         },
       });
-    const query = useQuery({ queryKey: listsKey, queryFn: ({ signal }) => fetchAll(signal), enabled });
-    return { ...query, items: query.data ?? [] };
+    return useAll(enabled);
   }
 
   /** `company-{id}-{entity}` patches the cached lists in place. */
@@ -153,7 +158,7 @@ export function defineResource<T extends Record_, Input = unknown>(opts: Resourc
     });
   }
 
-  return { spec, keys, put, drop, fetchAll, useList, useRealtime, useSave, useDelete };
+  return { spec, keys, put, drop, fetchAll, useAll, useList, useRealtime, useSave, useDelete };
 }
 
 export type Resource<T extends Record_, Input = unknown> = ReturnType<typeof defineResource<T, Input>>;
