@@ -1,7 +1,18 @@
 import { describe, expect, test } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import type { ContactList, Prompt, QuickMessage, Queue, Tag, UserView, Whatsapp } from '@recado/contracts';
+import type {
+  Campaign,
+  CampaignReport,
+  ContactList,
+  Prompt,
+  QuickMessage,
+  Queue,
+  Tag,
+  UserView,
+  Whatsapp,
+} from '@recado/contracts';
 import type { ListData } from '../components/useInfiniteList.js';
+import { campaignKeys, campaignResource } from './campaigns.js';
 import { contactListKeys, contactListResource } from './contact-lists.js';
 import { queueKeys, queueResource } from './queues.js';
 import { quickMessageKeys, quickMessageResource } from './quick-messages.js';
@@ -86,6 +97,18 @@ describe("resources' own caches", () => {
     expect(client.getQueryData(contactListKeys.detail(5))).toEqual(l);
     contactListResource.drop(client, 5);
     expect(client.getQueryData(contactListKeys.detail(5))).toBeUndefined();
+  });
+});
+
+describe('campaigns', () => {
+  test('the open report follows a saved campaign and goes with its deletion', () => {
+    const client = new QueryClient();
+    const report = { id: 3, name: 'Old', counts: { valid: 1 } } as unknown as CampaignReport;
+    client.setQueryData(campaignKeys.report(3), report);
+    campaignResource.put(client, { id: 3, name: 'New' } as Campaign);
+    expect(client.getQueryData(campaignKeys.report(3))).toEqual({ ...report, name: 'New' });
+    campaignResource.drop(client, 3);
+    expect(client.getQueryData(campaignKeys.report(3))).toBeUndefined();
   });
 });
 

@@ -45,6 +45,8 @@ export interface ResourceOptions<T extends Record_> {
   newestWins?: boolean;
   /** Completes a record that came by event (the event carries the author's view, e.g. canEdit). */
   fromEvent?: (item: T, me: AuthUser | null) => T;
+  /** More from each event, after the record is put or dropped (figures an event carries besides). */
+  onEvent?: (client: QueryClient, event: Record<string, unknown>) => void;
   /** Other caches a saved or deleted record touches (option lists, details, copies in other records). */
   onPut?: (client: QueryClient, item: T) => void;
   onDrop?: (client: QueryClient, id: number) => void;
@@ -134,6 +136,7 @@ export function defineResource<T extends Record_, Input = unknown>(opts: Resourc
           const item = e[spec.recordField] as T;
           put(client, opts.fromEvent ? opts.fromEvent(item, user ?? null) : item);
         }
+        opts.onEvent?.(client, e);
       },
       enabled,
     );

@@ -17,6 +17,7 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Record_, Resource } from '../api/resource.js';
 import { useToast } from '../app/useToast.js';
@@ -69,6 +70,10 @@ export interface ResourceListPageProps<T extends Record_> {
   canManage?: boolean;
   /** Per row: may this record be edited and deleted (default: canManage). */
   canEditRow?: (row: T) => boolean;
+  /** Per row: the record can only be looked at; the edit button reads `{i18n}.view` with an eye. */
+  viewOnly?: (row: T) => boolean;
+  /** Shows a failed deletion (default: the error toast). */
+  onDeleteError?: (err: unknown) => void;
   /** Per row: the delete button shows but is disabled (e.g. one's own user). */
   deleteDisabled?: (row: T) => boolean;
   /** Shown in the actions cell of a row that may not be edited. */
@@ -111,11 +116,13 @@ export function ResourceListPage<T extends Record_>(props: ResourceListPageProps
       await remove.mutateAsync(deleting.id);
       toast.success(`${i18n}.deleted`);
     } catch (err) {
-      toast.error(err);
+      if (props.onDeleteError) props.onDeleteError(err);
+      else toast.error(err);
       throw err;
     }
   };
 
+  const editLabel = (row: T) => t(props.viewOnly?.(row) ? `${i18n}.view` : 'common.edit');
   const canEdit = (row: T) => (props.canEditRow ? props.canEditRow(row) : canManage);
   const hasActions = canManage || Boolean(props.extraActions) || Boolean(props.canEditRow);
   const colSpan = columns.length + (hasActions ? 1 : 0);
@@ -182,13 +189,17 @@ export function ResourceListPage<T extends Record_>(props: ResourceListPageProps
                       {props.extraActions?.(row)}
                       {canEdit(row) ? (
                         <>
-                          <Tooltip title={t('common.edit')}>
+                          <Tooltip title={editLabel(row)}>
                             <IconButton
                               size="small"
-                              aria-label={t('common.edit')}
+                              aria-label={editLabel(row)}
                               onClick={() => setEditing(row)}
                             >
-                              <EditOutlinedIcon fontSize="small" />
+                              {props.viewOnly?.(row) ? (
+                                <VisibilityOutlinedIcon fontSize="small" />
+                              ) : (
+                                <EditOutlinedIcon fontSize="small" />
+                              )}
                             </IconButton>
                           </Tooltip>
                           <Tooltip title={t('common.delete')}>
