@@ -76,8 +76,28 @@ export interface Whatsapp {
   maxUseBotQueues: number;
   closeOpenChatsAfter: number;
   channelConfig: Record<string, unknown>;
+  /**
+   * Why a DISCONNECTED or TIMEOUT connection is not running: `reason` a code the web translates
+   * (`connections.reason.*`), `detail` the provider's own words when there are any.
+   */
+  statusReason?: { reason: string; detail?: string };
   queues: { id: number; name: string; color: string }[];
   updatedAt: string;
+}
+
+/** GET /whatsapp/{id}/inbound-failures (admins): customer messages given up after repeated failures. */
+export interface InboundFailure {
+  id: number;
+  providerId: string;
+  sender: string;
+  preview: string;
+  attempts: number;
+  error: string;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface InboundFailureList {
+  failures: InboundFailure[];
 }
 
 /** The simulator's HTTP entry (GUIDE §8). */

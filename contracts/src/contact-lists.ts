@@ -68,6 +68,8 @@ export interface ContactListItemPage {
 /** POST /contact-lists/{id}/upload: an .xls/.xlsx file (multipart field `file`) of at most this size and rows. */
 export const MAX_CONTACT_LIST_UPLOAD_BYTES = 5 * 1024 * 1024;
 export const MAX_CONTACT_LIST_UPLOAD_ROWS = 10_000;
+/** What an .xlsx upload may unpack to (all its entries together): a bound against zip bombs. */
+export const MAX_CONTACT_LIST_UNPACKED_BYTES = 20 * 1024 * 1024;
 export const CONTACT_LIST_UPLOAD_EXTENSIONS = ['.xls', '.xlsx'] as const;
 
 export interface ContactListUploadError {

@@ -59,11 +59,15 @@ export const ERROR_CODES = [
   'ERR_NO_FILE_FOUND',
   'ERR_FILE_TOO_LARGE',
   'ERR_FILE_TYPE_NOT_ALLOWED',
+  // a multipart body that cannot be read (no boundary, a part cut short, not multipart at all)
+  'ERR_UPLOAD_MALFORMED',
   'ERR_SPREADSHEET_UNREADABLE',
   // queue integrations (operations §7)
   'ERR_NO_INTEGRATION_FOUND',
   'ERR_INTEGRATION_SECRET_REQUIRED',
   'ERR_DIALOGFLOW_UNAVAILABLE',
+  // a tenant-supplied URL the server will not call (private or loopback host, not http(s), query tricks)
+  'ERR_URL_NOT_ALLOWED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -6,8 +6,11 @@ const Id = z.coerce.number().int().positive().max(2_147_483_647);
 /** POST /files/uploadList/{id}: one file per option, at most this size, of these kinds. */
 export const MAX_FILE_LIST_UPLOAD_BYTES = 16 * 1024 * 1024;
 export const MAX_FILE_LIST_OPTIONS = 20;
-/** Extension → MIME type of what a file list may hold (what WhatsApp sends as media or documents). */
-export const FILE_LIST_TYPES: Record<string, string> = {
+/**
+ * Extension → MIME type: the product's one table of file kinds (what WhatsApp sends as media or documents).
+ * Uploads are stored and served with the type their name gives here (server/src/http/uploads.ts).
+ */
+export const MIME_BY_EXTENSION: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
@@ -31,6 +34,8 @@ export const FILE_LIST_TYPES: Record<string, string> = {
   '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   '.zip': 'application/zip',
 };
+/** What a file list may hold: every kind of the table. */
+export const FILE_LIST_TYPES = MIME_BY_EXTENSION;
 /** The `accept` attribute of the upload input. */
 export const FILE_LIST_ACCEPT = Object.keys(FILE_LIST_TYPES).join(',');
 

@@ -26,3 +26,6 @@ export * from './campaign-settings.js';
 export * from './ratings.js';
 export * from './secrets.js';
 export * from './resources.js';
+export * from './search.js';
+export * from './visibility.js';
+export * from './dashboard.js';

@@ -20,7 +20,7 @@ import { tokenService } from './lib/tokens.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { socketEvents, type Events } from './realtime/events.js';
 import { createSocketServer } from './realtime/socket-server.js';
-import { notificationRooms, type RoomGuards } from './realtime/room-policy.js';
+import type { RoomGuards } from './realtime/room-policy.js';
 import { authService } from './modules/auth/auth-service.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
 import { invalidatingEvents, sessionCache, type SessionCache } from './modules/auth/session-cache.js';
@@ -56,14 +56,17 @@ import { sessionManager, type SessionManager } from './messaging/session-manager
 import { simulatorChannel } from './messaging/channels/simulator-channel.js';
 import { messageService, type MessageService } from './modules/messages/message-service.js';
 import { voiceNotes } from './modules/messages/voice-note.js';
-import { messageRoutes, MAX_UPLOAD_BYTES } from './modules/messages/message-routes.js';
+import { messageRoutes } from './modules/messages/message-routes.js';
+import { MAX_UPLOAD_BYTES } from './http/uploads.js';
 import { ticketService } from './modules/tickets/ticket-service.js';
 import { ticketRoutes } from './modules/tickets/ticket-routes.js';
 import { tagService } from './modules/tags/tag-service.js';
 import { tagRoutes } from './modules/tags/tag-routes.js';
+import { dashboardService } from './modules/dashboard/dashboard-service.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard-routes.js';
 import { quickMessageService } from './modules/quick-messages/quick-message-service.js';
 import { quickMessageRoutes } from './modules/quick-messages/quick-message-routes.js';
-import { scheduleService, withScheduleJob } from './modules/schedules/schedule-service.js';
+import { scheduleService } from './modules/schedules/schedule-service.js';
 import { scheduleRoutes } from './modules/schedules/schedule-routes.js';
 import { queueIntegrationService } from './modules/queue-integrations/queue-integration-service.js';
 import { queueIntegrationRoutes } from './modules/queue-integrations/queue-integration-routes.js';
@@ -93,7 +96,13 @@ import { ticketTimerService } from './modules/ticket-timers/ticket-timer-service
 import { campaignDispatch } from './modules/campaigns/campaign-dispatch.js';
 import { campaignService } from './modules/campaigns/campaign-service.js';
 import { campaignRoutes } from './modules/campaigns/campaign-routes.js';
-import { withCampaignHooks } from './modules/campaigns/campaign-hooks.js';
+import { campaignAckIntercept, campaignListeners } from './modules/campaigns/campaign-listener.js';
+import { domainBus } from './events/domain-events.js';
+import { withInboundEvents } from './messaging/inbound-events.js';
+import { botListeners } from './modules/bot/bot-listener.js';
+import { ratingListeners } from './modules/ratings/rating-listener.js';
+import { customerMessages } from './modules/customer-messages/customer-messages.js';
+import { customerMessageListeners } from './modules/customer-messages/customer-messages-listener.js';
 
 export interface AppDeps {
   config: Config;
@@ -153,20 +162,46 @@ function makeServices(deps: {
     listen: deps.listen,
     outboundPollMs: deps.outboundPollMs,
   });
+  // Domain events (docs/events.md): emitters below, each module's listeners subscribed at the end.
+  const bus = domainBus(log);
   const ratings = ratingService({ db, events, clock, jobs, messages: () => messages, log });
-  const tickets = ticketService({ db, events, messages: () => messages, log, ratings: () => ratings });
+  const tickets = ticketService({ db, events, log, bus });
   const ticketTimers = ticketTimerService({
     db,
     clock,
-    jobs,
     messages: () => messages,
     emitTicket: tickets.emitTicket,
     log,
   });
   const campaignDispatcher = campaignDispatch({ db, events, media, clock, jobs: () => jobs, sessions, log });
-  campaignDispatcher.register(jobs);
   const bot = botService({ db, messages: () => messages, emitTicket: tickets.emitTicket, clock, jobs, log });
+  const automaticMessages = customerMessages({ db, messages: () => messages, log });
+  botListeners(bus, bot);
+  ratingListeners(bus, { ratings, customerMessages: automaticMessages });
+  customerMessageListeners(bus, automaticMessages);
+  campaignListeners(bus, campaignDispatcher);
+  const schedules = scheduleService({
+    db,
+    events,
+    media,
+    clock,
+    jobs: () => jobs,
+    messages: () => messages,
+    emitTicket: tickets.emitTicket,
+    log,
+  });
+  const contactLists = contactListService({ db, events, sessions, log, jobs });
+  // Every durable job, registered in one place (server/src/jobs/README.md).
+  jobs.register(
+    ...Object.values(ratings.jobs),
+    ...Object.values(ticketTimers.jobs),
+    ...Object.values(campaignDispatcher.jobs),
+    ...Object.values(bot.jobs),
+    ...Object.values(schedules.jobs),
+    ...Object.values(contactLists.jobs),
+  );
   return {
+    bus,
     bot,
     clock,
     jobs,
@@ -175,22 +210,11 @@ function makeServices(deps: {
     messages,
     tickets,
     tags: tagService({ db, events, emitTicket: tickets.emitTicket }),
+    dashboard: dashboardService({ db, clock }),
     quickMessages: quickMessageService({ db, events, media }),
-    schedules: withScheduleJob(
-      jobs,
-      scheduleService({
-        db,
-        events,
-        media,
-        clock,
-        jobs: () => jobs,
-        messages: () => messages,
-        emitTicket: tickets.emitTicket,
-        log,
-      }),
-    ),
+    schedules,
     media,
-    pipeline: inboundPipeline({ db, events, media, log, afterStore: bot.onInbound, intercept: ratings }),
+    pipeline: inboundPipeline({ db, events, media, log, bus, intercept: ratings }),
     box,
     whatsapps: whatsappService({
       db,
@@ -198,7 +222,9 @@ function makeServices(deps: {
       sessions,
       // Cloud API secrets are sealed before they are stored; other channels keep no secrets in their config.
       sealConfig: (channel, cfg, previous) =>
-        channel === 'cloud_api' ? sealCloudConfig(cfg, box, previous) : cfg,
+        channel === 'cloud_api'
+          ? sealCloudConfig(cfg, box, previous, { allowPrivateUrls: config.allowPrivateUrls })
+          : cfg,
     }),
     simulator: simulatorService({ db, media, events, sessions, log }),
     tokens,
@@ -222,12 +248,17 @@ function makeServices(deps: {
     users: userService({ db, events }),
     settings: settingService({ db, events }),
     helps: helpService({ db }),
-    contacts: contactService({ db, events, sessions, log }),
+    contacts: contactService({ db, events, sessions, log, bus }),
     queues: queueService({ db, events }),
     queueOptions: queueOptionService({ db }),
-    queueIntegrations: queueIntegrationService({ db, events, box }),
+    queueIntegrations: queueIntegrationService({
+      db,
+      events,
+      box,
+      allowPrivateUrls: config.allowPrivateUrls,
+    }),
     prompts: promptService({ db, events, box }),
-    contactLists: contactListService({ db, events, sessions, log, jobs }),
+    contactLists,
     fileLists: fileListService({ db, events, media }),
     campaignSettings: campaignSettingService({ db }),
     campaignDispatch: campaignDispatcher,
@@ -383,6 +414,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         await priv.register(scheduleRoutes(services.schedules));
         await priv.register(queueIntegrationRoutes(services.queueIntegrations));
         await priv.register(promptRoutes(services.prompts));
+        await priv.register(dashboardRoutes(services.dashboard));
       });
     },
     { prefix: '/api' },
@@ -407,9 +439,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.ready();
   const guards: RoomGuards = {
+    // Status lists and notifications: the rooms of what this user may see (contracts/visibility.ts).
+    viewer: (t) => loadViewer(database.db, t),
+    simulator: (t, whatsappId, number) => services.simulator.mayFollow(t, whatsappId, number),
     // A ticket's room: same company, and a ticket this user may see.
-    // Ticket notifications: the rooms of the queues (and other rules) this user may see, decided here.
-    notification: async (t) => notificationRooms(await loadViewer(database.db, t)),
     ticket: async (t, ticketId) => {
       const [row] = await database.db
         .select()
@@ -433,7 +466,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: app.log,
     processId,
     leaseMs: deps.sessions?.leaseMs,
-    inbound: withCampaignHooks(services.pipeline, services.campaignDispatch, app.log),
+    inbound: withInboundEvents(services.pipeline, {
+      bus: services.bus,
+      ackIntercepts: [campaignAckIntercept(services.campaignDispatch)],
+      log: app.log,
+    }),
     onState: async (ref, s) => {
       await services.whatsapps.applyState(ref, s);
       // Messages stored while the connection was down (or elsewhere) go out once it is connected here.
@@ -447,7 +484,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           media: services.media,
           notify: services.simulator.notify,
         });
-      if (kind === 'cloud_api') return cloudApiChannel({ ...ctx, box: services.box });
+      if (kind === 'cloud_api')
+        return cloudApiChannel({ ...ctx, box: services.box, allowPrivateUrls: config.allowPrivateUrls });
       if (kind === 'baileys')
         return baileysChannel(ctx, { db: database.db, box: services.box, log: app.log });
       return undefined;
@@ -465,6 +503,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     services,
     sessions: manager,
     async close() {
+      // Listeners still at work finish first (never hanging a shutdown on a stuck one).
+      await Promise.race([services.bus.idle(), new Promise((r) => setTimeout(r, 5000).unref?.())]);
       await jobs.stop();
       services.campaignDispatch.stop();
       await services.messages.outbound.stop();

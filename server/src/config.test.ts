@@ -134,6 +134,7 @@ describe('outside production', () => {
       refreshTokenTtl: 604800,
       seedDemo: true,
       trustProxy: false,
+      allowPrivateUrls: false,
     });
     expect(loadConfig({ DATA_DIR, SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
@@ -155,5 +156,14 @@ describe('outside production', () => {
     ]);
     for (const bad of ['yes please', '10.0.0.0/33', '300.1.1.1', 'nginx'])
       expect(() => tp(bad), bad).toThrow(/TRUST_PROXY/);
+  });
+
+  test('ALLOW_PRIVATE_URLS is off unless set to true (or 1); anything else is refused', () => {
+    const DATA_DIR = dir();
+    expect(loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: 'true' }).allowPrivateUrls).toBe(true);
+    expect(loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: '1' }).allowPrivateUrls).toBe(true);
+    expect(loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: 'false' }).allowPrivateUrls).toBe(false);
+    expect(loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: '' }).allowPrivateUrls).toBe(false);
+    expect(() => loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: 'yes please' })).toThrow();
   });
 });

@@ -38,6 +38,8 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** ffmpeg for voice notes; "off" (or empty) sends recordings unconverted. */
   FFMPEG_PATH: z.string().default('ffmpeg'),
+  /** Tenant-supplied URLs may reach private and loopback addresses (tests, self-hosted set-ups). */
+  ALLOW_PRIVATE_URLS: z.enum(['true', 'false', '1', '0', '']).default('false'),
 });
 
 export interface Config {
@@ -64,6 +66,8 @@ export interface Config {
   webDist?: string;
   /** false: recordings are sent as plain audio files, unconverted. */
   ffmpegPath: string | false;
+  /** ALLOW_PRIVATE_URLS: outbound calls to tenant URLs may reach private/loopback addresses (never metadata). */
+  allowPrivateUrls: boolean;
 }
 
 const KNOWN_DEFAULTS = new Set(['', 'changeme', 'secret', 'recado', 'default']);
@@ -207,5 +211,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     webDist: e.WEB_DIST,
     ffmpegPath: ['', 'off', 'false'].includes(e.FFMPEG_PATH.trim()) ? false : e.FFMPEG_PATH.trim(),
+    allowPrivateUrls: e.ALLOW_PRIVATE_URLS === 'true' || e.ALLOW_PRIVATE_URLS === '1',
   };
 }

@@ -385,3 +385,54 @@ test('connections: the session buttons of every status, and the QR dialog that c
     await page.context().close();
   }
 });
+
+test('connections: a Cloud API connection whose Graph never answered says why, and is never shown connected', async () => {
+  const page = await newPage(browser);
+  try {
+    const token = await signIn(page);
+    const name = `Cloud E2E ${Date.now().toString(36).slice(-5)}`;
+    // A loopback base URL is refused when saved (issue 18.1).
+    const refused = await page.request.post('/api/whatsapp', {
+      data: {
+        name,
+        channel: 'cloud_api',
+        channelConfig: {
+          phoneNumberId: '106540352242922',
+          accessToken: 'EAAG-e2e-token',
+          appSecret: 'e2e-app-secret',
+          graphBaseUrl: 'http://127.0.0.1:8080',
+        },
+      },
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(refused.status(), 400);
+    assert.equal(((await refused.json()) as { error: string }).error, 'ERR_URL_NOT_ALLOWED');
+    // A public-looking name that resolves nowhere: the channel cannot prove it is Graph.
+    const created = await api(page, token).send<{ id: number }>('post', '/whatsapp', {
+      name,
+      channel: 'cloud_api',
+      channelConfig: {
+        phoneNumberId: '106540352242922',
+        accessToken: 'EAAG-e2e-token',
+        appSecret: 'e2e-app-secret',
+        graphBaseUrl: 'https://graph.invalid',
+      },
+    });
+    await page.goto('/connections');
+    await waitForStatus(row(page, name), 'TIMEOUT');
+    assert.equal(
+      await row(page, name).getByTestId('connection-status-reason').innerText(),
+      'A Graph API está inacessível; tentando novamente.',
+    );
+    const [shown] = (await api(page, token).get<{ id: number; status: string }[]>('/whatsapp')).filter(
+      (w) => w.id === created.id,
+    );
+    assert.notEqual(shown?.status, 'CONNECTED');
+    const res = await page.request.delete(`/api/whatsapp/${created.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.ok(res.ok());
+  } finally {
+    await page.close();
+  }
+});

@@ -51,7 +51,8 @@ test('log in, switch language and theme, log out', async () => {
   await screenshot(page, 'login');
 
   await login(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  assert.equal(new URL(page.url()).pathname, '/');
+  // Admins land on their dashboard.
+  await page.waitForURL((url) => url.pathname === '/');
   assert.match(await page.getByTestId('greeting').innerText(), /Olá, Ana Admin/);
   const menu = page.getByTestId('side-menu');
   await menu.getByText('Atendimentos').waitFor();
@@ -118,7 +119,30 @@ test('log in, switch language and theme, log out', async () => {
 
   await logout(page);
   await page.goto('/settings');
-  await page.waitForURL('**/login');
+  await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/settings');
+  await page.context().close();
+});
+
+test('a page opened signed out comes back after the login; ?next= never leaves the site', async () => {
+  const page = await newPage(browser);
+  await page.goto('/contacts?searchParam=jo%C3%A3o');
+  await page.waitForURL(
+    (url) => url.pathname === '/login' && url.searchParams.get('next') === '/contacts?searchParam=jo%C3%A3o',
+  );
+  await page.locator('input[name="email"]').fill(DEMO_ADMIN.email);
+  await page.locator('input[name="password"]').fill(DEMO_ADMIN.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => url.pathname === '/contacts' && url.search === '?searchParam=jo%C3%A3o');
+  await page.locator('[data-testid="menu-contacts"][aria-current="page"]').waitFor();
+  await logout(page);
+
+  // Another site in ?next= is ignored: the login lands on the admin's home (the dashboard), on this origin.
+  const origin = new URL(page.url()).origin;
+  await page.goto(`/login?next=${encodeURIComponent('//evil.example/contacts')}`);
+  await page.locator('input[name="email"]').fill(DEMO_ADMIN.email);
+  await page.locator('input[name="password"]').fill(DEMO_ADMIN.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => url.origin === origin && url.pathname === '/');
   await page.context().close();
 });
 

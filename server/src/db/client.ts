@@ -62,12 +62,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  // pg_trgm backs the search indexes (migration 0005); PGlite bundles it as a contrib extension.
+  // pg_trgm backs the search indexes (migration 0005) and unaccent the accent-blind search_norm() they index
+  // (migration 0015, docs/search.md); PGlite bundles both as contrib extensions.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-  const extensions = { pg_trgm };
+  const extensions = { pg_trgm, unaccent };
   const client = opts.dataDir
     ? new PGlite(join(opts.dataDir, 'pglite'), { extensions })
     : new PGlite({ extensions });

@@ -5,10 +5,12 @@ import { openDatabase, type Database } from '../db/client.js';
 import { executeRows } from '../db/rows.js';
 import { scratchDatabase } from '../db/scratch.js';
 import { manualClock } from '../lib/clock.js';
-import { jobQueue } from './job-queue.js';
+import { z } from 'zod';
+import { defineJob, jobQueue, noPayload } from './job-queue.js';
 
 const log = pino({ level: 'silent' });
 const T0 = new Date('2030-01-01T12:00:00Z');
+const numbered = z.object({ n: z.number().int() });
 
 const until = async (fn: () => Promise<boolean> | boolean, ms = 10_000) => {
   const end = Date.now() + ms;
@@ -56,10 +58,15 @@ describe('job queue (one process)', () => {
   test('a job runs once when due, not before', async () => {
     const { q, clock } = queue();
     const ran: unknown[] = [];
-    q.register('due.test', async (job) => {
-      ran.push(job.payload);
+    const due = defineJob({
+      kind: 'due.test',
+      payload: numbered,
+      handler: async (job) => {
+        ran.push(job.payload);
+      },
     });
-    await q.schedule({ kind: 'due.test', runAt: new Date(T0.getTime() + 60_000), payload: { n: 1 } });
+    q.register(due);
+    await q.schedule(due, { runAt: new Date(T0.getTime() + 60_000), payload: { n: 1 } });
     expect(await q.runDue()).toBe(0);
     clock.advance(59_999);
     expect(await q.runDue()).toBe(0);
@@ -73,17 +80,16 @@ describe('job queue (one process)', () => {
   test('scheduling a key again moves the queued job instead of adding one', async () => {
     const { q, clock } = queue();
     const ran: unknown[] = [];
-    q.register('key.test', async (job) => {
-      ran.push(job.payload);
-    });
-    await q.schedule({
+    const keyed = defineJob({
       kind: 'key.test',
-      key: 'k1',
-      runAt: new Date(T0.getTime() + 10_000),
-      payload: { n: 1 },
+      payload: numbered,
+      handler: async (job) => {
+        ran.push(job.payload);
+      },
     });
-    await q.schedule({
-      kind: 'key.test',
+    q.register(keyed);
+    await q.schedule(keyed, { key: 'k1', runAt: new Date(T0.getTime() + 10_000), payload: { n: 1 } });
+    await q.schedule(keyed, {
       key: 'k1',
       runAt: new Date(T0.getTime() + 20_000),
       payload: { n: 2 },
@@ -95,7 +101,7 @@ describe('job queue (one process)', () => {
     expect(await q.runDue()).toBe(1);
     expect(ran).toEqual([{ n: 2 }]);
     // Once done, the same key schedules a new run.
-    await q.schedule({ kind: 'key.test', key: 'k1', runAt: clock.now(), payload: { n: 3 } });
+    await q.schedule(keyed, { key: 'k1', runAt: clock.now(), payload: { n: 3 } });
     expect(await q.runDue()).toBe(1);
     expect(ran).toEqual([{ n: 2 }, { n: 3 }]);
     expect(await jobRow(database, 'key.test')).toHaveLength(1);
@@ -104,11 +110,16 @@ describe('job queue (one process)', () => {
   test('a cancelled job never runs', async () => {
     const { q, clock } = queue();
     let runs = 0;
-    q.register('cancel.test', async () => {
-      runs++;
+    const cancelled = defineJob({
+      kind: 'cancel.test',
+      payload: noPayload,
+      handler: async () => {
+        runs++;
+      },
     });
-    await q.schedule({ kind: 'cancel.test', key: 'c1', runAt: new Date(T0.getTime() + 1000) });
-    await q.cancel('cancel.test', 'c1');
+    q.register(cancelled);
+    await q.schedule(cancelled, { key: 'c1', runAt: new Date(T0.getTime() + 1000), payload: {} });
+    await q.cancel(cancelled, 'c1');
     clock.advance(5000);
     expect(await q.runDue()).toBe(0);
     expect(runs).toBe(0);
@@ -118,15 +129,17 @@ describe('job queue (one process)', () => {
   test('a failing job is retried after its delay, then marked failed after maxAttempts', async () => {
     const { q, clock } = queue();
     let runs = 0;
-    q.register(
-      'fail.test',
-      async () => {
+    const failing = defineJob({
+      kind: 'fail.test',
+      payload: noPayload,
+      handler: async () => {
         runs++;
         throw new Error('provider down');
       },
-      { maxAttempts: 3, retryDelayMs: 1000 },
-    );
-    await q.schedule({ kind: 'fail.test' });
+      options: { maxAttempts: 3, retryDelayMs: 1000 },
+    });
+    q.register(failing);
+    await q.schedule(failing, { payload: {} });
     expect(await q.runDue()).toBe(1);
     expect((await jobRow(database, 'fail.test'))[0]).toMatchObject({
       status: 'queued',
@@ -149,14 +162,16 @@ describe('job queue (one process)', () => {
   test('a retry that succeeds ends done', async () => {
     const { q, clock } = queue();
     let runs = 0;
-    q.register(
-      'flaky.test',
-      async () => {
+    const flaky = defineJob({
+      kind: 'flaky.test',
+      payload: noPayload,
+      handler: async () => {
         if (++runs === 1) throw new Error('once');
       },
-      { retryDelayMs: 500 },
-    );
-    await q.schedule({ kind: 'flaky.test', key: 'f' });
+      options: { retryDelayMs: 500 },
+    });
+    q.register(flaky);
+    await q.schedule(flaky, { key: 'f', payload: {} });
     await q.runDue();
     clock.advance(500);
     expect(await q.runDue()).toBe(1);
@@ -166,17 +181,21 @@ describe('job queue (one process)', () => {
   test('scheduled again while it runs, a job runs again at its new time', async () => {
     const { q, clock } = queue();
     const ran: unknown[] = [];
-    q.register('resched.test', async (job) => {
-      ran.push(job.payload);
-      if (ran.length === 1)
-        await q.schedule({
-          kind: 'resched.test',
-          key: 'r',
-          runAt: new Date(clock.now().getTime() + 5000),
-          payload: { n: 2 },
-        });
+    const resched = defineJob({
+      kind: 'resched.test',
+      payload: numbered,
+      handler: async (job) => {
+        ran.push(job.payload);
+        if (ran.length === 1)
+          await q.schedule(resched, {
+            key: 'r',
+            runAt: new Date(clock.now().getTime() + 5000),
+            payload: { n: 2 },
+          });
+      },
     });
-    await q.schedule({ kind: 'resched.test', key: 'r', payload: { n: 1 } });
+    q.register(resched);
+    await q.schedule(resched, { key: 'r', payload: { n: 1 } });
     expect(await q.runDue()).toBe(1);
     expect((await jobRow(database, 'resched.test'))[0]).toMatchObject({ status: 'queued', attempts: 0 });
     clock.advance(5000);
@@ -187,10 +206,17 @@ describe('job queue (one process)', () => {
   test('a recurring job comes back every interval, and survives a failing run', async () => {
     const { q, clock } = queue();
     let runs = 0;
-    q.every('every.test', 30_000, async () => {
-      runs++;
-      if (runs === 2) throw new Error('bad sweep');
-    });
+    q.register(
+      defineJob({
+        kind: 'every.test',
+        payload: noPayload,
+        handler: async () => {
+          runs++;
+          if (runs === 2) throw new Error('bad sweep');
+        },
+        options: { every: 30_000 },
+      }),
+    );
     // Recurring runs are background work: runDue() does not count them.
     expect(await q.runDue()).toBe(0);
     expect(runs).toBe(1);
@@ -209,10 +235,40 @@ describe('job queue (one process)', () => {
 
   test('jobs of kinds this process does not handle are left for others', async () => {
     const { q } = queue();
-    q.register('mine.test', async () => undefined);
-    await q.schedule({ kind: 'theirs.test' });
+    q.register(defineJob({ kind: 'mine.test', payload: noPayload, handler: async () => undefined }));
+    const theirs = defineJob({ kind: 'theirs.test', payload: noPayload, handler: async () => undefined });
+    await q.schedule(theirs, { payload: {} });
     expect(await q.runDue()).toBe(0);
     expect((await jobRow(database, 'theirs.test'))[0]).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+
+  test('payloads are checked by the job schema: refused when scheduled, and a bad row never reaches the handler', async () => {
+    const { q } = queue();
+    const ran: number[] = [];
+    const typed = defineJob({
+      kind: 'typed.test',
+      payload: numbered,
+      handler: async (job) => {
+        ran.push(job.payload.n);
+      },
+      options: { maxAttempts: 1 },
+    });
+    q.register(typed);
+    // @ts-expect-error -- the payload's type comes from the schema
+    await expect(q.schedule(typed, { payload: { n: 'one' } })).rejects.toThrow();
+    expect(await jobRow(database, 'typed.test')).toHaveLength(0);
+    // A row written by something else (an older version, a hand-made insert) with a payload the schema refuses.
+    await database.raw(
+      `insert into jobs (kind, payload, run_at, max_attempts) values ('typed.test', '{"n":"x"}', $1, 1)`,
+      [T0.toISOString()],
+    );
+    expect(await q.runDue()).toBe(1);
+    expect(ran).toEqual([]);
+    expect((await jobRow(database, 'typed.test'))[0]).toMatchObject({
+      status: 'failed',
+      last_error: 'invalid payload for typed.test',
+    });
+    expect(() => q.register(typed)).toThrow(/registered twice/);
   });
 });
 
@@ -255,9 +311,16 @@ function twoProcessSuite(
       const effects: string[] = [];
       let release!: () => void;
       const hang = new Promise<void>((r) => (release = r));
-      qa.register('charge', chargeHandler(a, 'A', effects, hang), { leaseMs: 5000 });
-      qb.register('charge', chargeHandler(b, 'B', effects), { leaseMs: 5000 });
-      await qa.schedule({ kind: 'charge', key: 'entity-1', payload: { id: 1 } });
+      const charge = (handler: ReturnType<typeof chargeHandler>) =>
+        defineJob({
+          kind: 'charge',
+          payload: z.object({ id: z.number() }),
+          handler,
+          options: { leaseMs: 5000 },
+        });
+      qa.register(charge(chargeHandler(a, 'A', effects, hang)));
+      qb.register(charge(chargeHandler(b, 'B', effects)));
+      await qa.schedule(charge(chargeHandler(a, 'A', effects)), { key: 'entity-1', payload: { id: 1 } });
 
       // A claims the job and does the side effect, then "dies" before it can mark the job done.
       const aRun = qa.runDue();
@@ -296,10 +359,13 @@ function twoProcessSuite(
         runs.set(n, [...(runs.get(n) ?? []), who]);
         inFlight.delete(n);
       };
-      qa.register('many', handler('A'), { leaseMs: 600_000 });
-      qb.register('many', handler('B'), { leaseMs: 600_000 });
+      const many = (who: string) =>
+        defineJob({ kind: 'many', payload: numbered, handler: handler(who), options: { leaseMs: 600_000 } });
+      const manyA = many('A');
+      qa.register(manyA);
+      qb.register(many('B'));
       const total = 120;
-      for (let n = 0; n < total; n++) await qa.schedule({ kind: 'many', payload: { n } });
+      for (let n = 0; n < total; n++) await qa.schedule(manyA, { payload: { n } });
       const [ra, rb] = await Promise.all([qa.runDue(), qb.runDue()]);
       expect(ra + rb).toBe(total);
       expect(overlaps).toBe(0);

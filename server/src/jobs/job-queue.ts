@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { executeRows } from '../db/rows.js';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { truncate } from '../lib/text.js';
 
-export interface JobRecord {
+export interface JobRecord<P = unknown> {
   id: number;
   kind: string;
   key: string | null;
   companyId: number | null;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler knows its own payload
-  payload: any;
+  /** Checked against the job's schema before the handler runs. */
+  payload: P;
   attempts: number;
   runAt: Date;
 }
-
-export type JobHandler = (job: JobRecord) => Promise<void>;
 
 export interface JobOptions {
   /** How long a claimed job belongs to this process before another may take it (default 60 s). */
@@ -24,29 +24,55 @@ export interface JobOptions {
   maxAttempts?: number;
   /** Delay before the first retry, doubled on each further one, at most an hour (default 30 s). */
   retryDelayMs?: number;
+  /**
+   * A recurring job: the handler runs every `every` ms (clock time), a failed run is logged and the next
+   * one comes anyway. Nobody schedules it; its payload is `{}`.
+   */
+  every?: number;
+  /** With `every`: each process has its own row (key = the process id), for work tied to a process. */
+  perProcess?: boolean;
 }
 
+/** A kind of job: its name, its payload's schema, what it does and how it is retried (docs in README.md). */
+export interface JobDefinition<P = unknown> {
+  readonly kind: string;
+  readonly payload: z.ZodType<P>;
+  // Method syntax: a definition of any payload fits where definitions of unknown payloads are listed.
+  handler(job: JobRecord<P>): Promise<void>;
+  readonly options?: JobOptions;
+}
+
+/** Declares a job; register it with `jobs.register(definition)` and schedule it with `jobs.schedule(definition, …)`. */
+export function defineJob<S extends z.ZodType>(def: {
+  kind: string;
+  payload: S;
+  handler: (job: JobRecord<z.output<S>>) => Promise<void>;
+  options?: JobOptions;
+}): JobDefinition<z.output<S>> {
+  return def as JobDefinition<z.output<S>>;
+}
+
+/** The payload a recurring job (or one that needs nothing) carries. */
+export const noPayload = z.object({});
+
 export interface JobQueue {
-  register(kind: string, handler: JobHandler, opts?: JobOptions): void;
+  /** The one way to make a kind of job run in this process (app.ts registers every module's definitions). */
+  register(...definitions: JobDefinition[]): void;
   /**
-   * Durable insert. With a key, (kind, key) is unique: scheduling again replaces runAt/payload while the
-   * job is queued, queues it again once done or failed, and — while it runs — records the new runAt/payload
-   * as its next run (the current run then ends as queued instead of done). `executor` lets you enqueue
-   * inside your own drizzle transaction.
+   * Durable insert; the payload is checked against the definition's schema first. With a key, (kind, key)
+   * is unique: scheduling again replaces runAt/payload while the job is queued, queues it again once done
+   * or failed, and — while it runs — records the new runAt/payload as its next run (the current run then
+   * ends as queued instead of done). `executor` lets you enqueue inside your own drizzle transaction.
    */
-  schedule(
-    job: { kind: string; key?: string; runAt?: Date; payload?: unknown; companyId?: number },
+  schedule<P>(
+    definition: JobDefinition<P>,
+    job: { key?: string; runAt?: Date; payload: P; companyId?: number },
     executor?: unknown,
   ): Promise<void>;
-  cancel(kind: string, key: string): Promise<void>;
-  /**
-   * A recurring job: `handler` runs every `ms` (clock time). `perProcess` gives each process its own row
-   * (key = the process id), for work that must happen where a process's own resources live.
-   */
-  every(kind: string, ms: number, handler: JobHandler, opts?: JobOptions & { perProcess?: boolean }): void;
+  cancel(definition: Pick<JobDefinition, 'kind'>, key: string): Promise<void>;
   /**
    * Claims every due job (runAt <= clock.now()) and runs its handler; returns how many ran, not counting
-   * recurring (`every`) jobs, which run in the background of any pass.
+   * recurring jobs, which run in the background of any pass.
    */
   runDue(): Promise<number>;
   start(): void;
@@ -55,7 +81,8 @@ export interface JobQueue {
 }
 
 interface Registration {
-  handler: JobHandler;
+  handler(job: JobRecord): Promise<void>;
+  payload: z.ZodType;
   leaseMs: number;
   maxAttempts: number;
   retryDelayMs: number;
@@ -83,7 +110,7 @@ const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const ms = (n: number) => sql`(${n}::bigint * interval '1 millisecond')`;
 
 /** Error text for the job row and the log: the message only (never a payload, which may hold personal data). */
-const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
+const describe = (err: unknown) => truncate(err instanceof Error ? err.message : String(err), 500);
 
 /**
  * A small durable job queue on the application's own database (PGlite or PostgreSQL). Jobs are claimed
@@ -112,16 +139,36 @@ export function jobQueue(deps: {
 
   const exec = <T = Record<string, unknown>>(q: SQL, on: Db = db) => executeRows<T>(on, q);
 
-  function register(kind: string, handler: JobHandler, opts: JobOptions = {}) {
+  function add(kind: string, payload: z.ZodType, handler: Registration['handler'], opts: JobOptions = {}) {
+    if (registry.has(kind)) throw new Error(`job kind ${kind} registered twice`);
     registry.set(kind, {
       handler,
+      payload,
       leaseMs: opts.leaseMs ?? 60_000,
       maxAttempts: opts.maxAttempts ?? 5,
       retryDelayMs: opts.retryDelayMs ?? 30_000,
     });
   }
 
-  async function schedule(
+  function register(...definitions: JobDefinition[]) {
+    for (const d of definitions) {
+      if (d.options?.every) every(d.kind, d.options.every, (job) => d.handler(job), d.options);
+      else add(d.kind, d.payload, (job) => d.handler(job), d.options);
+    }
+  }
+
+  async function schedule<P>(
+    definition: JobDefinition<P>,
+    input: { key?: string; runAt?: Date; payload: unknown; companyId?: number },
+    executor?: unknown,
+  ) {
+    await insert(
+      { ...input, kind: definition.kind, payload: definition.payload.parse(input.payload) },
+      executor,
+    );
+  }
+
+  async function insert(
     job: { kind: string; key?: string; runAt?: Date; payload?: unknown; companyId?: number },
     executor?: unknown,
   ) {
@@ -151,20 +198,16 @@ export function jobQueue(deps: {
     );
   }
 
-  async function cancel(kind: string, key: string) {
-    await exec(sql`delete from jobs where kind = ${kind} and key = ${key}`);
+  async function cancel(definition: Pick<JobDefinition, 'kind'>, key: string) {
+    await exec(sql`delete from jobs where kind = ${definition.kind} and key = ${key}`);
   }
 
-  function every(
-    kind: string,
-    everyMs: number,
-    handler: JobHandler,
-    opts: JobOptions & { perProcess?: boolean } = {},
-  ) {
+  function every(kind: string, everyMs: number, handler: Registration['handler'], opts: JobOptions = {}) {
     const key = opts.perProcess ? `process:${me}` : 'every';
     recurring.set(kind, { ms: everyMs, key });
-    register(
+    add(
       kind,
+      noPayload,
       async (job) => {
         try {
           await handler(job);
@@ -173,7 +216,7 @@ export function jobQueue(deps: {
           log.warn({ kind, jobId: job.id, err: describe(err) }, 'recurring job failed');
         }
         // A dead process's own row (taken over after its lease) runs once more here and then ends.
-        if (job.key === key) await schedule({ kind, key, runAt: new Date(clock.now().getTime() + everyMs) });
+        if (job.key === key) await insert({ kind, key, runAt: new Date(clock.now().getTime() + everyMs) });
       },
       opts,
     );
@@ -217,15 +260,7 @@ export function jobQueue(deps: {
   async function runOne(row: ClaimedRow) {
     const reg = registry.get(row.kind)!;
     const id = Number(row.id);
-    const job: JobRecord = {
-      id,
-      kind: row.kind,
-      key: row.key,
-      companyId: row.company_id,
-      payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
-      attempts: row.attempts,
-      runAt: new Date(row.run_at),
-    };
+    const raw: unknown = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
     // A long handler keeps its lease (another process may take it only once this one stops renewing).
     const renew = setInterval(
       () =>
@@ -237,7 +272,18 @@ export function jobQueue(deps: {
     );
     renew.unref?.();
     try {
-      await reg.handler(job);
+      const parsed = reg.payload.safeParse(raw ?? {});
+      // A payload its schema refuses never reaches the handler (the job fails like a throwing handler).
+      if (!parsed.success) throw new Error(`invalid payload for ${row.kind}`);
+      await reg.handler({
+        id,
+        kind: row.kind,
+        key: row.key,
+        companyId: row.company_id,
+        payload: parsed.data,
+        attempts: row.attempts,
+        runAt: new Date(row.run_at),
+      });
       clearInterval(renew);
       const now = clock.now();
       // Done — unless it was scheduled again while it ran: then that is its next run.
@@ -302,7 +348,6 @@ export function jobQueue(deps: {
     register,
     schedule,
     cancel,
-    every,
     // One pass at a time in a process: a call made during a pass runs its own pass after it.
     runDue() {
       const next = pass.catch(() => 0).then(onePass);

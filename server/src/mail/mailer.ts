@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -35,9 +36,11 @@ export async function createMailer(opts: {
     async send(mail) {
       await mkdir(opts.outboxDir, { recursive: true });
       const safeTo = mail.to.replace(/[^a-z0-9@._-]/gi, '_');
-      const file = join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
+      // A random part keeps two mails of the same millisecond apart (one would overwrite the other).
+      const stamp = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
+      const file = join(opts.outboxDir, `${stamp}-${safeTo}.eml`);
       const eml = `From: ${opts.from}\nTo: ${mail.to}\nSubject: ${mail.subject}\nDate: ${new Date().toUTCString()}\nContent-Type: text/plain; charset=utf-8\n\n${mail.text}\n`;
-      await writeFile(file, eml, { mode: 0o600 });
+      await writeFile(file, eml, { mode: 0o600, flag: 'wx' });
       opts.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox');
       opts.log.debug({ body: mail.text }, 'outbox mail body');
     },

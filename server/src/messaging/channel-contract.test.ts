@@ -9,7 +9,8 @@ import { startFakeGraph, type FakeGraph } from './channels/cloud-api/fake-graph-
  * The same conversation cases, run through the whole product, against two channels: the built-in
  * simulator and the WhatsApp Cloud API (its Graph API and Meta's webhook played by local fakes).
  */
-const t = await testApp();
+// The fake Graph API listens on loopback, which only ALLOW_PRIVATE_URLS lets the server call.
+const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' } });
 const db = t.database.db;
 let graph: FakeGraph;
 

@@ -107,8 +107,8 @@ export interface StateUpdate {
   qrcode?: string;
   retries?: number;
   number?: string;
-  /** Why the connection cannot run (shown to the admin). */
-  data?: { reason: string };
+  /** Why the connection cannot run (shown to the admin): a short code, and the provider's words if any. */
+  data?: { reason: string; detail?: string };
 }
 
 /** What the session manager gives a channel: where to put what arrives. */

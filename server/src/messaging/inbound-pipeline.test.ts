@@ -14,6 +14,8 @@ import { mediaStore } from './media-store.js';
 import { inboundPipeline } from './inbound-pipeline.js';
 import type { InboundMessage } from './channel.js';
 import type { ConnectionRef } from './session-manager.js';
+import { proto, type WAMessage } from 'baileys';
+import { mapMessage } from './channels/baileys/baileys-mapping.js';
 
 let database: Database & { drop(): Promise<void> };
 let ref: ConnectionRef;
@@ -63,7 +65,7 @@ beforeAll(async () => {
     db: database.db,
     events,
     media: mediaStore(mkdtempSync(join(tmpdir(), 'recado-pipe-'))),
-    log: { warn: () => undefined },
+    log: { warn: () => undefined, error: () => undefined },
   });
 });
 afterAll(() => database?.drop());
@@ -141,5 +143,37 @@ describe('inbound pipeline', () => {
     expect(again.ticketId).toBe(lid.ticketId);
     const view = await ticketQueries.byId(database.db, ref.companyId, lid.ticketId!);
     expect(view!.contact.number).toBe('');
+  });
+
+  test('a Baileys message with an edge emoji, a lone surrogate, NUL bytes or 1 MB of text is stored, batched or alone', async () => {
+    const wa = (id: string, number: string, text: string): WAMessage =>
+      ({
+        key: { remoteJid: `${number}@s.whatsapp.net`, fromMe: false, id },
+        messageTimestamp: Math.floor(Date.now() / 1000),
+        pushName: 'Nul\u0000 \ud83dName',
+        message: proto.Message.fromObject({ conversation: text }),
+      }) as WAMessage;
+    const edge = 'a'.repeat(254) + '😀 end';
+    const big = '😀'.repeat(512 * 1024); // 1 MB of UTF-16 units
+    const texts = [edge, 'half \ud83d emoji', 'nul\u0000byte', big];
+    // One customer each, in one batch (the channel's path), then each alone for a second customer.
+    const batch = texts.map((text, i) => mapMessage(wa(`BAEB${i}`, `55119876510${i}0`, text))!);
+    const settled = await pipeline.messages(ref, batch);
+    expect(settled.map((r) => r.status === 'fulfilled' && r.value.status)).toEqual(texts.map(() => 'stored'));
+    for (const [i, text] of texts.entries())
+      expect((await pipeline.message(ref, mapMessage(wa(`BAES${i}`, '5511987651099', text))!)).status).toBe(
+        'stored',
+      );
+
+    const stored = await database.db.select().from(messages).where(eq(messages.whatsappId, ref.id));
+    const body = (id: string) => stored.find((m) => m.providerId === id)!.body;
+    expect(body('BAEB0')).toBe(edge);
+    expect(body('BAEB1')).toBe('half \ufffd emoji');
+    expect(body('BAEB2')).toBe('nulbyte');
+    expect(body('BAEB3')).toHaveLength(big.length);
+    const last = stored.find((m) => m.providerId === 'BAES3')!;
+    expect((await ticketOf(ref.id, last.ticketId)).lastMessage).toBe('😀'.repeat(127));
+    const first = stored.find((m) => m.providerId === 'BAEB0')!;
+    expect((await ticketOf(ref.id, first.ticketId)).lastMessage).toBe('a'.repeat(254));
   });
 });

@@ -1,16 +1,18 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { rooms, type TicketView } from '@recado/contracts';
 import type { Db } from '../db/client.js';
-import { contacts, messages, tickets } from '../db/schema/index.js';
+import { contacts, inboundFailures, messages, tickets } from '../db/schema/index.js';
 import { executeRows, rowOf } from '../db/rows.js';
 import { toMessageView, type MessageRow } from '../modules/messages/message-queries.js';
 import { tagsFor, toTicketView, trackingFor, type ViewRow } from '../modules/tickets/ticket-queries.js';
+import type { DomainBus } from '../events/domain-events.js';
 import type { Events } from '../realtime/events.js';
-import { ticketNotificationRooms } from '../realtime/room-policy.js';
+import { ticketEventRooms } from '../realtime/room-policy.js';
 import { readSetting } from '../modules/settings/setting-service.js';
 import type { AckUpdate, InboundMessage } from './channel.js';
 import type { MediaStore } from './media-store.js';
 import type { ConnectionRef } from './session-manager.js';
+import { cleanDeep, cleanText, truncate } from '../lib/text.js';
 
 class Duplicate extends Error {}
 
@@ -28,13 +30,32 @@ interface Stored {
 }
 
 export interface InboundResult {
-  status: 'stored' | 'duplicate' | 'ignored' | 'updated';
+  /** failed: given up after maxAttempts failures (kept in inbound_failures for the admins). */
+  status: 'stored' | 'duplicate' | 'ignored' | 'updated' | 'failed';
   messageId?: number;
   ticketId?: number;
 }
 
+/** The database's own words (drizzle wraps them in the query and its parameters: the customer's text). */
+const describeError = (err: unknown) => {
+  const e = err as { message?: unknown; cause?: { message?: unknown } };
+  const message = e?.cause?.message ?? e?.message ?? String(err);
+  return cleanText(truncate(String(message), 1000));
+};
+
+/**
+ * Failures that say nothing about the message: serialization and deadlock (40), connection (08), resources
+ * (53), operator intervention (57: a cancelled or timed-out statement, a shutdown).
+ */
+const isTransient = (err: unknown) => {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  const code = String(e?.cause?.code ?? e?.code ?? '');
+  return /^(40|08|53|57)/.test(code) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT/.test(code);
+};
+
 /** A short preview for ticket lists. */
-const preview = (m: InboundMessage) => (m.body || (m.mediaType ? `[${m.mediaType}]` : '')).slice(0, 255);
+const preview = (m: InboundMessage) =>
+  truncate(cleanText(m.body || (m.mediaType ? `[${m.mediaType}]` : '')), 255);
 
 /**
  * Every inbound message of every channel passes here. It is stored exactly once, keyed by (connection,
@@ -48,9 +69,14 @@ export function inboundPipeline(deps: {
   db: Db;
   events: Events;
   media: MediaStore;
-  log: { warn(o: object, m: string): void };
-  /** Called once per stored message, after its events (the automatic attendant); must not throw or wait. */
-  afterStore?: (ref: ConnectionRef, stored: { ticket: TicketView; message: MessageRow }) => void;
+  log: { warn(o: object, m: string): void; error(o: object, m: string): void };
+  /**
+   * Failed attempts after which a message is given up (stored in inbound_failures with its error) and
+   * answered `failed`, so that the channel moves on to the customer's next messages. Default 3.
+   */
+  maxAttempts?: number;
+  /** Domain events: `message.stored` once per stored message, after its socket events (docs/events.md). */
+  bus?: Pick<DomainBus, 'emit'>;
   /**
    * Looks first at each customer message (ratings: an answer to a resolved ticket's rating question is
    * stored there and never opens a ticket). `take` answers a result when it took the message;
@@ -62,6 +88,80 @@ export function inboundPipeline(deps: {
   };
 }) {
   const { db, events } = deps;
+  const maxAttempts = deps.maxAttempts ?? 3;
+  /** Messages that failed here before and have a row in inbound_failures to clear once they pass. */
+  const failedBefore = new Set<string>();
+
+  /**
+   * Counts a failed attempt; answers the attempts so far, or undefined when even that could not be written
+   * (the database is away: the channel retries later, nothing is given up).
+   */
+  async function recordFailure(ref: ConnectionRef, m: InboundMessage, err: unknown) {
+    const error = describeError(err);
+    const giveUp = sql`${inboundFailures.attempts} + 1 >= ${maxAttempts}`;
+    try {
+      const [row] = await db
+        .insert(inboundFailures)
+        .values({
+          companyId: ref.companyId,
+          whatsappId: ref.id,
+          providerId: m.providerId,
+          sender: m.from || m.lid || '',
+          preview: preview(m),
+          error,
+          failed: maxAttempts <= 1,
+        })
+        .onConflictDoUpdate({
+          target: [inboundFailures.whatsappId, inboundFailures.providerId],
+          set: {
+            attempts: sql`${inboundFailures.attempts} + 1`,
+            failed: sql`${inboundFailures.failed} or ${giveUp}`,
+            error,
+            updatedAt: new Date(),
+          },
+        })
+        .returning({ attempts: inboundFailures.attempts, failed: inboundFailures.failed });
+      failedBefore.add(`${ref.id}:${m.providerId}`);
+      return row;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Runs one message's store; a message that keeps failing is given up instead of holding the customer. */
+  async function guarded(
+    ref: ConnectionRef,
+    m: InboundMessage,
+    run: () => Promise<InboundResult>,
+  ): Promise<InboundResult> {
+    const key = `${ref.id}:${m.providerId}`;
+    let result: InboundResult;
+    try {
+      result = await run();
+    } catch (err) {
+      // A busy or unreachable database is nobody's poison: the channel retries without counting.
+      if (isTransient(err)) throw err;
+      const row = await recordFailure(ref, m, err);
+      if (!row?.failed) throw err;
+      deps.log.error(
+        {
+          error: describeError(err),
+          whatsappId: ref.id,
+          companyId: ref.companyId,
+          providerId: m.providerId,
+          attempts: row.attempts,
+        },
+        'inbound message given up after repeated failures; the customer’s next messages go on',
+      );
+      return { status: 'failed' };
+    }
+    if (failedBefore.delete(key))
+      await db
+        .delete(inboundFailures)
+        .where(and(eq(inboundFailures.whatsappId, ref.id), eq(inboundFailures.providerId, m.providerId)))
+        .catch(() => undefined);
+    return result;
+  }
 
   async function exists(whatsappId: number, providerId: string) {
     const [hit] = await db
@@ -255,19 +355,17 @@ export function inboundPipeline(deps: {
   /** Events after the commit, in the same shapes as the HTTP answers (built from what the statement returned). */
   function announce(ref: ConnectionRef, { contact, ticket, message, quoted }: Stored): InboundResult {
     const messageView = toMessageView(message, { quoted, contact: { id: contact.id, name: contact.name } });
-    const lists = [
-      rooms.ticketStatus(ref.companyId, ticket.status),
-      // Only those who may see the ticket hear about it (queues, assignment, showAll, allTicket).
-      ...ticketNotificationRooms(ref.companyId, ticket),
-    ];
-    events.toRoom([rooms.ticket(ref.companyId, ticket.id), ...lists], ref.companyId, 'appMessage', {
+    // Only those who may see the ticket hear about it (contracts/visibility.ts), in its lists and its room.
+    const all = ticketEventRooms(ref.companyId, ticket);
+    const lists = all.filter((r) => r !== rooms.ticket(ref.companyId, ticket.id));
+    events.toRoom(all, ref.companyId, 'appMessage', {
       action: 'create',
       message: messageView,
       ticket,
       contact: ticket.contact,
     });
     events.toRoom(lists, ref.companyId, 'ticket', { action: 'update', ticket });
-    deps.afterStore?.(ref, { ticket, message });
+    deps.bus?.emit('message.stored', { ref, ticket, message });
     return { status: 'stored', messageId: message.id, ticketId: ticket.id };
   }
 
@@ -276,8 +374,14 @@ export function inboundPipeline(deps: {
     m.kind === 'message' && !m.isGroup && !m.media && Boolean(m.from || m.lid);
   const customerOf = (m: InboundMessage) => (m.from ? `n:${m.from}` : `l:${m.lid}`);
 
-  const pipeline = {
-    async message(ref: ConnectionRef, m: InboundMessage): Promise<InboundResult> {
+  /** One message: its text cleaned (no NUL, no lone surrogate) and its failures counted. */
+  async function one(ref: ConnectionRef, raw: InboundMessage): Promise<InboundResult> {
+    const m = cleanDeep(raw);
+    return guarded(ref, m, () => storeOne(ref, m));
+  }
+
+  async function storeOne(ref: ConnectionRef, m: InboundMessage): Promise<InboundResult> {
+    {
       if (m.kind === 'edit' || m.kind === 'revoke' || m.kind === 'reaction') return applyToTarget(ref, m);
       if (m.isGroup && (await readSetting(db, ref.companyId, 'CheckMsgIsGroup')) === 'enabled')
         return { status: 'ignored' };
@@ -313,14 +417,22 @@ export function inboundPipeline(deps: {
       if (!result.duplicates.has(0)) return { status: 'ignored' };
       if (mediaPath) await deps.media.remove(mediaPath);
       return { status: 'duplicate' };
-    },
+    }
+  }
+
+  const pipeline = {
+    message: one,
 
     /**
      * Several messages at once, each customer's in the order given. Plain messages of different customers
      * share one statement; anything else, and a statement that fails (a duplicate among them), goes one by
      * one. Settles per message: a failure of one does not fail the others.
      */
-    async messages(ref: ConnectionRef, ms: InboundMessage[]): Promise<PromiseSettledResult<InboundResult>[]> {
+    async messages(
+      ref: ConnectionRef,
+      raw: InboundMessage[],
+    ): Promise<PromiseSettledResult<InboundResult>[]> {
+      const ms = raw.map(cleanDeep);
       const results: PromiseSettledResult<InboundResult>[] = new Array(ms.length);
       // Senders an interceptor may take go one by one (through message()), never in a batch.
       const held = deps.intercept ? await deps.intercept.waitingSenders(ref, ms) : undefined;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { freshDatabase } from '../../test/helpers.js';
 import { seed } from '../db/seed.js';
 import { companies, whatsapps } from '../db/schema/index.js';
 import type { Channel, ChannelSink, StateUpdate } from './channel.js';
-import { sessionManager, type ConnectionRef } from './session-manager.js';
+import { sessionManager, withoutParams, type ConnectionRef } from './session-manager.js';
 
 /** A scripted channel: records what happened to it, and can push states into its sink. */
 function fakeChannel(ref: ConnectionRef, sink: ChannelSink, log: string[]): Channel {
@@ -130,5 +130,21 @@ describe('session manager', () => {
     await b.m.startSession(w!.id);
     await until(() => b.m.isRunningHere(w!.id));
     await b.m.stop();
+  });
+});
+
+describe('withoutParams', () => {
+  test("a failed query's log entry keeps the statement and the database's error code, never the customer's text", async () => {
+    const database = await freshDatabase();
+    const err = await database.db.execute(sql`select ${'segredo do cliente'}::int as n`).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(String((err as Error).message) + JSON.stringify((err as Error).cause ?? {})).toContain('segredo');
+    const logged = JSON.stringify(withoutParams(err));
+    expect(logged).not.toContain('segredo');
+    expect(logged).toContain('select');
+    expect(JSON.stringify(withoutParams('plain\nparams: segredo'))).not.toContain('segredo');
   });
 });

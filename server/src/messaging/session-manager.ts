@@ -65,7 +65,10 @@ export function sessionManager(deps: SessionManagerDeps) {
           : await Promise.allSettled(ms.map((m) => deps.inbound.message(ref, m)));
         return settled.map((r) => {
           if (r.status === 'fulfilled') return true;
-          log.warn({ err: r.reason, whatsappId: ref.id }, 'inbound message failed; the channel will retry');
+          log.warn(
+            { err: withoutParams(r.reason), whatsappId: ref.id },
+            'inbound message failed; the channel will retry',
+          );
           return false;
         });
       },
@@ -244,3 +247,18 @@ export function sessionManager(deps: SessionManagerDeps) {
   };
 }
 export type SessionManager = ReturnType<typeof sessionManager>;
+
+/**
+ * A failed query's error names its parameters (drizzle: "Failed query: …\nparams: …"), which hold the
+ * customer's text, and so can the database's reason (`invalid input syntax …: "…"`): the log keeps the
+ * statement and the database's error code, never the values.
+ */
+export function withoutParams(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err).split('\nparams:')[0] };
+  const cause = err.cause as { code?: string } | undefined;
+  return {
+    name: err.name,
+    message: err.message.split('\nparams:')[0],
+    ...(cause?.code ? { code: cause.code } : {}),
+  };
+}

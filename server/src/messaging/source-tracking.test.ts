@@ -12,7 +12,8 @@ import { adReferral } from './channels/baileys/baileys-mapping.js';
  * Source tracking end to end: a customer who arrives through a click-to-WhatsApp ad (Meta's webhook
  * `referral`) opens a ticket whose ticketSourceTracking says where they came from.
  */
-const t = await testApp();
+// The fake Graph API listens on loopback, which only ALLOW_PRIVATE_URLS lets the server call.
+const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' } });
 const db = t.database.db;
 const graph = await startFakeGraph();
 afterAll(() => graph.close());

@@ -2,58 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { queues, tickets, userQueues, users } from '../db/schema/index.js';
-import { canSeeTicket, type Viewer } from '../modules/tickets/ticket-queries.js';
 import { testApp, type Session, waitFor } from '../../test/helpers.js';
-import { notificationRooms, ticketNotificationRooms } from './room-policy.js';
 
-describe('notification rooms mirror ticket visibility (core §6)', () => {
-  test('a viewer shares a room with a ticket exactly when canSeeTicket says it may see it', () => {
-    const viewers: Viewer[] = [];
-    for (const profile of ['admin', 'user', 'supervisor'])
-      for (const sup of [false, true])
-        for (const queueIds of [[], [1], [1, 3]])
-          for (const showQueuelessTickets of [true, false])
-            for (const allTicket of ['enabled', 'desabled'])
-              viewers.push({
-                userId: 7,
-                companyId: 3,
-                profile,
-                super: sup,
-                queueIds,
-                showQueuelessTickets,
-                allTicket,
-              });
-    let checked = 0;
-    for (const v of viewers)
-      for (const queueId of [null, 1, 2])
-        for (const userId of [null, 7, 8])
-          for (const status of ['pending', 'open', 'closed']) {
-            const ticket = { queueId, userId, status };
-            const mine = new Set(notificationRooms(v));
-            const shared = ticketNotificationRooms(3, ticket).some((r) => mine.has(r));
-            expect(shared, JSON.stringify({ v, ticket })).toBe(canSeeTicket(v, ticket));
-            checked++;
-          }
-    expect(checked).toBe(viewers.length * 27);
-  });
-
-  test('every room stays inside the company', () => {
-    const v = {
-      userId: 7,
-      companyId: 3,
-      profile: 'user',
-      super: false,
-      queueIds: [1, 2],
-      showQueuelessTickets: true,
-      allTicket: 'enabled',
-    };
-    for (const r of [
-      ...notificationRooms(v),
-      ...ticketNotificationRooms(3, { queueId: 1, userId: 7, status: 'pending' }),
-    ])
-      expect(r.startsWith('company-3-')).toBe(true);
-  });
-});
+// The rule itself, its rooms and its SQL are checked on one table in modules/tickets/visibility.test.ts.
 
 const t = await testApp();
 const db = t.database.db;
@@ -171,5 +122,104 @@ describe('the server sends ticket notifications only to those who may see the ti
       expect(bodies(heard.admin)).toContain(b);
     // Another company heard nothing of this one.
     expect(heard.rival).toEqual([]);
+  });
+});
+
+/** Joins every room a client may ask for, and records every event it hears. */
+async function everyRoom(session: Session, asks: string[]) {
+  const socket: Socket = await t.socket(session.token);
+  const heard: { event: string; payload: unknown }[] = [];
+  socket.onAny((event: string, payload: unknown) => heard.push({ event, payload }));
+  const answers: Record<string, boolean> = {};
+  for (const ask of ['notification', 'open', 'pending', 'closed', 'group', ...asks])
+    answers[ask] = (await new Promise<{ ok: boolean }>((resolve) => socket.emit('join', ask, resolve))).ok;
+  return { heard, answers };
+}
+
+describe('status lists and simulator events reach only those who may see the ticket', () => {
+  test('an attendant of queue 1 hears 0 events of a queue 2 ticket on every room it can join', async () => {
+    const c = await t.company('StatusRooms');
+    const w = await (await t.as(c.admin).post('/whatsapp', { name: 'Sim', channel: 'simulator' })).json();
+    const [q1, q2] = await db
+      .insert(queues)
+      .values([
+        { companyId: c.id, name: 'Um', color: '#aa0000' },
+        { companyId: c.id, name: 'Dois', color: '#0000aa' },
+      ])
+      .returning();
+    const one = await t.user(c.admin, 'user');
+    const two = await t.user(c.admin, 'user');
+    await db.insert(userQueues).values([
+      { userId: one.user.id, queueId: q1!.id },
+      { userId: two.user.id, queueId: q2!.id },
+    ]);
+    for (const u of [one, two])
+      await db.update(users).set({ showQueuelessTickets: false }).where(eq(users.id, u.user.id));
+    const customer = async (from: string, body: string) => {
+      await t.as(c.admin).post(`/simulator/${w.id}/inbound`, { from, body });
+      return waitFor(async () => {
+        const [row] = await db.select().from(tickets).where(eq(tickets.lastMessage, body));
+        return row;
+      });
+    };
+    // The queue 2 ticket exists before anyone listens, so its room can be asked for by id.
+    const tk = await customer('5511944440002', 'fila dois: oi');
+    await db.update(tickets).set({ queueId: q2!.id }).where(eq(tickets.id, tk.id));
+
+    const asks = [`ticket-${tk.id}`, `simulator-${w.id}-5511944440002`];
+    const attendant = await everyRoom(one, asks);
+    const owner = await everyRoom(two, asks);
+    const admin = await everyRoom(c.admin, asks);
+    // The attendant of queue 1 is refused the queue 2 ticket's and conversation's rooms; the others are not.
+    expect(attendant.answers).toMatchObject({
+      notification: true,
+      open: true,
+      pending: true,
+      [asks[0]!]: false,
+      [asks[1]!]: false,
+    });
+    expect(owner.answers).toMatchObject({ [asks[0]!]: true, [asks[1]!]: true });
+    expect(admin.answers).toMatchObject({ [asks[0]!]: true, [asks[1]!]: true });
+
+    // Everything that can happen to the queue 2 ticket: messages in, the attendant's reply, reading,
+    // accepting, closing, and the simulator's customer-side events.
+    await customer('5511944440002', 'fila dois: mensagem');
+    expect((await t.as(two).get(`/messages/${tk.id}`)).status).toBe(200);
+    expect((await t.as(two).put(`/tickets/${tk.id}`, { status: 'open' })).status).toBe(200);
+    const sent = await t.as(two).post(`/messages/${tk.id}`, { body: 'fila dois: resposta' });
+    expect(sent.status, await sent.clone().text()).toBeLessThan(300);
+    expect((await t.as(two).put(`/tickets/${tk.id}`, { status: 'closed' })).status).toBe(200);
+    const said = (list: { payload: unknown }[], text: string) =>
+      list.some((h) => JSON.stringify(h.payload).includes(text));
+    await waitFor(() => said(owner.heard, 'fila dois: resposta') && said(admin.heard, 'fila dois: resposta'));
+    await waitFor(
+      () =>
+        owner.heard.some((h) => h.event === `company-${c.id}-simulator`) &&
+        admin.heard.some((h) => h.event === `company-${c.id}-simulator`),
+    );
+    await waitFor(() =>
+      admin.heard.some(
+        (h) =>
+          h.event.endsWith('-ticket') &&
+          (h.payload as { ticket?: { status?: string } }).ticket?.status === 'closed',
+      ),
+    );
+    // A last event the attendant may hear (a queue 1 ticket), so nothing is still in flight.
+    const mine = await customer('5511944440001', 'fila um: oi');
+    await db.update(tickets).set({ queueId: q1!.id }).where(eq(tickets.id, mine.id));
+    await customer('5511944440001', 'fila um: marco');
+    await waitFor(() => said(attendant.heard, 'fila um: marco'));
+
+    const aboutQueue2 = attendant.heard.filter((h) => {
+      const p = h.payload as { ticket?: { id?: number }; ticketId?: number; message?: { ticketId?: number } };
+      return (
+        JSON.stringify(p).includes('fila dois') ||
+        p?.ticket?.id === tk.id ||
+        p?.ticketId === tk.id ||
+        p?.message?.ticketId === tk.id
+      );
+    });
+    expect(aboutQueue2).toEqual([]);
+    expect(attendant.heard.filter((h) => h.event === `company-${c.id}-simulator`)).toEqual([]);
   });
 });

@@ -35,11 +35,55 @@ describe('initialRooms', () => {
 describe('resolveJoin', () => {
   const none: RoomGuards = {};
 
-  test('notification and the ticket statuses resolve inside the caller’s company', async () => {
-    expect(await resolveJoin(tenant(), 'notification', none)).toBe('company-3-notification');
-    expect(await resolveJoin(tenant(), ' notification ', none)).toBe('company-3-notification');
-    for (const status of ['open', 'pending', 'closed', 'group'])
-      expect(await resolveJoin(tenant(), status, none)).toBe(`company-3-tickets-${status}`);
+  const viewer = async (t: Tenant) => ({
+    userId: t.userId,
+    profile: t.profile,
+    super: t.super,
+    queueIds: [1, 2],
+    showQueuelessTickets: false,
+    allTicket: 'desabled',
+  });
+
+  test('notification and the ticket statuses resolve, inside the caller’s company, to what it may see', async () => {
+    const admin = tenant({ profile: 'admin' });
+    expect(await resolveJoin(admin, 'notification', { viewer })).toEqual({
+      scope: 'notification',
+      rooms: ['company-3-notification'],
+    });
+    expect(await resolveJoin(admin, ' notification ', { viewer })).toMatchObject({
+      rooms: ['company-3-notification'],
+    });
+    for (const status of ['open', 'pending', 'closed', 'group']) {
+      expect(await resolveJoin(admin, status, { viewer })).toEqual({
+        scope: `tickets-${status}`,
+        rooms: [`company-3-tickets-${status}`],
+      });
+      // A plain user never joins the whole status list: only its own tickets' and its queues' rooms.
+      expect(await resolveJoin(tenant(), status, { viewer })).toEqual({
+        scope: `tickets-${status}`,
+        rooms: [
+          `company-3-tickets-${status}-user-7`,
+          `company-3-tickets-${status}-queue-1`,
+          `company-3-tickets-${status}-queue-2`,
+        ],
+      });
+    }
+    // Without the viewer guard nothing is joined.
+    for (const asked of ['notification', 'open', 'pending'])
+      expect(await resolveJoin(tenant(), asked, none)).toBeNull();
+  });
+
+  test('a simulator conversation needs the simulator guard', async () => {
+    expect(await resolveJoin(tenant(), 'simulator-4-5511999990000', none)).toBeNull();
+    const simulator = vi.fn(
+      async (_t: Tenant, id: number, number: string) => id === 4 && number === '5511999990000',
+    );
+    expect(await resolveJoin(tenant(), 'simulator-4-5511999990000', { simulator })).toBe(
+      'company-3-simulator-4-5511999990000',
+    );
+    expect(await resolveJoin(tenant(), 'simulator-5-5511999990000', { simulator })).toBeNull();
+    expect(await resolveJoin(tenant(), 'simulator-0-5511999990000', { simulator })).toBeNull();
+    expect(await resolveJoin(tenant(), 'simulator-4-55119999x', { simulator })).toBeNull();
   });
 
   test.each([
@@ -61,9 +105,12 @@ describe('resolveJoin', () => {
     ['an object', { room: 'company-4' }],
     ['an array', ['company-4']],
     ['a boolean', true],
+    ['a status list by name', 'company-3-tickets-open'],
+    ['another queue’s status room by name', 'company-3-tickets-open-queue-9'],
+    ['a notification room by name', 'company-3-notification-queue-9'],
   ])('refuses %s', async (_, request) => {
-    expect(await resolveJoin(tenant(), request, none)).toBeNull();
-    expect(await resolveJoin(tenant({ profile: 'admin', super: true }), request, none)).toBeNull();
+    expect(await resolveJoin(tenant(), request, { viewer })).toBeNull();
+    expect(await resolveJoin(tenant({ profile: 'admin', super: true }), request, { viewer })).toBeNull();
   });
 
   test('tickets need the ticket guard: absent guard refuses, the guard decides otherwise', async () => {
@@ -107,14 +154,17 @@ describe('resolveJoin', () => {
     expect(chat).toHaveBeenCalledTimes(2);
   });
 
-  test('notification resolves to the rooms the notification guard computes for the caller', async () => {
-    const notification = vi.fn(async (t: Tenant) => [`company-${t.companyId}-queue-1-notification`]);
-    expect(await resolveJoin(tenant(), 'notification', { notification })).toEqual([
-      'company-3-queue-1-notification',
-    ]);
-    expect(notification).toHaveBeenCalledWith(expect.objectContaining({ companyId: 3, userId: 7 }));
-    // Without the guard: the company-wide room (kept for callers that do not register one).
-    expect(await resolveJoin(tenant(), 'notification', none)).toBe('company-3-notification');
+  test('notification resolves to the rooms of the viewer the guard loads for the caller', async () => {
+    const spy = vi.fn(viewer);
+    expect(await resolveJoin(tenant(), 'notification', { viewer: spy })).toEqual({
+      scope: 'notification',
+      rooms: [
+        'company-3-notification-user-7',
+        'company-3-notification-queue-1',
+        'company-3-notification-queue-2',
+      ],
+    });
+    expect(spy).toHaveBeenCalledWith(expect.objectContaining({ companyId: 3, userId: 7 }));
   });
 
   test('a failing guard rejects (the socket server answers { ok: false })', async () => {

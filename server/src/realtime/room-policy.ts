@@ -1,4 +1,12 @@
-import { rooms } from '@recado/contracts';
+import {
+  rooms,
+  statusScope,
+  ticketRooms,
+  viewerRooms,
+  type VisibilityScope,
+  type VisibilityTicket,
+  type VisibilityViewer,
+} from '@recado/contracts';
 import type { Tenant } from '../http/tenant.js';
 import { isDbId } from '../lib/sql.js';
 
@@ -8,63 +16,40 @@ const TICKET_STATUSES = new Set(['open', 'pending', 'closed', 'group']);
 export interface RoomGuards {
   ticket?: (t: Tenant, ticketId: number) => Promise<boolean>;
   chat?: (t: Tenant, chatId: number) => Promise<boolean>;
-  /** The notification rooms of this user (see notificationRooms); absent: the company-wide one only. */
-  notification?: (t: Tenant) => Promise<string[]>;
+  /** The caller's visibility (queues, settings) as it is now; absent: status and notification rooms are refused. */
+  viewer?: (t: Tenant) => Promise<VisibilityViewer>;
+  /** Whether the caller may follow a simulator conversation (the ticket rule, applied to its tickets). */
+  simulator?: (t: Tenant, whatsappId: number, number: string) => Promise<boolean>;
 }
+
+/** A join that stands for a set of rooms: a new join of the same scope replaces the socket's old set. */
+export interface ScopedJoin {
+  scope: VisibilityScope;
+  rooms: string[];
+}
+
+/** The simulator conversation's room: its events reach admins and those who may see its tickets. */
+export const simulatorRoom = (companyId: number, whatsappId: number, number: string) =>
+  `company-${companyId}-simulator-${whatsappId}-${number}`;
 
 /**
- * Ticket notifications go only to those allowed to see the ticket (core §6), without a database check per
- * socket and event: each ticket event names the rooms of everyone who may see it, and each socket joins,
- * at joinNotification, the rooms its user's visibility covers. Socket.IO sends to the union, once each.
+ * Every room that should hear about a ticket (contracts/visibility.ts decides who may see it): the ticket's
+ * own room, its status list and the notification list, in the rooms of the keys that cover it. `before`
+ * is the ticket as it was (another status, queue or user): those who could see it then hear it leave.
  */
-export const notificationRoom = {
-  /** Managers (admin, super user): every ticket. */
-  all: (companyId: number) => rooms.notification(companyId),
-  queue: (companyId: number, queueId: number) => `company-${companyId}-queue-${queueId}-notification`,
-  /** Tickets without a queue, for users with showQueuelessTickets. */
-  queueless: (companyId: number) => `company-${companyId}-queueless-notification`,
-  /** Tickets assigned to the user. */
-  user: (companyId: number, userId: number) => `company-${companyId}-user-${userId}-notification`,
-  /** Waiting tickets of any queue, for users with allTicket enabled. */
-  waiting: (companyId: number) => `company-${companyId}-waiting-notification`,
-};
-
-/** Every room that should hear about a ticket in this state. */
-export function ticketNotificationRooms(
+export function ticketEventRooms(
   companyId: number,
-  ticket: { queueId: number | null; userId: number | null; status: string },
+  ticket: VisibilityTicket & { id: number },
+  before?: VisibilityTicket,
+  scopes: { status?: boolean; notification?: boolean } = { status: true, notification: true },
 ): string[] {
-  const list = [notificationRoom.all(companyId)];
-  if (ticket.userId) list.push(notificationRoom.user(companyId, ticket.userId));
-  if (ticket.queueId === null) list.push(notificationRoom.queueless(companyId));
-  else {
-    list.push(notificationRoom.queue(companyId, ticket.queueId));
-    if (ticket.status === 'pending') list.push(notificationRoom.waiting(companyId));
+  const set = new Set([rooms.ticket(companyId, ticket.id)]);
+  for (const state of before ? [ticket, before] : [ticket]) {
+    if (scopes.status) for (const r of ticketRooms(companyId, statusScope(state.status), state)) set.add(r);
+    if (scopes.notification) for (const r of ticketRooms(companyId, 'notification', state)) set.add(r);
   }
-  return list;
+  return [...set];
 }
-
-/** The notification rooms a user's visibility covers; mirrors canSeeTicket (ticket-queries.ts). */
-export function notificationRooms(v: {
-  companyId: number;
-  userId: number;
-  profile: string;
-  super: boolean;
-  queueIds: number[];
-  showQueuelessTickets: boolean;
-  allTicket: string;
-}): string[] {
-  if (v.profile === 'admin' || v.super) return [notificationRoom.all(v.companyId)];
-  const list = [notificationRoom.user(v.companyId, v.userId)];
-  for (const q of v.queueIds) list.push(notificationRoom.queue(v.companyId, q));
-  if (v.showQueuelessTickets) list.push(notificationRoom.queueless(v.companyId));
-  if (v.allTicket === 'enabled') list.push(notificationRoom.waiting(v.companyId));
-  return list;
-}
-
-/** Whether a room is one of the company's notification rooms (leaveNotification leaves them all). */
-export const isNotificationRoom = (companyId: number, room: string) =>
-  room.startsWith(`company-${companyId}-`) && room.endsWith('-notification');
 
 /** The rooms a socket is put in at connection, decided from its token alone. */
 export function initialRooms(t: Tenant): string[] {
@@ -82,13 +67,24 @@ export async function resolveJoin(
   t: Tenant,
   request: unknown,
   guards: RoomGuards,
-): Promise<string | string[] | null> {
+): Promise<string | ScopedJoin | null> {
   if (typeof request !== 'string' && typeof request !== 'number') return null;
   const asked = String(request).trim();
   if (asked.length === 0 || asked.length > 100) return null;
-  if (asked === 'notification')
-    return guards.notification ? await guards.notification(t) : rooms.notification(t.companyId);
-  if (TICKET_STATUSES.has(asked)) return rooms.ticketStatus(t.companyId, asked);
+  // Status lists and notifications carry whole tickets and messages: each socket joins only the rooms of
+  // the tickets its user may see (one room for managers, one per queue/assignment/setting otherwise).
+  const scope: VisibilityScope | null =
+    asked === 'notification' ? 'notification' : TICKET_STATUSES.has(asked) ? statusScope(asked) : null;
+  if (scope) {
+    if (!guards.viewer) return null;
+    return { scope, rooms: viewerRooms(t.companyId, scope, await guards.viewer(t)) };
+  }
+  const sim = /^simulator-(\d{1,10})-(\d{6,20})$/.exec(asked);
+  if (sim && guards.simulator) {
+    const id = Number(sim[1]);
+    if (!isDbId(id)) return null;
+    return (await guards.simulator(t, id, sim[2]!)) ? simulatorRoom(t.companyId, id, sim[2]!) : null;
+  }
   const ticket = /^(?:ticket-)?(\d{1,10})$/.exec(asked);
   // Ids outside 1..2^31-1 name no row: refused before any guard queries the database.
   if (ticket && guards.ticket) {

@@ -1,9 +1,9 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import { CLIENT_EVENTS, rooms } from '@recado/contracts';
+import { CLIENT_EVENTS, isScopeRoom, rooms } from '@recado/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tenant } from '../http/tenant.js';
-import { initialRooms, isNotificationRoom, resolveJoin, type RoomGuards } from './room-policy.js';
+import { initialRooms, resolveJoin, type RoomGuards } from './room-policy.js';
 
 export interface SocketServerDeps {
   httpServer: HttpServer;
@@ -67,17 +67,20 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
 
     const join = async (request: unknown, ack?: unknown) => {
       const room = await resolveJoin(tenant, request, deps.guards).catch(() => null);
-      if (Array.isArray(room)) {
-        // Notification rooms follow the user's queues as they are now: a new join replaces the old set.
-        for (const r of [...socket.rooms]) if (isNotificationRoom(tenant.companyId, r)) await socket.leave(r);
-        await socket.join(room);
+      if (room && typeof room === 'object') {
+        // Status and notification rooms follow the user's queues as they are now: a new join replaces the
+        // scope's old set.
+        for (const r of [...socket.rooms])
+          if (isScopeRoom(tenant.companyId, room.scope, r)) await socket.leave(r);
+        await socket.join(room.rooms);
       } else if (room) await socket.join(room);
       if (typeof ack === 'function') ack({ ok: Boolean(room) });
     };
     const leave = async (request: unknown, ack?: unknown) => {
       const room = await resolveJoin(tenant, request, deps.guards).catch(() => null);
-      if (Array.isArray(room)) {
-        for (const r of [...socket.rooms]) if (isNotificationRoom(tenant.companyId, r)) await socket.leave(r);
+      if (room && typeof room === 'object') {
+        for (const r of [...socket.rooms])
+          if (isScopeRoom(tenant.companyId, room.scope, r)) await socket.leave(r);
       } else if (room) await socket.leave(room);
       if (typeof ack === 'function') ack({ ok: Boolean(room) });
     };

@@ -1,3 +1,4 @@
+import { containsSearch } from '@recado/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   RESOURCES,
@@ -31,7 +32,7 @@ export const campaignResource = defineResource<Campaign, CampaignInput | Campaig
   listsKey: campaignKeys.lists(),
   paged: true,
   compare: byNewest,
-  matches: (search, c) => !search || c.name.toLowerCase().includes(search),
+  matches: (search, c) => !search || containsSearch(c.name, search),
   onPut: (client, record) =>
     client.setQueryData<CampaignReport>(campaignKeys.report(record.id), (old) =>
       old ? { ...old, ...record } : old,

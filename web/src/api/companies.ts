@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import type { Company, CompanyInput, CompanyUpdate, DaySchedule } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { api } from './client.js';
 import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
 
@@ -12,8 +13,8 @@ export const companyKeys = {
 
 const byName = (a: Company, b: Company) => a.name.localeCompare(b.name) || a.id - b.id;
 const matchesSearch = (key: QueryKey, c: Company) => {
-  const search = String(key[2] ?? '').toLowerCase();
-  return !search || c.name.toLowerCase().includes(search) || (c.email ?? '').toLowerCase().includes(search);
+  const search = String(key[2] ?? '');
+  return !search || containsSearch(c.name, search) || containsSearch(c.email, search);
 };
 
 /** GET /companies?searchParam&pageNumber (super user), paged while hasMore. */

@@ -1,3 +1,4 @@
+import { containsSearch } from '@recado/contracts';
 import { useEffect, useRef } from 'react';
 import {
   useMutation,
@@ -46,8 +47,8 @@ const itemMatches = (key: QueryKey, i: ContactListItemView) => {
   if (!search) return true;
   const digits = onlyDigits(search);
   return (
-    i.name.toLowerCase().includes(search) ||
-    i.email.includes(search) ||
+    containsSearch(i.name, search) ||
+    containsSearch(i.email, search) ||
     (digits.length >= 3 && i.number.includes(digits))
   );
 };
@@ -61,7 +62,7 @@ export const contactListResource = defineResource<ContactList, ContactListInput>
   listsKey: contactListKeys.lists(),
   paged: true,
   compare: byName,
-  matches: (search, l) => !search || l.name.toLowerCase().includes(search),
+  matches: (search, l) => !search || containsSearch(l.name, search),
   onPut: (client, contactList) => client.setQueryData(contactListKeys.detail(contactList.id), contactList),
   onDrop: (client, id) => client.removeQueries({ queryKey: contactListKeys.detail(id) }),
 });

@@ -11,6 +11,7 @@ import {
   type ContactUploadResult,
   type ContactView,
 } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { api } from './client.js';
 import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
@@ -38,7 +39,7 @@ const matchesSearch = (key: QueryKey, c: ContactView) => {
   if (!search) return true;
   const digits = onlyDigits(search);
   return (
-    c.name.toLowerCase().includes(search) ||
+    containsSearch(c.name, search) ||
     (digits.length >= CONTACT_SEARCH_MIN_LENGTH && c.number.includes(digits))
   );
 };

@@ -1,3 +1,4 @@
+import { containsSearch } from '@recado/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RESOURCES, type FileList, type FileListInput } from '@recado/contracts';
 import { api } from './client.js';
@@ -19,7 +20,7 @@ export const fileListResource = defineResource<FileList>({
   listsKey: fileListKeys.lists(),
   paged: true,
   compare: byName,
-  matches: (search, f) => !search || f.name.toLowerCase().includes(search),
+  matches: (search, f) => !search || containsSearch(f.name, search),
 });
 const putFileList = fileListResource.put;
 

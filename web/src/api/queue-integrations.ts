@@ -1,3 +1,4 @@
+import { containsSearch } from '@recado/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   RESOURCES,
@@ -28,7 +29,7 @@ export const queueIntegrationResource = defineResource<QueueIntegration, QueueIn
   listsKey: queueIntegrationKeys.pages(),
   paged: true,
   compare: byIntegrationName,
-  matches: (search, it) => !search || it.name.toLowerCase().includes(search),
+  matches: (search, it) => !search || containsSearch(it.name, search),
   onPut: (client, it) =>
     client.setQueryData<QueueIntegration[]>(queueIntegrationKeys.options(), (list) =>
       list ? [...list.filter((x) => x.id !== it.id), it].sort(byIntegrationName) : list,

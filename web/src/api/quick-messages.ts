@@ -1,3 +1,4 @@
+import { containsSearch } from '@recado/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   RESOURCES,
@@ -36,7 +37,7 @@ export const quickMessageResource = defineResource<QuickMessage, QuickMessageInp
   listsKey: quickMessageKeys.lists(),
   paged: true,
   compare: byShortcode,
-  matches: (s, q) => !s || q.shortcode.toLowerCase().includes(s) || q.message.toLowerCase().includes(s),
+  matches: (s, q) => !s || containsSearch(q.shortcode, s) || containsSearch(q.message, s),
   fromEvent: (q, me) => ({ ...q, canEdit: canEditQuickMessage(me, q) }),
   onPut: (client, record) =>
     client.setQueryData<QuickMessage[]>(quickMessageKeys.suggestions(), (list) =>

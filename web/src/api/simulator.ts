@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { normalizeNumber, type SimulatorInbound } from '@recado/contracts';
 import { api, currentToken, refreshToken } from './client.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
+import { joinRoom, leaveRoom } from '../realtime/socket.js';
 
 /** One message as the customer's phone sees it (GET /simulator/{id}/conversations/{number}). */
 export interface SimulatorMessage {
@@ -90,15 +91,27 @@ export function useSimulatorCustomers(whatsappId: number, enabled = true) {
 
 /** GET /simulator/{id}/conversations/{number}: every message both ways, oldest first. */
 export function useSimulatorConversation(whatsappId: number, number: string | null) {
-  return useQuery({
+  const query = useQuery({
     queryKey: simulatorKeys.conversation(whatsappId, number ?? ''),
     queryFn: () => api.get<SimulatorMessage[]>(`/simulator/${whatsappId}/conversations/${number}`),
     enabled: Boolean(number),
   });
+  const { refetch } = query;
+  // The conversation's events reach admins and the sockets following it (the server checks the user may
+  // see its ticket); once the join is confirmed, read again what happened in between.
+  useEffect(() => {
+    const digits = number ? normalizeNumber(number) : '';
+    if (!digits) return;
+    const room = `simulator-${whatsappId}-${digits}`;
+    const onJoined = () => void refetch();
+    joinRoom(room, onJoined);
+    return () => leaveRoom(room, onJoined);
+  }, [whatsappId, number, refetch]);
+  return query;
 }
 
 /**
- * `company-{id}-simulator` keeps the open simulator live: new messages both ways and ack changes are
+ * `company-{id}-simulator` (sent to admins and to the open conversation's room) keeps the open simulator live: new messages both ways and ack changes are
  * patched into the cached conversation and the customer list.
  */
 export function useSimulatorRealtime(whatsappId: number, onMessage?: (event: SimulatorEvent) => void) {

@@ -1,3 +1,4 @@
+import { containsSearch } from '@recado/contracts';
 import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
@@ -61,7 +62,7 @@ export const tagResource = defineResource<Tag, TagInput | TagUpdate>({
   listsKey: tagKeys.pages(),
   paged: true,
   compare: byTagName,
-  matches: (search, tag) => !search || tag.name.toLowerCase().includes(search),
+  matches: (search, tag) => !search || containsSearch(tag.name, search),
   onPut: (client, tag) => {
     client.setQueryData<Tag[]>(tagKeys.options(), (list) =>
       list ? [...list.filter((x) => x.id !== tag.id), tag].sort(byTagName) : list,

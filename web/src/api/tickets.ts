@@ -7,13 +7,17 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import {
+  canSeeTicket,
+  isTicketManager,
   onlyDigits,
   type AuthUser,
   type TicketCreate,
   type TicketStatus,
   type TicketUpdate,
   type TicketView,
+  type VisibilityViewer,
 } from '@recado/contracts';
+import { containsSearch } from '@recado/contracts';
 import { ApiError, api, request } from './client.js';
 import { useInfiniteList, type ListData, type ListPage } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
@@ -99,7 +103,15 @@ export const viewerOf = (u: AuthUser): Viewer => ({
   showQueuelessTickets: u.showQueuelessTickets,
   allTicket: u.allTicket,
 });
-const isManager = (v: Viewer) => v.profile === 'admin' || Boolean(v.super);
+const isManager = (v: Viewer) => isTicketManager(v);
+const visibilityOf = (v: Viewer): VisibilityViewer => ({
+  userId: v.id,
+  profile: v.profile,
+  super: v.super,
+  queueIds: v.queueIds,
+  showQueuelessTickets: v.showQueuelessTickets,
+  allTicket: v.allTicket,
+});
 
 /** Server order of GET /tickets: updatedAt desc, then id desc. */
 export const ticketOrder = (a: TicketView, b: TicketView) =>
@@ -111,34 +123,25 @@ export const ticketOrder = (a: TicketView, b: TicketView) =>
  */
 export function ticketFits(filter: TicketFilter, t: TicketView, v: Viewer): boolean | null {
   if (filter.status && t.status !== filter.status) return false;
+  // The one visibility rule (contracts/visibility.ts), as the server applies it to every list.
+  if (!canSeeTicket(visibilityOf(v), t)) return false;
   const queueOk = (ids: number[]) => t.queueId === null || ids.includes(t.queueId);
   if (filter.showAll) {
     if (filter.queueIds.length && !queueOk(filter.queueIds)) return false;
   } else if (filter.status === 'open') {
     if (t.userId !== v.id) return false;
     if (filter.queueIds.length && !queueOk(filter.queueIds)) return false;
-  } else if (t.userId !== v.id) {
-    if (isManager(v)) {
-      if (filter.queueIds.length && !queueOk(filter.queueIds)) return false;
-    } else if (t.queueId === null) {
-      if (!v.showQueuelessTickets) return false;
-    } else if (filter.status === 'pending' && v.allTicket === 'enabled') {
-      // Every queue's waiting tickets, within the queues the user picked.
-      if (filter.queueIds.length && !filter.queueIds.includes(t.queueId)) return false;
-    } else {
-      const set = (filter.queueIds.length ? filter.queueIds : v.queueIds).filter((id) =>
-        v.queueIds.includes(id),
-      );
-      if (!set.includes(t.queueId)) return false;
-    }
+  } else if (filter.queueIds.length && t.userId !== v.id && !queueOk(filter.queueIds)) {
+    // The queue selection: the picked queues, plus own and queueless tickets.
+    return false;
   }
   if (filter.users.length && isManager(v) && (t.userId === null || !filter.users.includes(t.userId)))
     return false;
   if (filter.tags.length && !t.tags.some((tag) => filter.tags.includes(tag.id))) return false;
-  const search = filter.searchParam.trim().toLowerCase();
+  const search = filter.searchParam.trim();
   if (search) {
     const digits = onlyDigits(search);
-    if (t.contact.name.toLowerCase().includes(search)) return true;
+    if (containsSearch(t.contact.name, search)) return true;
     if (digits.length >= 3 && t.contact.number.includes(digits)) return true;
     return null;
   }

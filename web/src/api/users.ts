@@ -1,3 +1,4 @@
+import { containsSearch } from '@recado/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RESOURCES, type UserInput, type UserUpdate, type UserView } from '@recado/contracts';
 import { api } from './client.js';
@@ -18,7 +19,7 @@ export const userResource = defineResource<UserView>({
   paged: true,
   compare: byName,
   matches: (search, user) =>
-    !search || user.name.toLowerCase().includes(search) || user.email.toLowerCase().includes(search),
+    !search || containsSearch(user.name, search) || containsSearch(user.email, search),
 });
 const putUserInLists = userResource.put;
 

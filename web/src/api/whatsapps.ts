@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Whatsapp, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
+import type { InboundFailureList, Whatsapp, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
 import { api } from './client.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 
@@ -7,6 +7,7 @@ export const whatsappKeys = {
   all: ['whatsapps'] as const,
   list: () => ['whatsapps', 'list'] as const,
   detail: (id: number) => ['whatsapps', 'detail', id] as const,
+  inboundFailures: (id: number) => ['whatsapps', 'inbound-failures', id] as const,
 };
 
 /** Server order of GET /whatsapp: name. */
@@ -58,6 +59,8 @@ export function patchSession(client: QueryClient, session: WhatsappSession) {
           retries: session.retries ?? w.retries,
           number: session.number ?? w.number,
           updatedAt: session.updatedAt ?? w.updatedAt,
+          // A state event says why it is down, or (no reason) that nothing is wrong any more.
+          statusReason: session.status ? session.statusReason : w.statusReason,
         };
   client.setQueryData<Whatsapp[]>(whatsappKeys.list(), (list) => {
     if (!list) return list;
@@ -82,6 +85,15 @@ export function useWhatsapps(enabled = true) {
   return useQuery({
     queryKey: whatsappKeys.list(),
     queryFn: () => api.get<Whatsapp[]>('/whatsapp'),
+    enabled,
+  });
+}
+
+/** GET /whatsapp/{id}/inbound-failures (admins): customer messages the server gave up on. */
+export function useInboundFailures(id: number, enabled = true) {
+  return useQuery({
+    queryKey: whatsappKeys.inboundFailures(id),
+    queryFn: () => api.get<InboundFailureList>(`/whatsapp/${id}/inbound-failures`),
     enabled,
   });
 }

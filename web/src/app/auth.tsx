@@ -16,6 +16,8 @@ import { useToast } from './useToast.js';
 interface AuthState {
   user: AuthUser | null;
   loading: boolean;
+  /** Signed out by choice (the profile menu): the login page then forgets the page they were on. */
+  loggedOut: boolean;
   login(email: string, password: string): Promise<AuthUser>;
   logout(): Promise<void>;
   reload(): Promise<void>;
@@ -52,6 +54,7 @@ export function daysUntil(dueDate: string | null | undefined, now = new Date()):
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<AuthUser | null>(null);
   const [loading, setLoading] = useState(Boolean(currentToken()));
+  const [loggedOut, setLoggedOut] = useState(false);
   const queryClient = useQueryClient();
   const toast = useToast();
 
@@ -99,6 +102,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       else if (days !== null && days < SUBSCRIPTION_WARNING_DAYS)
         toast.warning('auth.subscriptionExpiring', { count: days });
       closeSocket();
+      setLoggedOut(false);
       setUser(answer.user);
       return answer.user;
     },
@@ -111,12 +115,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch {
       /* the session may already be gone */
     }
+    setLoggedOut(true);
     reset();
   }, [reset]);
 
   const value = useMemo(
-    () => ({ user, loading, login, logout, reload }),
-    [user, loading, login, logout, reload],
+    () => ({ user, loading, loggedOut, login, logout, reload }),
+    [user, loading, loggedOut, login, logout, reload],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

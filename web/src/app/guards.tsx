@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Box, CircularProgress } from '@mui/material';
 import type { PlanFlag } from '@recado/contracts';
 import { useAuth } from './auth.js';
+import { landingFor, loginPathFor } from './landing.js';
 
 export function FullPageSpinner() {
   return (
@@ -14,20 +15,28 @@ export function FullPageSpinner() {
   );
 }
 
-/** Private routes: an unauthenticated visitor goes to /login. */
+/**
+ * Private routes: an unauthenticated visitor (or one whose session ended) goes to /login, which brings them
+ * back here afterwards; after a deliberate logout the login page remembers nothing.
+ */
 export function RequireAuth() {
-  const { user, loading } = useAuth();
+  const { user, loading, loggedOut } = useAuth();
   const location = useLocation();
   if (loading) return <FullPageSpinner />;
-  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!user) return <Navigate to={loggedOut ? '/login' : loginPathFor(location)} replace />;
   return <Outlet />;
 }
 
-/** Public routes (/login, /signup, /forgetpsw): an authenticated visitor goes to /. */
+/**
+ * Public routes (/login, /signup, /forgetpsw): an authenticated visitor goes to the page `?next=` names
+ * (validated: a path of this site) or to their home (landing.ts).
+ */
 export function PublicOnly() {
   const { user, loading } = useAuth();
+  const location = useLocation();
   if (loading) return <FullPageSpinner />;
-  if (user) return <Navigate to="/" replace />;
+  if (user)
+    return <Navigate to={landingFor(user, new URLSearchParams(location.search).get('next'))} replace />;
   return <Outlet />;
 }
 

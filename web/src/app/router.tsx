@@ -2,6 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { FullPageSpinner, PlanRoute, PublicOnly, RequireAuth } from './guards.js';
 import { useAuth } from './auth.js';
+import { homeFor } from './landing.js';
 import { CampaignsRoute } from '../pages/campaign-settings/campaigns-access.js';
 
 // Every screen is its own chunk, so the login route loads only what it needs.
@@ -31,14 +32,22 @@ const CampaignReportPage = lazy(() => import('../pages/campaigns/CampaignReportP
 const PromptsPage = lazy(() => import('../pages/prompts/PromptsPage.js'));
 const QueueIntegrationsPage = lazy(() => import('../pages/queue-integrations/QueueIntegrationsPage.js'));
 const ComingSoonPage = lazy(() => import('../pages/placeholder/ComingSoonPage.js'));
+const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage.js'));
 
 const page = (node: ReactNode) => <Suspense fallback={<FullPageSpinner />}>{node}</Suspense>;
 
-/** "/" is the admin dashboard; other profiles land on their tickets. */
+/** "/" is the admin dashboard (the menu's first entry); other profiles go to their home (landing.ts). */
 function Home() {
   const { user } = useAuth();
-  if (user && user.profile !== 'admin') return <Navigate to="/tickets" replace />;
-  return page(<ComingSoonPage feature="dashboard" />);
+  if (user && user.profile !== 'admin') return <Navigate to={homeFor(user)} replace />;
+  return page(<DashboardPage />);
+}
+
+/** An unknown address: home when signed in, else the login. */
+function Fallback() {
+  const { user, loading } = useAuth();
+  if (loading) return <FullPageSpinner />;
+  return <Navigate to={user ? homeFor(user) : '/login'} replace />;
 }
 
 const soon = (feature: string) => page(<ComingSoonPage feature={feature} />);
@@ -106,7 +115,7 @@ const router = createBrowserRouter([
       },
     ],
   },
-  { path: '*', element: <Navigate to="/" replace /> },
+  { path: '*', element: <Fallback /> },
 ]);
 
 export function AppRouter() {

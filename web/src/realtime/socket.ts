@@ -7,6 +7,8 @@ import { refreshToken, currentToken } from '../api/client.js';
  * earlier are rejoined on reconnect; `ready` is re-emitted 1 s after the page becomes visible again.
  */
 let socket: Socket | null = null;
+/** Core §7: the client reports its presence every 300,000 ms. */
+export const USER_STATUS_INTERVAL_MS = 300_000;
 /** Rooms joined, with how many parts of the page asked for each: left when the last one lets go. */
 const joined = new Map<string, number>();
 /** Ticket rooms joined, each with what to do once the server confirms the join (first time and after a reconnect). */
@@ -52,6 +54,10 @@ export function getSocket(): Socket {
   const watchdog = window.setInterval(() => {
     if (!s.connected && !s.active) window.setTimeout(() => s.connect(), 1000);
   }, 10000);
+  // Core §7: userStatus every 5 minutes keeps this user shown online (the dashboard's attendants table).
+  const heartbeat = window.setInterval(() => {
+    if (s.connected) s.emit('userStatus');
+  }, USER_STATUS_INTERVAL_MS);
   const onVisible = () => {
     if (document.visibilityState === 'visible') window.setTimeout(() => s.emit('ready'), 1000);
   };
@@ -59,6 +65,7 @@ export function getSocket(): Socket {
   s.on('disconnect', (reason) => {
     if (reason === 'io client disconnect') {
       window.clearInterval(watchdog);
+      window.clearInterval(heartbeat);
       document.removeEventListener('visibilitychange', onVisible);
     }
   });

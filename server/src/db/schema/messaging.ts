@@ -14,9 +14,12 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { companies, timestamps } from './platform.js';
 import { queues } from './queues.js';
+import { prompts } from './prompts.js';
+import { queueIntegrations } from './queue-integrations.js';
 import { users } from './users.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -48,8 +51,10 @@ export const whatsapps = pgTable(
     provider: text('provider').notNull().default('beta'),
     transferQueueId: integer('transfer_queue_id').references(() => queues.id, { onDelete: 'set null' }),
     timeToTransfer: integer('time_to_transfer'),
-    promptId: integer('prompt_id'),
-    integrationId: integer('integration_id'),
+    promptId: integer('prompt_id').references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
+    integrationId: integer('integration_id').references((): AnyPgColumn => queueIntegrations.id, {
+      onDelete: 'set null',
+    }),
     expiresTicket: integer('expires_ticket').notNull().default(0),
     timeUseBotQueues: integer('time_use_bot_queues').notNull().default(0),
     maxUseBotQueues: integer('max_use_bot_queues').notNull().default(3),
@@ -128,8 +133,9 @@ export const contacts = pgTable(
       .on(t.companyId, t.lid)
       .where(sql`lid is not null`),
     index('contacts_company_name_idx').on(t.companyId, sql`lower(${t.name})`),
-    // Searches by any part of a name or number (ILIKE '%x%'), pg_trgm's GIN indexes.
-    index('contacts_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    // Searches by any part of a name (accent- and case-blind: search_norm, docs/search.md) or number
+    // (LIKE '%x%'), pg_trgm's GIN indexes.
+    index('contacts_name_search_idx').using('gin', sql`search_norm(${t.name}) gin_trgm_ops`),
     index('contacts_number_trgm_idx').using('gin', t.number.op('gin_trgm_ops')),
   ],
 );
@@ -170,9 +176,15 @@ export const tickets = pgTable(
     amountUsedBotQueues: integer('amount_used_bot_queues').notNull().default(0),
     queueOptionId: integer('queue_option_id'),
     useIntegration: boolean('use_integration').notNull().default(false),
-    integrationId: integer('integration_id'),
-    promptId: integer('prompt_id'),
+    integrationId: integer('integration_id').references((): AnyPgColumn => queueIntegrations.id, {
+      onDelete: 'set null',
+    }),
+    promptId: integer('prompt_id').references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
     closedAt: ts('closed_at'),
+    /** The first time a person took the ticket (status open with a user); kept through returns and reopens. */
+    acceptedAt: ts('accepted_at'),
+    /** The first message a person sent on the ticket (bot and automatic messages have no user). */
+    firstResponseAt: ts('first_response_at'),
     ...timestamps,
   },
   (t) => [
@@ -203,6 +215,18 @@ export const tickets = pgTable(
     ),
     index('tickets_company_queue_idx').on(t.companyId, t.queueId),
     index('tickets_contact_idx').on(t.contactId),
+    // The dashboard's periods (docs/metrics.md): each figure reads one company's range of one timestamp,
+    // and the columns it needs ride in the index, so a 90-day figure is an index-only scan.
+    index('tickets_company_created_idx').on(t.companyId, t.createdAt, t.queueId),
+    index('tickets_company_closed_idx')
+      .on(t.companyId, t.closedAt, t.status, t.userId, t.acceptedAt, t.createdAt, t.queueId, t.id)
+      .where(sql`closed_at is not null`),
+    index('tickets_company_accepted_idx')
+      .on(t.companyId, t.acceptedAt, t.createdAt, t.queueId, t.id)
+      .where(sql`accepted_at is not null`),
+    index('tickets_company_first_response_idx')
+      .on(t.companyId, t.firstResponseAt, t.createdAt, t.queueId, t.id)
+      .where(sql`first_response_at is not null`),
   ],
 );
 
@@ -237,8 +261,8 @@ export const messages = pgTable(
   (t) => [
     uniqueIndex('messages_provider_uq').on(t.whatsappId, t.providerId),
     index('messages_ticket_created_idx').on(t.ticketId, t.createdAt.desc(), t.id.desc()),
-    // Ticket search inside message texts (ILIKE '%x%'), pg_trgm's GIN index.
-    index('messages_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')),
+    // Ticket search inside message texts (search_norm(body) LIKE '%x%', docs/search.md), pg_trgm's GIN index.
+    index('messages_body_search_idx').using('gin', sql`search_norm(${t.body}) gin_trgm_ops`),
   ],
 );
 
@@ -274,5 +298,38 @@ export const simulatorMessages = pgTable(
     index('simulator_messages_pending_idx')
       .on(t.whatsappId, t.id)
       .where(sql`not delivered and not from_me`),
+  ],
+);
+
+/**
+ * Inbound messages the pipeline could not store. Each failed attempt counts; after a few (the pipeline's
+ * maxAttempts) the message is given up — kept here with its error for the company's admins — so the
+ * customer's next messages are not held behind it.
+ */
+export const inboundFailures = pgTable(
+  'inbound_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    providerId: text('provider_id').notNull(),
+    /** The sender's number (or hidden id). */
+    sender: text('sender').notNull().default(''),
+    /** The start of the message's text, cleaned so that it can be stored. */
+    preview: text('preview').notNull().default(''),
+    attempts: integer('attempts').notNull().default(1),
+    /** True once the pipeline gave the message up. */
+    failed: boolean('failed').notNull().default(false),
+    error: text('error').notNull().default(''),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('inbound_failures_provider_uq').on(t.whatsappId, t.providerId),
+    index('inbound_failures_company_idx').on(t.companyId, t.whatsappId, t.id),
   ],
 );

@@ -11,6 +11,8 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { DaySchedule } from '@recado/contracts';
 import { companies, timestamps } from './platform.js';
+import { prompts } from './prompts.js';
+import { queueIntegrations } from './queue-integrations.js';
 
 /** Queues (departments): what the bot offers, who attends, and when. */
 export const queues = pgTable(
@@ -27,9 +29,11 @@ export const queues = pgTable(
     outOfHoursMessage: text('out_of_hours_message').notNull().default(''),
     completionMessage: text('completion_message').notNull().default(''),
     schedules: jsonb('schedules').$type<DaySchedule[]>().notNull().default([]),
-    /** Queue integration and AI prompt; their foreign keys arrive with those modules. */
-    integrationId: integer('integration_id'),
-    promptId: integer('prompt_id'),
+    /** Queue integration and AI prompt (deleting one leaves the queue without it). */
+    integrationId: integer('integration_id').references((): AnyPgColumn => queueIntegrations.id, {
+      onDelete: 'set null',
+    }),
+    promptId: integer('prompt_id').references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [

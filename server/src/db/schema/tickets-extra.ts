@@ -107,5 +107,8 @@ export const ticketSourceTracking = pgTable(
       .default({}),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('ticket_source_tracking_ticket_idx').on(t.ticketId)],
+  (t) => [
+    index('ticket_source_tracking_ticket_idx').on(t.ticketId),
+    index('ticket_source_tracking_company_created_idx').on(t.companyId, t.createdAt),
+  ],
 );

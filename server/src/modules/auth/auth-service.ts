@@ -19,6 +19,7 @@ import { companyQueries } from '../companies/company-queries.js';
 import { userQueries } from '../users/user-queries.js';
 import { sessionCache, type SessionCache } from './session-cache.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { truncate } from '../../lib/text.js';
 
 /** How long a just-rotated refresh token is still honoured (two tabs refreshing at once). */
 const ROTATION_GRACE_MS = 30_000;
@@ -162,7 +163,7 @@ export function authService(deps: AuthDeps) {
           userId: u.id,
           companyId: u.companyId,
           refreshHash: sha256(refreshToken),
-          userAgent: userAgent.slice(0, 300),
+          userAgent: truncate(userAgent, 300),
           expiresAt: new Date(Date.now() + deps.refreshTtlSeconds * 1000),
         });
         return old.map((s) => s.id);

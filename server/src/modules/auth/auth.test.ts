@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { userSessions } from '../../db/schema/index.js';
 import { tokenService } from '../../lib/tokens.js';
-import { SUPER, collectEvents, nextEvent, testApp, unique } from '../../../test/helpers.js';
+import { SUPER, collectEvents, expectError, nextEvent, testApp, unique } from '../../../test/helpers.js';
 
 const t = await testApp();
 
@@ -147,6 +147,28 @@ describe('signup', () => {
     const res = await t.request('POST', '/companies/cadastro', { body: signupBody(over) });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe('ERR_VALIDATION');
+  });
+
+  test('only a public plan can be chosen: a hidden plan is refused by id (ERR_NO_PLAN_FOUND)', async () => {
+    const su = await t.superuser();
+    const hidden = await (
+      await t.as(su).post('/plans', {
+        name: unique('Hidden '),
+        users: 99,
+        connections: 9,
+        queues: 9,
+        value: 0,
+        isPublic: false,
+      })
+    ).json();
+    for (const planId of [hidden.id, 6]) {
+      const body = signupBody({ planId });
+      await expectError(await t.request('POST', '/companies/cadastro', { body }), 404, 'ERR_NO_PLAN_FOUND');
+      // Nothing was created: the e-mail is still free.
+      expect((await t.request('POST', '/companies/cadastro', { body: { ...body, planId: 5 } })).status).toBe(
+        201,
+      );
+    }
   });
 
   test('a duplicate e-mail is refused with ERR_EMAIL_ALREADY_EXISTS', async () => {

@@ -32,7 +32,7 @@ test('a restart in the middle of a menu continues where the customer was (new pr
   ]);
 
   // The first process shuts down (its connection's lease is released) and a new one takes over.
-  await first.bot.idle();
+  await first.idle();
   await t.app.sessions.stop();
   const second = await buildApp({
     config: t.config,

@@ -13,7 +13,8 @@ import {
 } from '../../db/schema/index.js';
 import { executeRows } from '../../db/rows.js';
 import type { Clock } from '../../lib/clock.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import { z } from 'zod';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import { readSettings } from '../settings/setting-service.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
 import type { MessageService } from '../messages/message-service.js';
@@ -77,7 +78,6 @@ export function botService(deps: {
   log: { warn(o: object, m: string): void };
 }) {
   const { db, clock, log } = deps;
-  const chains = new Map<number, Promise<void>>();
 
   const minutes = (n: number) => n * 60_000;
 
@@ -194,7 +194,7 @@ export function botService(deps: {
       .where(and(eq(ticketBotStates.ticketId, ticketId), isNull(ticketBotStates.endedAt)))
       .returning();
     if (!ended) return;
-    if (deps.jobs) await deps.jobs.cancel(BOT_TIMEOUT_JOB, String(ticketId)).catch(() => undefined);
+    if (deps.jobs) await deps.jobs.cancel(timeoutJob, String(ticketId)).catch(() => undefined);
     const [t] = await db
       .update(tickets)
       .set({ chatbot: false, updatedAt: clock.now() })
@@ -215,8 +215,7 @@ export function botService(deps: {
     await saveState(ticket.id, { startedAt: ctx.now, sinceHistoryId: h?.id ?? 0 });
     const minutesLimit = ctx.connection.timeUseBotQueues;
     if (deps.jobs && minutesLimit > 0)
-      await deps.jobs.schedule({
-        kind: BOT_TIMEOUT_JOB,
+      await deps.jobs.schedule(timeoutJob, {
         key: String(ticket.id),
         runAt: new Date(ctx.now.getTime() + minutes(minutesLimit)),
         companyId: ticket.companyId,
@@ -497,26 +496,32 @@ export function botService(deps: {
   }
 
   /** timeUseBotQueues reached with no answer: the bot ends quietly (the ticket no longer shows it). */
-  deps.jobs?.register(BOT_TIMEOUT_JOB, async (job) => {
-    const ticketId = Number((job.payload as { ticketId?: number })?.ticketId);
-    if (!Number.isInteger(ticketId) || job.companyId === null) return;
-    const [row] = await db
-      .select({ state: ticketBotStates, limit: whatsapps.timeUseBotQueues })
-      .from(ticketBotStates)
-      .innerJoin(whatsapps, eq(whatsapps.id, ticketBotStates.whatsappId))
-      .where(and(eq(ticketBotStates.ticketId, ticketId), eq(ticketBotStates.companyId, job.companyId)));
-    if (!row?.state.startedAt || row.state.endedAt || !row.limit) return;
-    const s = row.state as StateRow & { startedAt: Date };
-    if (clock.now().getTime() - s.startedAt.getTime() < minutes(row.limit)) return;
-    await end(job.companyId, ticketId, 'time');
+  const timeoutJob = defineJob({
+    kind: BOT_TIMEOUT_JOB,
+    payload: z.object({ ticketId: z.number().int() }),
+    handler: async (job) => {
+      const { ticketId } = job.payload;
+      if (job.companyId === null) return;
+      const [row] = await db
+        .select({ state: ticketBotStates, limit: whatsapps.timeUseBotQueues })
+        .from(ticketBotStates)
+        .innerJoin(whatsapps, eq(whatsapps.id, ticketBotStates.whatsappId))
+        .where(and(eq(ticketBotStates.ticketId, ticketId), eq(ticketBotStates.companyId, job.companyId)));
+      if (!row?.state.startedAt || row.state.endedAt || !row.limit) return;
+      const s = row.state as StateRow & { startedAt: Date };
+      if (clock.now().getTime() - s.startedAt.getTime() < minutes(row.limit)) return;
+      await end(job.companyId, ticketId, 'time');
+    },
   });
 
   return {
+    /** Registered by app.ts. */
+    jobs: { timeout: timeoutJob },
     /**
-     * Called by the inbound pipeline after a message was stored and announced. Returns at once: the
-     * bot's work runs behind, one message of a ticket at a time.
+     * A message was stored and announced (`message.stored`, bot-listener.ts). The bus hands a ticket's
+     * messages over one at a time, in order.
      */
-    onInbound(ref: { id: number; companyId: number }, stored: StoredInbound): void {
+    async onStored(ref: { id: number; companyId: number }, stored: StoredInbound): Promise<void> {
       const { ticket, message } = stored;
       if (message.fromMe || ticket.isGroup) return;
       const taken =
@@ -527,19 +532,8 @@ export function botService(deps: {
         ticket.promptId !== null;
       // Someone else has the ticket; a bot still marked on it (accepted in the middle of a menu) ends now.
       if (taken && !ticket.chatbot) return;
-      const previous = chains.get(ticket.id) ?? Promise.resolve();
-      const next = previous
-        .then(() => (taken ? end(ref.companyId, ticket.id, 'handled') : handle(ref, ticket.id, message)))
-        .catch((err: unknown) => log.warn({ err, ticketId: ticket.id }, 'bot failed on a message'));
-      chains.set(ticket.id, next);
-      void next.then(() => {
-        if (chains.get(ticket.id) === next) chains.delete(ticket.id);
-      });
-    },
-
-    /** Resolves once every message handed over so far has been handled (tests, shutdown). */
-    async idle(): Promise<void> {
-      while (chains.size) await Promise.all([...chains.values()]);
+      if (taken) await end(ref.companyId, ticket.id, 'handled');
+      else await handle(ref, ticket.id, message);
     },
 
     /** The bot's state of a ticket of the company, or null. */

@@ -36,6 +36,8 @@ export const newNumber = () => `55119${String(70000000 + ++numberSeq + Math.floo
 /** Drives the app of `t`, or another app on the same database (`target`: a restarted process). */
 export function botKit(t: TestApp, target?: { app: App; url: string }) {
   const bot = (target?.app ?? t.app).services.bot;
+  /** Resolves once every event so far was handled (the bot answers through the event bus). */
+  const idle = () => (target?.app ?? t.app).services.bus.idle();
   const db = t.database.db;
   const base = target?.url ?? t.url;
   const call = (s: Session, method: string, path: string, body?: unknown) =>
@@ -127,7 +129,7 @@ export function botKit(t: TestApp, target?: { app: App; url: string }) {
       if (Date.now() > end) throw new Error(`message ${id} never reached the company`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    await bot.idle();
+    await idle();
     const conv = await phone(admin, whatsappId, number);
     return conv
       .slice(before)
@@ -154,5 +156,5 @@ export function botKit(t: TestApp, target?: { app: App; url: string }) {
     return row.ticket;
   }
 
-  return { bot, db, setup, phone, say, ticketOf };
+  return { bot, idle, db, setup, phone, say, ticketOf };
 }

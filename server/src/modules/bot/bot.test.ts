@@ -13,7 +13,7 @@ import { INVALID_ANSWER_NOTICE } from './bot-menu.js';
 const MONDAY_NOON = new Date('2026-11-23T15:00:00Z');
 const clock = manualClock(MONDAY_NOON);
 const t = await testApp({ deps: { clock, jobs: { autoStart: false } } });
-const { bot, db, setup, say, ticketOf } = botKit(t);
+const { bot, idle, db, setup, say, ticketOf } = botKit(t);
 
 const setSetting = async (admin: Session, key: string, value: string) =>
   expect((await t.as(admin).put(`/settings/${key}`, { value })).status).toBe(200);
@@ -427,7 +427,7 @@ describe('tickets the bot leaves alone', () => {
     const ref = { id: whatsappId, companyId: c.id, channel: 'simulator', channelConfig: {} };
     const result = await t.app.services.pipeline.message(ref, group);
     expect(result.status).toBe('stored');
-    await bot.idle();
+    await idle();
     const sent = await db
       .select()
       .from(messages)
@@ -466,7 +466,7 @@ describe('another company', () => {
     expect((await t.as(b.admin).put(`/tickets/${ticket.id}`, { queueId: B.queues['B um'] })).status).toBe(
       404,
     );
-    await bot.idle();
+    await idle();
     expect(await ticketOf(a.id, A.whatsappId, number)).toMatchObject({ queueId: null, chatbot: true });
 
     // The same customer writing to B's connection gets B's menu and lands in B's queue; A is untouched.

@@ -6,7 +6,8 @@ import type { Db } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { campaigns, campaignShippings, filesOptions } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { JobQueue, JobRecord } from '../../jobs/job-queue.js';
+import { z } from 'zod';
+import { defineJob, type JobQueue, type JobRecord } from '../../jobs/job-queue.js';
 import type { Events } from '../../realtime/events.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { AckUpdate, Channel, InboundMessage } from '../../messaging/channel.js';
@@ -15,12 +16,19 @@ import type { ConnectionRef, SessionManager } from '../../messaging/session-mana
 import { readCampaignSettings } from '../campaign-settings/campaign-setting-service.js';
 import { countsOf, withNames, type CampaignRow, type ShippingRow } from './campaign-queries.js';
 import { fillMessage, nextDelayMs, pickVariant, shippingProviderId, variantsOf } from './campaign-message.js';
+import { truncate } from '../../lib/text.js';
+import { mimeOf } from '../../http/uploads.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const START_JOB = 'campaign.start';
 export const SEND_JOB = 'campaign.send';
 const jobKey = (campaignId: number) => `campaign:${campaignId}`;
+const startPayload = z.object({ campaignId: z.number().int() });
+/** A chain of sends: its campaign, its token (a restart starts a new chain) and the rows it sent. */
+const sendPayload = z.object({ campaignId: z.number().int(), token: z.string(), n: z.number().int() });
+type StartPayload = z.output<typeof startPayload>;
+type SendPayload = z.output<typeof sendPayload>;
 
 /** When the connection is not running in this process (starting, another owner): try again after this. */
 const CHANNEL_RETRY_MS = 5000;
@@ -30,25 +38,6 @@ const INLINE_BUDGET_MS = 1000;
 const PROGRESS_EVERY_MS = 500;
 /** Rows claimed at once when there is no interval between sends. */
 const BATCH = 25;
-
-const MIME_BY_EXT: Record<string, string> = {
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.mp4': 'video/mp4',
-  '.mp3': 'audio/mpeg',
-  '.ogg': 'audio/ogg',
-  '.opus': 'audio/ogg',
-  '.pdf': 'application/pdf',
-  '.txt': 'text/plain',
-  '.csv': 'text/csv',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-};
-export const mimeOf = (filename: string) =>
-  MIME_BY_EXT[extname(filename).toLowerCase()] ?? 'application/octet-stream';
 
 export interface DispatchDeps {
   db: Db;
@@ -144,8 +133,8 @@ export function campaignDispatch(deps: DispatchDeps) {
     const jobs = deps.jobs();
     if (!jobs) throw new Error('jobs module not running');
     await jobs.schedule(
+      sendJob,
       {
-        kind: SEND_JOB,
         key: jobKey(c.id),
         runAt,
         payload: { campaignId: c.id, token, n },
@@ -155,8 +144,8 @@ export function campaignDispatch(deps: DispatchDeps) {
     );
   }
 
-  async function handleStart(job: JobRecord) {
-    const campaignId = Number(job.payload?.campaignId);
+  async function handleStart(job: JobRecord<StartPayload>) {
+    const { campaignId } = job.payload;
     const at = now();
     const token = randomUUID();
     const started = await db.transaction(async (tx) => {
@@ -295,7 +284,7 @@ export function campaignDispatch(deps: DispatchDeps) {
         .update(campaignShippings)
         .set({
           status: 'failed',
-          error: (err instanceof Error ? err.message : String(err)).slice(0, 500),
+          error: truncate(err instanceof Error ? err.message : String(err), 500),
           updatedAt: at,
         })
         .where(and(eq(campaignShippings.id, row.id), eq(campaignShippings.status, 'claimed')));
@@ -342,10 +331,9 @@ export function campaignDispatch(deps: DispatchDeps) {
     return true;
   }
 
-  async function handleSend(job: JobRecord) {
-    const campaignId = Number(job.payload?.campaignId);
-    const token = String(job.payload?.token ?? '');
-    let n = Number(job.payload?.n ?? 0);
+  async function handleSend(job: JobRecord<SendPayload>) {
+    const { campaignId, token } = job.payload;
+    let n = job.payload.n;
     const budgetEnds = Date.now() + INLINE_BUDGET_MS; // a work budget in real time, not a business time
     let settings: Awaited<ReturnType<typeof readCampaignSettings>> | undefined;
     for (;;) {
@@ -450,20 +438,31 @@ export function campaignDispatch(deps: DispatchDeps) {
     }
   }
 
+  const startJob = defineJob({
+    kind: START_JOB,
+    payload: startPayload,
+    handler: handleStart,
+    options: { maxAttempts: 10, retryDelayMs: 5000 },
+  });
+  const sendJob = defineJob({
+    kind: SEND_JOB,
+    payload: sendPayload,
+    handler: handleSend,
+    // The lease covers a run of back-to-back sends; a crashed run is taken over after it.
+    options: { leaseMs: 60_000, maxAttempts: 1000, retryDelayMs: 5000 },
+  });
+
   return {
-    register(jobs: JobQueue) {
-      jobs.register(START_JOB, handleStart, { maxAttempts: 10, retryDelayMs: 5000 });
-      // The lease covers a run of back-to-back sends; a crashed run is taken over after it.
-      jobs.register(SEND_JOB, handleSend, { leaseMs: 60_000, maxAttempts: 1000, retryDelayMs: 5000 });
-    },
+    /** Registered by app.ts. */
+    jobs: { start: startJob, send: sendJob },
 
     /** A PROGRAMADA campaign's start at its time (again: the new time replaces the old one). */
     async scheduleStart(c: { id: number; companyId: number; scheduledAt: Date }, executor?: unknown) {
       const jobs = deps.jobs();
       if (!jobs) throw new Error('jobs module not running');
       await jobs.schedule(
+        startJob,
         {
-          kind: START_JOB,
           key: jobKey(c.id),
           runAt: c.scheduledAt,
           payload: { campaignId: c.id },
@@ -474,7 +473,7 @@ export function campaignDispatch(deps: DispatchDeps) {
     },
 
     async unscheduleStart(campaignId: number) {
-      await deps.jobs()?.cancel(START_JOB, jobKey(campaignId));
+      await deps.jobs()?.cancel(startJob, jobKey(campaignId));
     },
 
     /** Restart: a new chain (new token) that continues with the rows still pending. */

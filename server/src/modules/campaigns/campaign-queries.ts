@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { campaignEditable, type Campaign, type CampaignCounts, type CampaignStatus } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { campaigns, campaignShippings, contactLists, files, tags, whatsapps } from '../../db/schema/index.js';
+import { containsText } from '../../lib/sql.js';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type ShippingRow = typeof campaignShippings.$inferSelect;
@@ -106,12 +107,7 @@ export async function pageOf(db: Db, companyId: number, search: string, pageNumb
   const rows = await db
     .select()
     .from(campaigns)
-    .where(
-      and(
-        eq(campaigns.companyId, companyId),
-        search ? sql`lower(${campaigns.name}) like ${`%${search.replace(/[\\%_]/g, '\\$&')}%`}` : undefined,
-      ),
-    )
+    .where(and(eq(campaigns.companyId, companyId), search ? containsText(campaigns.name, search) : undefined))
     .orderBy(desc(campaigns.id))
     .limit(size + 1)
     .offset((pageNumber - 1) * size);

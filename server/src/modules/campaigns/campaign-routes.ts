@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CampaignInput, CampaignListQuery, CampaignUpdate, IdParam } from '@recado/contracts';
-import { AppError } from '../../http/errors.js';
+import { readOneFile } from '../../http/uploads.js';
 import type { CampaignService } from './campaign-service.js';
 
 /** Campaign media: what a WhatsApp message can carry. */
@@ -33,17 +33,10 @@ export const campaignRoutes =
       campaigns.restart(req.tenant, req.params.id),
     );
     app.post('/campaigns/:id/media-upload', { schema: { params: IdParam } }, async (req) => {
-      if (!req.isMultipart()) throw new AppError('ERR_VALIDATION', 400, 'multipart file expected');
-      let file: { mimetype: string; filename: string; data: Buffer } | undefined;
-      for await (const part of req.parts({ limits: { fileSize: CAMPAIGN_MEDIA_MAX_BYTES, files: 1 } })) {
-        if (part.type !== 'file') continue;
-        const data = await part.toBuffer();
-        if (part.file.truncated) throw new AppError('ERR_VALIDATION', 413, 'file too large');
-        if (!CAMPAIGN_MEDIA_MIME.test(part.mimetype))
-          throw new AppError('ERR_VALIDATION', 400, `file type ${part.mimetype} not allowed`);
-        file = { mimetype: part.mimetype, filename: part.filename.slice(0, 200) || 'file', data };
-      }
-      if (!file) throw new AppError('ERR_VALIDATION', 400, 'file: required');
+      const { file } = await readOneFile(req, {
+        maxBytes: CAMPAIGN_MEDIA_MAX_BYTES,
+        accept: (f) => CAMPAIGN_MEDIA_MIME.test(f.mimetype),
+      });
       return campaigns.uploadMedia(req.tenant, req.params.id, file);
     });
     app.delete('/campaigns/:id/media-upload', { schema: { params: IdParam } }, (req) =>

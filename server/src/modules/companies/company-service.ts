@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, or } from 'drizzle-orm';
 import {
   DEFAULT_SIGNUP_PLAN_ID,
   PAGE_SIZE,
@@ -13,7 +13,7 @@ import type { Db } from '../../db/client.js';
 import { companies, plans, userSessions, users } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
-import { containsPattern, isDbId } from '../../lib/sql.js';
+import { containsText, isDbId } from '../../lib/sql.js';
 import { hashPassword } from '../../lib/passwords.js';
 import type { Events } from '../../realtime/events.js';
 import { companyQueries, planFlagColumns, toCompany } from './company-queries.js';
@@ -64,10 +64,14 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
     if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
     return toCompany(row.company, row.plan);
   };
-  const assertPlan = async (planId: number) => {
+  /** The plan exists; with `publicOnly` (signup) it must also be offered publicly: a hidden plan is not found. */
+  const assertPlan = async (planId: number, publicOnly = false) => {
     if (!isDbId(planId)) throw new AppError('ERR_NO_PLAN_FOUND', 404);
-    const [p] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId));
-    if (!p) throw new AppError('ERR_NO_PLAN_FOUND', 404);
+    const [p] = await db
+      .select({ id: plans.id, isPublic: plans.isPublic })
+      .from(plans)
+      .where(eq(plans.id, planId));
+    if (!p || (publicOnly && !p.isPublic)) throw new AppError('ERR_NO_PLAN_FOUND', 404);
   };
   const ownOrSuper = (t: Tenant, id: number) => {
     if (!t.super && t.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
@@ -79,7 +83,7 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
     async page(t: Tenant, search: string, pageNumber: number) {
       requireSuper(t);
       const where = search
-        ? or(ilike(companies.name, containsPattern(search)), ilike(companies.email, containsPattern(search)))
+        ? or(containsText(companies.name, search), containsText(companies.email, search))
         : undefined;
       const rows = await db
         .select({ company: companies, plan: { id: plans.id, name: plans.name } })
@@ -223,8 +227,10 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
 
     /** Public signup: a trial company with its first admin. The server decides trial, due date and status. */
     async signup(input: SignupInput) {
+      // Only the plans GET /plans/list offers: a hidden plan (the platform's own, a private deal) is not
+      // chosen by whoever knows its id. The server's own default is trusted as configured.
       const planId = input.planId ?? DEFAULT_SIGNUP_PLAN_ID;
-      await assertPlan(planId);
+      await assertPlan(planId, input.planId !== undefined);
       const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
       if (taken) throw new AppError('ERR_EMAIL_ALREADY_EXISTS', 409);
       const passwordHash = await hashPassword(input.password);

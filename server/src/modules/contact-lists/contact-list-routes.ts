@@ -9,9 +9,8 @@ import {
   IdParam,
   MAX_CONTACT_LIST_UPLOAD_BYTES,
 } from '@recado/contracts';
-import { AppError } from '../../http/errors.js';
 import type { ContactListService } from './contact-list-service.js';
-import { readMultipart } from './upload-file.js';
+import { readOneFile } from '../../http/uploads.js';
 
 export const contactListRoutes =
   (lists: ContactListService): FastifyPluginAsyncZod =>
@@ -34,12 +33,12 @@ export const contactListRoutes =
     );
     // Multipart: one .xls/.xlsx file (field `file`).
     app.post('/contact-lists/:id/upload', { schema: { params: IdParam } }, async (req) => {
-      const { files } = await readMultipart(req, { maxBytes: MAX_CONTACT_LIST_UPLOAD_BYTES });
-      const file = files[0];
-      if (!file) throw new AppError('ERR_VALIDATION', 400, 'file expected');
-      const name = file.filename.toLowerCase();
-      if (!CONTACT_LIST_UPLOAD_EXTENSIONS.some((ext) => name.endsWith(ext)))
-        throw new AppError('ERR_FILE_TYPE_NOT_ALLOWED', 400, 'Only .xls and .xlsx files');
+      const { file } = await readOneFile(req, {
+        maxBytes: MAX_CONTACT_LIST_UPLOAD_BYTES,
+        // Only .xls and .xlsx files.
+        accept: ({ filename }) =>
+          CONTACT_LIST_UPLOAD_EXTENSIONS.some((ext) => filename.toLowerCase().endsWith(ext)),
+      });
       return lists.upload(req.tenant, req.params.id, file.data);
     });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import {
   ContactListItemInput,
   MAX_CONTACT_LIST_UPLOAD_ROWS,
@@ -24,14 +24,16 @@ import type { Db } from '../../db/client.js';
 import { contactListItems, contactLists } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsPattern, containsText } from '../../lib/sql.js';
 import type { Channel } from '../../messaging/channel.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { Events } from '../../realtime/events.js';
 import { whatsappService, type WhatsappService } from '../whatsapps/whatsapp-service.js';
 import { requireCampaignManager, requireCampaigns } from '../campaign-settings/campaign-access.js';
 import { readContactSheet } from './spreadsheet.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import { z } from 'zod';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
+import { truncate } from '../../lib/text.js';
 
 type ListRow = typeof contactLists.$inferSelect;
 type ItemRow = typeof contactListItems.$inferSelect;
@@ -48,7 +50,7 @@ export interface ContactListServiceDeps {
   log: { warn(obj: object, msg: string): void };
   whatsapps?: Pick<WhatsappService, 'defaultFor'>;
   /** Runs the number checks after an upload (job `contact-list-check`, keyed by list). */
-  jobs: Pick<JobQueue, 'register' | 'schedule'>;
+  jobs: Pick<JobQueue, 'schedule'>;
   /** Longest wait for one number check; past it the number stays unchecked (null). */
   channelTimeoutMs?: number;
 }
@@ -212,22 +214,27 @@ export function contactListService(deps: ContactListServiceDeps) {
     if (changed) emitItem(companyId, listId, { action: 'reload', contactListId: listId });
   }
 
-  deps.jobs.register(CHECK_JOB, async (job) => {
-    const { contactListId } = (job.payload ?? {}) as { contactListId?: number };
-    if (job.companyId && contactListId) await checkUnchecked(job.companyId, contactListId);
+  /** Checks a list's unchecked numbers on WhatsApp in the background (registered by app.ts). */
+  const checkJob = defineJob({
+    kind: CHECK_JOB,
+    payload: z.object({ contactListId: z.number().int() }),
+    handler: async (job) => {
+      if (job.companyId) await checkUnchecked(job.companyId, job.payload.contactListId);
+    },
   });
 
   const itemSearch = (search: string): SQL | undefined => {
     if (!search) return undefined;
     const digits = onlyDigits(search);
     return or(
-      ilike(contactListItems.name, containsPattern(search)),
-      ilike(contactListItems.email, containsPattern(search)),
+      containsText(contactListItems.name, search),
+      containsText(contactListItems.email, search),
       digits.length >= 3 ? like(contactListItems.number, containsPattern(digits)) : undefined,
     );
   };
 
   return {
+    jobs: { check: checkJob },
     // ---- lists ----
 
     /** GET /contact-lists: by name, searched by name; { records, hasMore } from one extra row. */
@@ -239,7 +246,7 @@ export function contactListService(deps: ContactListServiceDeps) {
         .where(
           and(
             eq(contactLists.companyId, t.companyId),
-            q.searchParam ? ilike(contactLists.name, containsPattern(q.searchParam)) : undefined,
+            q.searchParam ? containsText(contactLists.name, q.searchParam) : undefined,
           ),
         )
         .orderBy(sql`lower(${contactLists.name})`, asc(contactLists.id))
@@ -327,12 +334,8 @@ export function contactListService(deps: ContactListServiceDeps) {
           email: r.email === undefined || r.email === '' ? '' : text(r.email),
           contactListId: id,
         });
-        const shownName = String(text(r.name) ?? '')
-          .trim()
-          .slice(0, 100);
-        const shownNumber = String(text(r.number) ?? '')
-          .trim()
-          .slice(0, 60);
+        const shownName = truncate(String(text(r.name) ?? '').trim(), 100);
+        const shownNumber = truncate(String(text(r.number) ?? '').trim(), 60);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const field = String(issue.path[0] ?? '');
@@ -390,8 +393,7 @@ export function contactListService(deps: ContactListServiceDeps) {
       if (valid.size) {
         emitItem(t.companyId, id, { action: 'reload', contactListId: id });
         await announceCount(t.companyId, id);
-        await deps.jobs.schedule({
-          kind: CHECK_JOB,
+        await deps.jobs.schedule(checkJob, {
           key: String(id),
           companyId: t.companyId,
           payload: { contactListId: id },

@@ -1,7 +1,17 @@
-import ExcelJS from 'exceljs';
-import * as XLSX from '@e965/xlsx';
-import { CONTACT_UPLOAD_COLUMNS, columnKey } from '@recado/contracts';
+import { dirname, extname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import {
+  CONTACT_UPLOAD_COLUMNS,
+  columnKey,
+  MAX_CONTACT_LIST_UNPACKED_BYTES,
+  type ErrorCode,
+} from '@recado/contracts';
 import { AppError } from '../../http/errors.js';
+import type { Records } from './spreadsheet-parse.js';
+import type { SheetAnswer, SheetJob } from './spreadsheet-worker.js';
+import { zipEntries, ZipRefused } from './zip-guard.js';
 
 export interface SheetRow {
   /** The row's number in the sheet (1-based, header included). */
@@ -18,74 +28,57 @@ const FIELD_OF = new Map<string, Field>(
   ),
 );
 
-/** A cell's visible value: rich text, hyperlinks and formulas give their text; numbers stay numbers. */
-export function cellValue(value: unknown): string | number {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number' || typeof value === 'string') return value;
-  if (typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    const v = value as {
-      richText?: { text: string }[];
-      text?: unknown;
-      result?: unknown;
-      hyperlink?: string;
-    };
-    if (Array.isArray(v.richText)) return v.richText.map((r) => r.text).join('');
-    if (v.text !== undefined) return cellValue(v.text);
-    if (v.result !== undefined) return cellValue(v.result);
-    if (v.hyperlink) return v.hyperlink.replace(/^mailto:/, '');
-  }
-  return '';
-}
-
 // ZIP (an .xlsx workbook) and OLE2 (the legacy binary .xls) signatures.
 const isZip = (b: Buffer) => b.length > 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 const isOle2 = (b: Buffer) =>
   b.length > 8 && b.readUInt32BE(0) === 0xd0cf11e0 && b.readUInt32BE(4) === 0xa1b11ae1;
 
-type Records = { records: { row: number; values: (string | number)[] }[]; tooMany: boolean };
+/** The parse's memory cap and time cap: past them the worker is stopped and the file refused. */
+const WORKER_HEAP_MB = 256;
+const WORKER_TIMEOUT_MS = 120_000;
 
-/** An .xlsx workbook (ZIP), read with exceljs. */
-async function workbookRecords(data: Buffer, maxRows: number): Promise<Records> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(data as unknown as ArrayBuffer);
-  } catch {
-    throw new AppError('ERR_SPREADSHEET_UNREADABLE', 400, 'The workbook could not be read');
-  }
-  const sheet = workbook.worksheets[0];
-  const records: Records['records'] = [];
-  let tooMany = false;
-  sheet?.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (records.length > maxRows) return void (tooMany = true);
-    const values = Array.isArray(row.values) ? row.values.slice(1).map(cellValue) : [];
-    if (values.some((v) => String(v).trim() !== '')) records.push({ row: rowNumber, values });
-  });
-  return { records, tooMany };
-}
+/** tsx's ESM API (its package exports it for `import` only; the worker's eval code is a script). */
+const tsxApi = () =>
+  pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx')), 'esm/api/index.mjs')).href;
 
-/** A legacy Excel 97-2003 binary file (OLE2/BIFF), read with SheetJS: values only, no formulas run. */
-function binaryRecords(data: Buffer, maxRows: number): Records {
-  let rows: unknown[][];
-  let firstRow = 0;
-  try {
-    const book = XLSX.read(data, { type: 'buffer', cellDates: true, cellFormula: false, cellHTML: false });
-    const sheet = book.SheetNames[0] ? book.Sheets[book.SheetNames[0]] : undefined;
-    if (!sheet) return { records: [], tooMany: false };
-    firstRow = sheet['!ref'] ? XLSX.utils.decode_range(sheet['!ref']).s.r : 0;
-    rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, blankrows: true, defval: '' });
-  } catch {
-    throw new AppError('ERR_SPREADSHEET_UNREADABLE', 400, 'The spreadsheet could not be read');
-  }
-  const records: Records['records'] = [];
-  let tooMany = false;
-  rows.forEach((cells, i) => {
-    if (records.length > maxRows) return void (tooMany = true);
-    const values = cells.map(cellValue);
-    if (values.some((v) => String(v).trim() !== '')) records.push({ row: firstRow + i + 1, values });
+/**
+ * Runs the parse in a worker thread. The server runs TypeScript through tsx: a worker started from a .ts
+ * file loads it through tsx's API (a compiled .js file would be started as it is).
+ */
+function parseInWorker(job: SheetJob): Promise<Records> {
+  const here = fileURLToPath(import.meta.url);
+  const file = fileURLToPath(new URL(`./spreadsheet-worker${extname(here)}`, import.meta.url));
+  const worker =
+    extname(here) === '.ts'
+      ? new Worker(
+          `import(${JSON.stringify(tsxApi())}).then((tsx) => ` +
+            `tsx.tsImport(${JSON.stringify(pathToFileURL(file).href)}, ${JSON.stringify(import.meta.url)}))`,
+          { eval: true, workerData: job, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } },
+        )
+      : new Worker(file, { workerData: job, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  return new Promise<Records>((resolve, reject) => {
+    const unreadable = () =>
+      new AppError('ERR_SPREADSHEET_UNREADABLE', 400, 'The spreadsheet could not be read within the limits');
+    const timer = setTimeout(() => {
+      reject(unreadable());
+      void worker.terminate();
+    }, WORKER_TIMEOUT_MS);
+    worker.once('message', (answer: SheetAnswer) => {
+      clearTimeout(timer);
+      if ('ok' in answer) resolve(answer.ok);
+      else reject(new AppError(answer.error.code as ErrorCode, answer.error.status, answer.error.message));
+      void worker.terminate();
+    });
+    // Out of memory, or the worker could not start: the file is refused, the server goes on.
+    worker.once('error', () => {
+      clearTimeout(timer);
+      reject(unreadable());
+    });
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      reject(unreadable());
+    });
   });
-  return { records, tooMany };
 }
 
 /**
@@ -93,14 +86,33 @@ function binaryRecords(data: Buffer, maxRows: number): Records {
  * number/numero/telefone, email/e-mail, in any case and with or without accents); a sheet whose first row
  * names no number column is read as name, number, e-mail from its first row on. Empty rows are skipped.
  * Both the workbook format (.xlsx, and ".xls" files saved as workbooks) and the Excel 97-2003 binary
- * format (.xls) are read.
+ * format (.xls) are read — in a worker thread, within `maxRows` rows and `unpacked` bytes (docs/uploads.md).
  */
-export async function readContactSheet(data: Buffer, maxRows: number): Promise<SheetRow[]> {
-  let read: Records;
-  if (isOle2(data)) read = binaryRecords(data, maxRows);
-  else if (isZip(data)) read = await workbookRecords(data, maxRows);
-  else throw new AppError('ERR_SPREADSHEET_UNREADABLE', 400, 'Not an Excel spreadsheet');
+export async function readContactSheet(
+  data: Buffer,
+  maxRows: number,
+  unpacked = MAX_CONTACT_LIST_UNPACKED_BYTES,
+): Promise<SheetRow[]> {
+  const kind = isOle2(data) ? 'ole2' : isZip(data) ? 'zip' : undefined;
+  if (!kind) throw new AppError('ERR_SPREADSHEET_UNREADABLE', 400, 'Not an Excel spreadsheet');
+  if (kind === 'zip') {
+    // What the central directory declares is checked here, before any worker starts: a bomb costs nothing.
+    try {
+      zipEntries(data, unpacked);
+    } catch (err) {
+      if (!(err instanceof ZipRefused)) throw err;
+      throw err.reason === 'too-large'
+        ? new AppError(
+            'ERR_FILE_TOO_LARGE',
+            413,
+            `The workbook unpacks to more than ${unpacked / 1024 / 1024} MB`,
+          )
+        : new AppError('ERR_SPREADSHEET_UNREADABLE', 400, 'The workbook could not be read');
+    }
+  }
+  const read = await parseInWorker({ data: new Uint8Array(data), kind, maxRows, unpacked });
   const { records, tooMany } = read;
+  if (tooMany) throw new AppError('ERR_SPREADSHEET_UNREADABLE', 400, `At most ${maxRows} rows per file`);
   if (records.length === 0) return [];
 
   const header = records[0]!.values.map((h) => FIELD_OF.get(columnKey(String(h))));
@@ -109,7 +121,7 @@ export async function readContactSheet(data: Buffer, maxRows: number): Promise<S
     ? { name: header.indexOf('name'), number: header.indexOf('number'), email: header.indexOf('email') }
     : { name: 0, number: 1, email: 2 };
   const body = hasHeader ? records.slice(1) : records;
-  if (tooMany || body.length > maxRows)
+  if (body.length > maxRows)
     throw new AppError('ERR_SPREADSHEET_UNREADABLE', 400, `At most ${maxRows} rows per file`);
   const at = (values: (string | number)[], i: number) => (i >= 0 ? values[i] : undefined);
   return body.map(({ row, values }) => ({

@@ -1,4 +1,5 @@
-import { and, asc, eq, ilike, like, or, sql, type SQL } from 'drizzle-orm';
+import type { DomainBus } from '../../events/domain-events.js';
+import { and, asc, eq, like, or, sql, type SQL } from 'drizzle-orm';
 import {
   CONTACT_SEARCH_MIN_LENGTH,
   PAGE_SIZE,
@@ -22,13 +23,14 @@ import type { Db } from '../../db/client.js';
 import { contactCustomFields, contacts } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsPattern, containsText } from '../../lib/sql.js';
 import { ChannelError, type Channel } from '../../messaging/channel.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { Events } from '../../realtime/events.js';
 import { canonicalTimeZone, readSetting } from '../settings/setting-service.js';
 import { whatsappService, type WhatsappService } from '../whatsapps/whatsapp-service.js';
 import { parseUploadRow } from './contact-upload.js';
+import { truncate } from '../../lib/text.js';
 
 type Row = typeof contacts.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -49,6 +51,8 @@ export interface ContactServiceDeps {
   pictureMaxAgeMs?: number;
   /** Longest wait for the channel (number check, picture); past it the channel is treated as unable. */
   channelTimeoutMs?: number;
+  /** Domain events (`contact.created`), after the insert committed. */
+  bus?: Pick<DomainBus, 'emit'>;
 }
 
 const view = (r: Row, extraInfo?: ContactView['extraInfo']): ContactView => ({
@@ -225,9 +229,10 @@ export function contactService(deps: ContactServiceDeps) {
   async function insertMissing(
     companyId: number,
     items: { name: string; number: string; email?: string }[],
+    by: number,
   ): Promise<Row[]> {
     if (!items.length) return [];
-    return db.transaction(async (tx) => {
+    const created = await db.transaction(async (tx) => {
       const inserted: Row[] = [];
       for (const part of chunks(items))
         inserted.push(
@@ -239,6 +244,8 @@ export function contactService(deps: ContactServiceDeps) {
         );
       return inserted;
     });
+    for (const contact of created) deps.bus?.emit('contact.created', { companyId, contact, by });
+    return created;
   }
 
   return {
@@ -249,7 +256,7 @@ export function contactService(deps: ContactServiceDeps) {
         const digits = onlyDigits(search);
         where.push(
           or(
-            ilike(contacts.name, containsPattern(search)),
+            containsText(contacts.name, search),
             digits.length >= CONTACT_SEARCH_MIN_LENGTH
               ? like(contacts.number, containsPattern(digits))
               : undefined,
@@ -311,8 +318,9 @@ export function contactService(deps: ContactServiceDeps) {
           return created!.id;
         })
         .catch(duplicateOr);
-      const { contact } = await load(t.companyId, id);
+      const { row: createdRow, contact } = await load(t.companyId, id);
       emit(t.companyId, { action: 'create', contact });
+      deps.bus?.emit('contact.created', { companyId: t.companyId, contact: createdRow, by: t.userId });
       schedulePicture(t.companyId, id, replyTo ?? number);
       return contact;
     },
@@ -375,14 +383,13 @@ export function contactService(deps: ContactServiceDeps) {
       for (const entry of book) {
         const number = normalizeNumber(String(entry.number ?? ''));
         if (number.length < 8 || number.length > 20 || wanted.has(number)) continue;
-        const name = String(entry.name ?? '')
-          .trim()
-          .slice(0, 50);
+        const name = truncate(String(entry.name ?? '').trim(), 50);
         wanted.set(number, name.length >= 2 ? name : number);
       }
       const created = await insertMissing(
         t.companyId,
         [...wanted].map(([number, name]) => ({ number, name })),
+        t.userId,
       );
       for (const r of created) emit(t.companyId, { action: 'create', contact: view(r, []) });
       return { imported: created.length, skipped: book.length - created.length };
@@ -414,7 +421,7 @@ export function contactService(deps: ContactServiceDeps) {
         firstRowOf.set(number, row);
         valid.push({ row, name, number, email });
       });
-      const created = await insertMissing(t.companyId, valid);
+      const created = await insertMissing(t.companyId, valid, t.userId);
       const byNumber = new Map(created.map((r) => [r.number, r]));
       const newContacts: ContactUploadResult['newContacts'] = [];
       for (const v of valid) {

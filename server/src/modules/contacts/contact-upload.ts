@@ -5,6 +5,7 @@ import {
   type ContactInputParsed,
   type ContactUploadError,
 } from '@recado/contracts';
+import { truncate } from '../../lib/text.js';
 
 type Field = keyof typeof CONTACT_UPLOAD_COLUMNS;
 
@@ -31,8 +32,8 @@ export function parseUploadRow(raw: unknown): ParsedRow {
       const field = FIELD_OF.get(columnKey(key));
       if (field && picked[field] === undefined) picked[field] = cellText(value);
     }
-  const contactName = typeof picked.name === 'string' ? picked.name.trim().slice(0, 100) : '';
-  const number = typeof picked.number === 'string' ? picked.number.trim().slice(0, 60) : '';
+  const contactName = typeof picked.name === 'string' ? truncate(picked.name.trim(), 100) : '';
+  const number = typeof picked.number === 'string' ? truncate(picked.number.trim(), 60) : '';
   const parsed = ContactInput.safeParse({
     name: picked.name,
     number: picked.number,

@@ -8,7 +8,7 @@ import {
   MAX_FILE_LIST_UPLOAD_BYTES,
 } from '@recado/contracts';
 import { AppError } from '../../http/errors.js';
-import { readMultipart } from '../contact-lists/upload-file.js';
+import { readOneFile } from '../../http/uploads.js';
 import type { FileListService } from './file-list-service.js';
 
 const OptionTarget = z.object({
@@ -35,9 +35,7 @@ export const fileListRoutes =
     );
     // Multipart: the file (field `files` or `file`), and optionId (or the spec's `id`) or a new option's name.
     app.post('/files/uploadList/:id', { schema: { params: IdParam } }, async (req) => {
-      const { files, fields } = await readMultipart(req, { maxBytes: MAX_FILE_LIST_UPLOAD_BYTES });
-      const file = files[0];
-      if (!file) throw new AppError('ERR_VALIDATION', 400, 'file expected');
+      const { file, fields } = await readOneFile(req, { maxBytes: MAX_FILE_LIST_UPLOAD_BYTES });
       const target = OptionTarget.safeParse({
         optionId: fields.optionId || fields.id || undefined,
         name: fields.name || undefined,

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { and, asc, eq, ilike, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import {
   FILE_LIST_TYPES,
   MAX_FILE_LIST_OPTIONS,
@@ -16,10 +16,11 @@ import type { Db } from '../../db/client.js';
 import { files, filesOptions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { Events } from '../../realtime/events.js';
 import { requireCampaignManager } from '../campaign-settings/campaign-access.js';
+import { truncate } from '../../lib/text.js';
 
 type FileRow = typeof files.$inferSelect;
 type OptionRow = typeof filesOptions.$inferSelect;
@@ -116,7 +117,7 @@ export function fileListService({ db, events, media }: { db: Db; events: Events;
         .where(
           and(
             eq(files.companyId, t.companyId),
-            q.searchParam ? ilike(files.name, containsPattern(q.searchParam)) : undefined,
+            q.searchParam ? containsText(files.name, q.searchParam) : undefined,
           ),
         )
         .orderBy(sql`lower(${files.name})`, asc(files.id))
@@ -212,7 +213,7 @@ export function fileListService({ db, events, media }: { db: Db; events: Events;
       if (!option && list.options.length >= MAX_FILE_LIST_OPTIONS)
         throw new AppError('ERR_VALIDATION', 400, `At most ${MAX_FILE_LIST_OPTIONS} options`);
       const path = await media.save(t.companyId, file.data, file.filename, 'file-lists');
-      const fileName = file.filename.replace(/[\\/]/g, '_').slice(0, 200);
+      const fileName = truncate(file.filename.replace(/[\\/]/g, '_'), 200);
       try {
         if (option)
           await db
@@ -223,7 +224,7 @@ export function fileListService({ db, events, media }: { db: Db; events: Events;
           await db.insert(filesOptions).values({
             companyId: t.companyId,
             fileId: id,
-            name: (target.name?.trim() || fileName).slice(0, 100),
+            name: truncate(target.name?.trim() || fileName, 100),
             path,
             mediaType,
             fileName,

@@ -4,12 +4,10 @@ import { IdParam, MessageEdit, MessageSend } from '@recado/contracts';
 import { AppError } from '../../http/errors.js';
 import type { MessageService, OutboundFile } from './message-service.js';
 import { isRecording } from './voice-note.js';
+import { MAX_UPLOAD_BYTES, MESSAGE_MEDIA, mimeOf, readUpload } from '../../http/uploads.js';
 
 const TicketParam = z.object({ ticketId: z.coerce.number().int().positive().max(2147483647) });
 const PageQuery = z.object({ pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1) });
-
-export const MAX_UPLOAD_BYTES = 16 * 1024 * 1024;
-const ALLOWED_MIME = /^(image|audio|video)\/[\w.+-]+$|^application\/[\w.+-]+$|^text\/(plain|csv)$/;
 
 export const messageRoutes =
   (messages: MessageService): FastifyPluginAsyncZod =>
@@ -20,19 +18,17 @@ export const messageRoutes =
     app.post('/messages/:ticketId', { schema: { params: TicketParam } }, async (req) => {
       if (req.isMultipart()) {
         // Form data: medias (several files), body, fromMe.
-        const files: OutboundFile[] = [];
-        const fields: Record<string, string> = {};
-        for await (const part of req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } })) {
-          if (part.type === 'file') {
-            const data = await part.toBuffer();
-            if (part.file.truncated) throw new AppError('ERR_VALIDATION', 413, 'file too large');
-            if (!ALLOWED_MIME.test(part.mimetype))
-              throw new AppError('ERR_VALIDATION', 400, `file type ${part.mimetype} not allowed`);
-            const file = { mimetype: part.mimetype, filename: part.filename.slice(0, 200) || 'file', data };
-            // The web recorder names its recordings audio-record-*: they go as voice notes.
-            files.push({ ...file, recording: isRecording(file) });
-          } else fields[part.fieldname] = String(part.value);
-        }
+        const { files: parts, fields } = await readUpload(req, {
+          maxBytes: MAX_UPLOAD_BYTES,
+          maxFiles: 10,
+          requireFile: false,
+          accept: (f) => MESSAGE_MEDIA.test(f.mimetype),
+        });
+        // The web recorder names its recordings audio-record-*: they go as voice notes.
+        const files: OutboundFile[] = parts.map(({ mimetype, filename, data }) => {
+          const file = { mimetype, filename, data };
+          return { ...file, recording: isRecording(file) };
+        });
         const input = MessageSend.safeParse({ body: fields.body ?? '' });
         if (!input.success) throw new AppError('ERR_VALIDATION', 400, 'invalid body');
         return messages.send(req.tenant, req.params.ticketId, input.data, files);
@@ -60,26 +56,7 @@ export const messageRoutes =
       return reply
         .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
         .header('cache-control', 'private, max-age=3600')
-        .type(guessType(file.filename, file.mediaType))
+        .type(mimeOf(file.filename, file.mediaType === 'image' ? 'image/jpeg' : undefined))
         .send(file.data);
     });
   };
-
-function guessType(filename: string, mediaType: string | null): string {
-  const ext = filename.split('.').pop()?.toLowerCase() ?? '';
-  const known: Record<string, string> = {
-    png: 'image/png',
-    jpg: 'image/jpeg',
-    jpeg: 'image/jpeg',
-    gif: 'image/gif',
-    webp: 'image/webp',
-    mp3: 'audio/mpeg',
-    ogg: 'audio/ogg',
-    opus: 'audio/ogg',
-    m4a: 'audio/mp4',
-    mp4: 'video/mp4',
-    pdf: 'application/pdf',
-    txt: 'text/plain',
-  };
-  return known[ext] ?? (mediaType === 'image' ? 'image/jpeg' : 'application/octet-stream');
-}

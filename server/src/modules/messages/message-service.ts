@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import { rooms, splitSignature, type ErrorCode, type MessageSend } from '@recado/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  rooms,
+  splitSignature,
+  statusScope,
+  ticketRooms,
+  type ErrorCode,
+  type MessageSend,
+} from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { contacts, messages, tickets, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
+import { ticketEventRooms } from '../../realtime/room-policy.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { MediaPayload } from '../../messaging/channel.js';
@@ -16,7 +24,6 @@ import {
 } from '../../messaging/outbound-sender.js';
 import { mediaTypeOf } from '../../messaging/channels/simulator-channel.js';
 import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
-import { ticketNotificationRooms } from '../../realtime/room-policy.js';
 import { messagePage, toMessageView, withRelations, type MessageRow } from './message-queries.js';
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
 
@@ -70,7 +77,7 @@ export function messageService(deps: {
     const payload = { action, message, ticket: view, contact: view?.contact };
     events.toRoom(
       action === 'create'
-        ? [rooms.ticket(companyId, ticket.id), rooms.ticketStatus(companyId, ticket.status)]
+        ? ticketEventRooms(companyId, ticket, undefined, { status: true })
         : rooms.ticket(companyId, ticket.id),
       companyId,
       'appMessage',
@@ -174,7 +181,17 @@ export function messageService(deps: {
         .returning();
       await tx
         .update(tickets)
-        .set({ lastMessage: preview, lastMessageAt: new Date(), updatedAt: new Date() })
+        .set({
+          lastMessage: preview,
+          lastMessageAt: new Date(),
+          updatedAt: new Date(),
+          // A person's first message is the ticket's first response (docs/metrics.md); the bot's are not.
+          ...(content.userId != null
+            ? {
+                firstResponseAt: sql`coalesce(${tickets.firstResponseAt}, ${m!.createdAt.toISOString()}::timestamptz)`,
+              }
+            : {}),
+        })
         .where(eq(tickets.id, ticket.id));
       const queueId = await outbound.enqueue(tx, { messageId: m!.id, companyId, whatsappId, job }, here);
       if (content.onStored) await content.onStored(tx, m!.id);
@@ -300,12 +317,10 @@ export function messageService(deps: {
         .returning({ id: tickets.id });
       const view = previewed ? await ticketQueries.byId(db, t.companyId, ticket.id) : null;
       if (view)
-        events.toRoom(
-          [rooms.ticketStatus(t.companyId, view.status), ...ticketNotificationRooms(t.companyId, view)],
-          t.companyId,
-          'ticket',
-          { action: 'update', ticket: view },
-        );
+        events.toRoom(ticketEventRooms(t.companyId, view), t.companyId, 'ticket', {
+          action: 'update',
+          ticket: view,
+        });
       return emitMessage(t.companyId, ticket, 'update', updated!);
     },
 
@@ -329,7 +344,8 @@ export function messageService(deps: {
           .catch(() => undefined);
       }
       const view = await ticketQueries.byId(db, t.companyId, ticket.id);
-      events.toRoom(rooms.ticketStatus(t.companyId, ticket.status), t.companyId, 'ticket', {
+      const lists = ticketRooms(t.companyId, statusScope(ticket.status), ticket);
+      events.toRoom(lists, t.companyId, 'ticket', {
         action: 'updateUnread',
         ticketId: ticket.id,
         ticket: view,

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   SECRET_MASK,
   QUEUE_INTEGRATION_PAGE_SIZE,
@@ -13,10 +13,11 @@ import {
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { queueIntegrations, queues } from '../../db/schema/index.js';
+import { assertPublicUrl } from '../../lib/safe-fetch.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { SecretBox } from '../../lib/crypto.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 import type { Events } from '../../realtime/events.js';
 import { queueView, requireQueueManager } from '../queues/queue-service.js';
 import { requirePlanFlag } from '../companies/company-queries.js';
@@ -50,7 +51,15 @@ export const queueIntegrationView = (r: Row): QueueIntegration => ({
  * The columns an input sets. Fields of other types are reset, so a row never keeps a webhook URL after it
  * became a Dialogflow agent. `previous` is the stored row on an edit (its service account may be kept).
  */
-function columns(input: QueueIntegrationInput, box: SecretBox, previous?: Row): Values {
+function columns(
+  input: QueueIntegrationInput,
+  box: SecretBox,
+  previous?: Row,
+  allowPrivateUrls = false,
+): Values {
+  // The URL the server will call (docs/outbound-urls.md): no private, loopback or metadata host.
+  if ('urlN8N' in input && input.urlN8N)
+    assertPublicUrl(input.urlN8N, { allowPrivate: allowPrivateUrls, allowQuery: true, field: 'urlN8N' });
   const blank: Values = {
     type: input.type,
     name: input.name,
@@ -106,7 +115,18 @@ function columns(input: QueueIntegrationInput, box: SecretBox, previous?: Row): 
   }
 }
 
-export function queueIntegrationService({ db, events, box }: { db: Db; events: Events; box: SecretBox }) {
+export function queueIntegrationService({
+  db,
+  events,
+  box,
+  allowPrivateUrls = false,
+}: {
+  db: Db;
+  events: Events;
+  box: SecretBox;
+  /** ALLOW_PRIVATE_URLS: integration URLs may name private and loopback hosts. */
+  allowPrivateUrls?: boolean;
+}) {
   const emit = (companyId: number, payload: QueueIntegrationEvent) =>
     events.toCompany(companyId, 'queueIntegration', payload);
 
@@ -135,7 +155,7 @@ export function queueIntegrationService({ db, events, box }: { db: Db; events: E
         .where(
           and(
             eq(queueIntegrations.companyId, t.companyId),
-            search ? ilike(queueIntegrations.name, containsPattern(search)) : undefined,
+            search ? containsText(queueIntegrations.name, search) : undefined,
           ),
         )
         .orderBy(asc(sql`lower(${queueIntegrations.name})`), asc(queueIntegrations.id))
@@ -157,7 +177,7 @@ export function queueIntegrationService({ db, events, box }: { db: Db; events: E
       await requirePlan(t);
       const [r] = await db
         .insert(queueIntegrations)
-        .values({ companyId: t.companyId, ...columns(input, box) })
+        .values({ companyId: t.companyId, ...columns(input, box, undefined, allowPrivateUrls) })
         .returning();
       const queueIntegration = queueIntegrationView(r!);
       emit(t.companyId, { action: 'create', queueIntegration });
@@ -170,7 +190,7 @@ export function queueIntegrationService({ db, events, box }: { db: Db; events: E
       const previous = await row(t.companyId, id);
       const [r] = await db
         .update(queueIntegrations)
-        .set(columns(input, box, previous))
+        .set(columns(input, box, previous, allowPrivateUrls))
         .where(and(eq(queueIntegrations.id, id), eq(queueIntegrations.companyId, t.companyId)))
         .returning();
       if (!r) throw new AppError('ERR_NO_INTEGRATION_FOUND', 404, 'Integration not found');
@@ -183,17 +203,19 @@ export function queueIntegrationService({ db, events, box }: { db: Db; events: E
     async remove(t: Tenant, id: number) {
       requireQueueManager(t);
       await requirePlan(t);
+      // The queues first: the foreign key would clear them silently, and their update must go out.
       const changed = await db.transaction(async (tx) => {
+        const cleared = await tx
+          .update(queues)
+          .set({ integrationId: null, updatedAt: new Date() })
+          .where(and(eq(queues.companyId, t.companyId), eq(queues.integrationId, id)))
+          .returning();
         const [gone] = await tx
           .delete(queueIntegrations)
           .where(and(eq(queueIntegrations.id, id), eq(queueIntegrations.companyId, t.companyId)))
           .returning({ id: queueIntegrations.id });
         if (!gone) throw new AppError('ERR_NO_INTEGRATION_FOUND', 404, 'Integration not found');
-        return tx
-          .update(queues)
-          .set({ integrationId: null, updatedAt: new Date() })
-          .where(and(eq(queues.companyId, t.companyId), eq(queues.integrationId, id)))
-          .returning();
+        return cleared;
       });
       emit(t.companyId, { action: 'delete', integrationId: id });
       for (const q of changed)

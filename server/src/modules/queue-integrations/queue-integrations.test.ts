@@ -218,6 +218,27 @@ describe('validation', () => {
       400,
       'ERR_VALIDATION',
     );
+    // The URLs the server will call: no private, loopback or cloud metadata host (issue 18.1), on create
+    // and on update; a query string is fine (n8n and webhook URLs often carry one).
+    for (const urlN8N of [
+      'http://127.0.0.1:5678/webhook/abc',
+      'http://localhost:3000/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.8/hook',
+      'http://[::1]/x',
+    ]) {
+      await expectError(await A.post('/queueIntegration', typebot({ urlN8N })), 400, 'ERR_URL_NOT_ALLOWED');
+      await expectError(
+        await A.put(`/queueIntegration/${it.id}`, { type: 'webhook', name: 'Hook', urlN8N }),
+        400,
+        'ERR_URL_NOT_ALLOWED',
+      );
+    }
+    await create(c.admin, {
+      type: 'webhook',
+      name: 'Query ok',
+      urlN8N: 'https://hooks.example.com/x?token=1',
+    });
     // A dialogflow integration without its service account cannot be created.
     await expectError(
       await A.post('/queueIntegration', {

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { can, type Queue, type QueueEvent, type QueueInput, type QueueUpdate } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { companies, plans, prompts, queueIntegrations, queues } from '../../db/schema/index.js';
+import { companies, plans, prompts, queues } from '../../db/schema/index.js';
+import { assertCompanyRefs } from '../../db/company-refs.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
@@ -46,30 +47,6 @@ async function assertColorFree(tx: Tx | Db, companyId: number, color: string, ex
     )
     .limit(1);
   if (taken) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS', 409);
-}
-
-/** A queue's AI prompt must be one of the company's own prompts. */
-async function assertPromptOfCompany(tx: Tx | Db, companyId: number, promptId: number | null | undefined) {
-  if (promptId === null || promptId === undefined) return;
-  const [hit] = await tx
-    .select({ id: prompts.id })
-    .from(prompts)
-    .where(and(eq(prompts.id, promptId), eq(prompts.companyId, companyId)));
-  if (!hit) throw new AppError('ERR_NOT_FOUND', 404, 'Prompt not found');
-}
-
-/** A queue's integration must be one of the company's own queue integrations. */
-async function assertIntegrationOfCompany(
-  tx: Tx | Db,
-  companyId: number,
-  integrationId: number | null | undefined,
-) {
-  if (integrationId === null || integrationId === undefined) return;
-  const [hit] = await tx
-    .select({ id: queueIntegrations.id })
-    .from(queueIntegrations)
-    .where(and(eq(queueIntegrations.id, integrationId), eq(queueIntegrations.companyId, companyId)));
-  if (!hit) throw new AppError('ERR_NO_INTEGRATION_FOUND', 404, 'Integration not found');
 }
 
 /** The unique index answers the race two requests win past the check. */
@@ -126,8 +103,10 @@ export function queueService({ db, events }: { db: Db; events: Events }) {
           if ((count?.n ?? 0) >= limit.max)
             throw new AppError('ERR_QUEUE_LIMIT_REACHED', 403, `The plan allows ${limit.max} queues`);
           await assertColorFree(tx, t.companyId, input.color);
-          await assertPromptOfCompany(tx, t.companyId, input.promptId);
-          await assertIntegrationOfCompany(tx, t.companyId, input.integrationId);
+          await assertCompanyRefs(tx, t.companyId, {
+            prompt: input.promptId,
+            integration: input.integrationId,
+          });
           const [r] = await tx
             .insert(queues)
             .values({
@@ -172,8 +151,10 @@ export function queueService({ db, events }: { db: Db; events: Events }) {
       try {
         updated = await db.transaction(async (tx) => {
           if (input.color) await assertColorFree(tx, t.companyId, input.color, id);
-          await assertPromptOfCompany(tx, t.companyId, input.promptId);
-          await assertIntegrationOfCompany(tx, t.companyId, input.integrationId);
+          await assertCompanyRefs(tx, t.companyId, {
+            prompt: input.promptId,
+            integration: input.integrationId,
+          });
           const [r] = await tx
             .update(queues)
             .set(changes)

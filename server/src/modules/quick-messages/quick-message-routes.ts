@@ -7,10 +7,7 @@ import {
   QuickMessageUpdate,
 } from '@recado/contracts';
 import type { QuickMessageService } from './quick-message-service.js';
-import { mimeOf, readSingleUpload } from './single-upload.js';
-
-/** Attachments of quick messages: what a message can carry (images, audio, video, documents). */
-const ALLOWED_MIME = /^(image|audio|video)\/[\w.+-]+$|^application\/[\w.+-]+$|^text\/(plain|csv)$/;
+import { MAX_UPLOAD_BYTES, MESSAGE_MEDIA, mimeOf, readOneFile } from '../../http/uploads.js';
 
 export const quickMessageRoutes =
   (quick: QuickMessageService): FastifyPluginAsyncZod =>
@@ -37,7 +34,11 @@ export const quickMessageRoutes =
     app.post('/quick-messages/:id/media-upload', { schema: { params: IdParam } }, async (req) => {
       // Read (and authorise) before the upload is stored.
       await quick.get(req.tenant, req.params.id);
-      const file = await readSingleUpload(req, (mimetype) => ALLOWED_MIME.test(mimetype));
+      // Attachments of quick messages: what a message can carry.
+      const { file } = await readOneFile(req, {
+        maxBytes: MAX_UPLOAD_BYTES,
+        accept: (f) => MESSAGE_MEDIA.test(f.mimetype),
+      });
       return quick.setMedia(req.tenant, req.params.id, file);
     });
     app.delete('/quick-messages/:id/media-upload', { schema: { params: IdParam } }, (req) =>

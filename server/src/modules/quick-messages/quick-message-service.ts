@@ -13,7 +13,7 @@ import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
 import type { MediaStore } from '../../messaging/media-store.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 
 type Row = typeof quickMessages.$inferSelect;
 
@@ -104,17 +104,14 @@ export function quickMessageService({ db, events, media }: { db: Db; events: Eve
 
   return {
     async list(t: Tenant, q: QuickMessageListQuery) {
-      const term = q.searchParam ? containsPattern(q.searchParam) : null;
+      const term = q.searchParam.trim();
       const rows = await select()
         .where(
           and(
             visibleTo(t),
             q.userId ? eq(quickMessages.userId, q.userId) : undefined,
             term
-              ? or(
-                  sql`lower(${quickMessages.shortcode}) like ${term}`,
-                  sql`lower(${quickMessages.message}) like ${term}`,
-                )
+              ? or(containsText(quickMessages.shortcode, term), containsText(quickMessages.message, term))
               : undefined,
           ),
         )

@@ -11,7 +11,8 @@ import type { Db } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { messages, queues, ratingRequests, tickets, userRatings, whatsapps } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import { z } from 'zod';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import type { InboundMessage } from '../../messaging/channel.js';
 import type { InboundResult } from '../../messaging/inbound-pipeline.js';
 import type { ConnectionRef } from '../../messaging/session-manager.js';
@@ -62,22 +63,27 @@ export function ratingService(deps: {
       .set({ status, updatedAt: clock.now() })
       .where(and(eq(ratingRequests.ticketId, ticketId), eq(ratingRequests.status, 'waiting')))
       .returning({ ticketId: ratingRequests.ticketId });
-    if (done.length) await deps.jobs.cancel(EXPIRE_KIND, String(ticketId));
+    if (done.length) await deps.jobs.cancel(expireJob, String(ticketId));
     return done.length > 0;
   }
 
-  deps.jobs.register(EXPIRE_KIND, async (job) => {
-    // Idempotent: only a request still waiting (and really past its deadline) ends.
-    await db
-      .update(ratingRequests)
-      .set({ status: 'expired', updatedAt: clock.now() })
-      .where(
-        and(
-          eq(ratingRequests.ticketId, Number(job.payload.ticketId)),
-          eq(ratingRequests.status, 'waiting'),
-          sql`${ratingRequests.expiresAt} <= ${clock.now().toISOString()}::timestamptz`,
-        ),
-      );
+  /** The wait for an answer ends without a rating. */
+  const expireJob = defineJob({
+    kind: EXPIRE_KIND,
+    payload: z.object({ ticketId: z.number().int() }),
+    handler: async (job) => {
+      // Idempotent: only a request still waiting (and really past its deadline) ends.
+      await db
+        .update(ratingRequests)
+        .set({ status: 'expired', updatedAt: clock.now() })
+        .where(
+          and(
+            eq(ratingRequests.ticketId, job.payload.ticketId),
+            eq(ratingRequests.status, 'waiting'),
+            sql`${ratingRequests.expiresAt} <= ${clock.now().toISOString()}::timestamptz`,
+          ),
+        );
+    },
   });
 
   // A wait counts only while the customer has no active conversation on the connection (the ticket was
@@ -100,6 +106,8 @@ export function ratingService(deps: {
   }
 
   return {
+    /** Registered by app.ts. */
+    jobs: { expire: expireJob },
     /**
      * Called when a ticket is resolved. Asks for the rating when the company rates attendants and the
      * ticket had one; true when it asked (the completion message then waits for the answer).
@@ -147,8 +155,8 @@ export function ratingService(deps: {
             set: { status: 'waiting', userId: ticket.userId, expiresAt, updatedAt: now },
           });
         await deps.jobs.schedule(
+          expireJob,
           {
-            kind: EXPIRE_KIND,
             key: String(ticket.id),
             runAt: expiresAt,
             companyId,
@@ -223,7 +231,7 @@ export function ratingService(deps: {
           .where(and(eq(messages.whatsappId, ref.id), eq(messages.providerId, m.providerId)));
         return dup ? { status: 'duplicate' } : undefined;
       }
-      await deps.jobs.cancel(EXPIRE_KIND, String(waiting.ticket_id));
+      await deps.jobs.cancel(expireJob, String(waiting.ticket_id));
       const { ticket, message } = stored;
       if (message) {
         const view = await ticketQueries.byId(db, ref.companyId, ticket.id);

@@ -8,10 +8,10 @@ import {
   ScheduleUpdate,
 } from '@recado/contracts';
 import type { ScheduleService } from './schedule-service.js';
-import { extensionOf, mimeOf, readSingleUpload } from '../quick-messages/single-upload.js';
+import { extensionOf, MAX_UPLOAD_BYTES, mimeOf, readOneFile } from '../../http/uploads.js';
 
 /** png, jpg, jpeg only: both the type and the name must say so. */
-const acceptImage = (mimetype: string, filename: string) =>
+const acceptImage = ({ mimetype, filename }: { mimetype: string; filename: string }) =>
   (SCHEDULE_MEDIA_TYPES as readonly string[]).includes(mimetype) &&
   (SCHEDULE_MEDIA_EXTENSIONS as readonly string[]).includes(extensionOf(filename));
 
@@ -39,7 +39,7 @@ export const scheduleRoutes =
     );
     app.post('/schedules/:id/media-upload', { schema: { params: IdParam } }, async (req) => {
       await schedules.get(req.tenant, req.params.id);
-      const file = await readSingleUpload(req, acceptImage);
+      const { file } = await readOneFile(req, { maxBytes: MAX_UPLOAD_BYTES, accept: acceptImage });
       return schedules.setMedia(req.tenant, req.params.id, file);
     });
     app.delete('/schedules/:id/media-upload', { schema: { params: IdParam } }, (req) =>

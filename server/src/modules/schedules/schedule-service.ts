@@ -10,6 +10,8 @@ import {
   type ScheduleUpdate,
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
+import { z } from 'zod';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import { contacts, schedules, ticketHistories, tickets, users, whatsapps } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
@@ -17,11 +19,12 @@ import type { Events } from '../../realtime/events.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { MessageService } from '../messages/message-service.js';
 import type { UploadedFile } from '../quick-messages/quick-message-service.js';
-import { mimeOf } from '../quick-messages/single-upload.js';
-import { containsPattern } from '../../lib/sql.js';
-import { ticketQueries } from '../tickets/ticket-queries.js';
+import { mimeOf } from '../../http/uploads.js';
+import { containsText } from '../../lib/sql.js';
+import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
 import type { TicketView } from '@recado/contracts';
 import { requirePlanFlag } from '../companies/company-queries.js';
+import { truncate } from '../../lib/text.js';
 
 type Row = typeof schedules.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
@@ -35,13 +38,7 @@ export const STALE_CLAIM_MS = 2 * 60 * 1000;
 const RANGE_PAGE_SIZE = 500;
 
 /** The parts of the jobs module (server/src/jobs) this service uses. */
-export interface ScheduleJobs {
-  schedule(
-    job: { kind: string; key?: string; runAt?: Date; payload?: unknown; companyId?: number },
-    executor?: unknown,
-  ): Promise<void>;
-  cancel(kind: string, key: string): Promise<void>;
-}
+export type ScheduleJobs = Pick<JobQueue, 'schedule' | 'cancel'>;
 export interface ScheduleClock {
   now(): Date;
 }
@@ -54,8 +51,8 @@ const mayChange = (t: Tenant, r: Pick<Row, 'userId'>) =>
 
 /** The reason stored on ERRO: "CODE: text" for known failures, so the screen can translate the code. */
 export function failureReason(err: unknown): string {
-  if (err instanceof AppError) return `${err.code}: ${err.message}`.slice(0, 500);
-  return (err instanceof Error ? err.message : String(err)).slice(0, 500) || 'ERR_SENDING_WAPP_MSG';
+  if (err instanceof AppError) return truncate(`${err.code}: ${err.message}`, 500);
+  return truncate(err instanceof Error ? err.message : String(err), 500) || 'ERR_SENDING_WAPP_MSG';
 }
 
 export function scheduleService(deps: {
@@ -141,17 +138,25 @@ export function scheduleService(deps: {
     }
     if (input.ticketId) {
       const [tk] = await db
-        .select({ id: tickets.id })
+        .select({ id: tickets.id, userId: tickets.userId, queueId: tickets.queueId, status: tickets.status })
         .from(tickets)
         .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, t.companyId)));
       if (!tk) throw new AppError('ERR_NO_TICKET_FOUND', 404);
+      // Scheduling into a ticket is writing into it: only a ticket the caller may see (core §6).
+      if (!canSeeTicket(await loadViewer(db, t), tk)) throw new AppError('ERR_NO_PERMISSION', 403);
     }
     if (input.sendAt && input.sendAt.getTime() < clock.now().getTime() - SCHEDULE_PAST_TOLERANCE_MS)
       throw new AppError('ERR_VALIDATION', 400, 'sendAt is in the past');
   }
 
-  const job = (r: Row) => ({
+  /** Sends the schedule at its time (registered by app.ts). */
+  const sendJob = defineJob({
     kind: SCHEDULE_JOB,
+    payload: z.object({ scheduleId: z.number().int().positive() }),
+    handler: (job) => send(job.payload.scheduleId),
+  });
+
+  const job = (r: Row) => ({
     key: scheduleJobKey(r.id),
     runAt: r.sendAt,
     payload: { scheduleId: r.id },
@@ -328,12 +333,13 @@ export function scheduleService(deps: {
   }
 
   return {
+    jobs: { send: sendJob },
     requirePlan,
     send,
 
     async list(t: Tenant, q: ScheduleListQuery) {
       const size = q.from || q.to ? RANGE_PAGE_SIZE : PAGE_SIZE;
-      const term = q.searchParam ? containsPattern(q.searchParam) : null;
+      const term = q.searchParam;
       const rows = await select()
         .where(
           and(
@@ -343,9 +349,7 @@ export function scheduleService(deps: {
             q.status ? eq(schedules.status, q.status) : undefined,
             q.from ? gte(schedules.sendAt, q.from) : undefined,
             q.to ? lt(schedules.sendAt, q.to) : undefined,
-            term
-              ? or(sql`lower(${schedules.body}) like ${term}`, sql`lower(${contacts.name}) like ${term}`)
-              : undefined,
+            term ? or(containsText(schedules.body, term), containsText(contacts.name, term)) : undefined,
           ),
         )
         .orderBy(asc(schedules.sendAt), asc(schedules.id))
@@ -373,7 +377,7 @@ export function scheduleService(deps: {
           })
           .returning();
         // In the same transaction: a schedule never exists without its job.
-        await deps.jobs().schedule(job(r!), tx);
+        await deps.jobs().schedule(sendJob, job(r!), tx);
         return r!;
       });
       return (await emitId(t.companyId, created.id, 'create'))!;
@@ -406,7 +410,7 @@ export function scheduleService(deps: {
             ),
           )
           .returning();
-        if (r) await deps.jobs().schedule(job(r), tx);
+        if (r) await deps.jobs().schedule(sendJob, job(r), tx);
         return r;
       });
       // Claimed by the sender between the check and the write.
@@ -425,7 +429,7 @@ export function scheduleService(deps: {
       // A job that runs anyway finds no schedule and does nothing.
       await deps
         .jobs()
-        .cancel(SCHEDULE_JOB, scheduleJobKey(id))
+        .cancel(sendJob, scheduleJobKey(id))
         .catch((err: unknown) => deps.log.warn({ err, scheduleId: id }, 'schedule job not cancelled'));
       if (gone.mediaPath) await media.remove(gone.mediaPath);
       events.toCompany(t.companyId, 'schedule', { action: 'delete', scheduleId: id } satisfies ScheduleEvent);
@@ -473,17 +477,3 @@ export function scheduleService(deps: {
   };
 }
 export type ScheduleService = ReturnType<typeof scheduleService>;
-
-/** Registers the send job's handler on the queue and hands the service back (app.ts wiring). */
-export function withScheduleJob<S extends Pick<ScheduleService, 'send'>>(
-  jobs: {
-    register(kind: string, handler: (job: { payload: { scheduleId?: unknown } }) => Promise<void>): void;
-  },
-  service: S,
-): S {
-  jobs.register(SCHEDULE_JOB, async (job) => {
-    const id = Number(job.payload?.scheduleId);
-    if (Number.isInteger(id) && id > 0) await service.send(id);
-  });
-  return service;
-}

@@ -155,10 +155,22 @@ describe('schedules API', () => {
     await expectError(await t.as(s.admin).get('/schedules?status=SENT'), 400, 'ERR_VALIDATION');
     const sc = await createSchedule(s.admin, { contactId: s.contact.id });
     await expectError(await t.as(s.admin).put(`/schedules/${sc.id}`, { body: 'abc' }), 400, 'ERR_VALIDATION');
-    // Attachments: png, jpg, jpeg only (type and name).
-    await expectError(await upload(s.admin, sc.id, 'a.gif', 'image/gif', PNG), 400, 'ERR_VALIDATION');
-    await expectError(await upload(s.admin, sc.id, 'a.pdf', 'image/png', PNG), 400, 'ERR_VALIDATION');
-    await expectError(await upload(s.admin, sc.id, 'a.png', 'text/plain', PNG), 400, 'ERR_VALIDATION');
+    // Attachments: png, jpg, jpeg only (type and name); the upload reader's one code for a refused kind.
+    await expectError(
+      await upload(s.admin, sc.id, 'a.gif', 'image/gif', PNG),
+      400,
+      'ERR_FILE_TYPE_NOT_ALLOWED',
+    );
+    await expectError(
+      await upload(s.admin, sc.id, 'a.pdf', 'image/png', PNG),
+      400,
+      'ERR_FILE_TYPE_NOT_ALLOWED',
+    );
+    await expectError(
+      await upload(s.admin, sc.id, 'a.png', 'text/plain', PNG),
+      400,
+      'ERR_FILE_TYPE_NOT_ALLOWED',
+    );
     await expectError(
       await t.as(s.admin).post(`/schedules/${sc.id}/media-upload`, {}),
       400,
@@ -211,7 +223,10 @@ describe('schedules API', () => {
       'ERR_NO_PERMISSION',
     );
     await expectError(await upload(s.admin, sc.id, 'a.png', 'image/png', PNG), 403, 'ERR_NO_PERMISSION');
-    await jobs.schedule({ kind: 'schedule-send', key: `schedule:${sc.id}`, payload: { scheduleId: sc.id } });
+    await jobs.schedule(t.app.services.schedules.jobs.send, {
+      key: `schedule:${sc.id}`,
+      payload: { scheduleId: sc.id },
+    });
     await jobs.runDue();
     expect((await conversation(s)).length).toBe(1);
   });

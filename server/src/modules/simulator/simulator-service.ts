@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import { normalizeNumber, type SimulatorInbound } from '@recado/contracts';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { canSeeTicket, normalizeNumber, rooms, type SimulatorInbound } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { executeRows, rowOf } from '../../db/rows.js';
-import { simulatorMessages, whatsapps } from '../../db/schema/index.js';
+import { contacts, simulatorMessages, tickets, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { cleanDeep } from '../../lib/text.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
@@ -18,6 +19,8 @@ import {
   type SimulatorView,
 } from '../../messaging/channels/simulator-channel.js';
 import type { Events } from '../../realtime/events.js';
+import { simulatorRoom } from '../../realtime/room-policy.js';
+import { isManager, loadViewer } from '../tickets/ticket-queries.js';
 
 /** The simulator's HTTP entry (GUIDE §8) and what its page reads: the customers' side of the conversation. */
 export function simulatorService(deps: {
@@ -115,14 +118,66 @@ export function simulatorService(deps: {
     });
   }
 
+  /**
+   * The simulator's events carry the conversation: they go to the company's admins and to the sockets that
+   * follow this conversation (joined through the same visibility rule as its tickets), never to everyone.
+   */
   const notify = (
     companyId: number,
     whatsappId: number,
     payload: { action: 'message' | 'update'; message: SimulatorView },
-  ) => deps.events.toCompany(companyId, 'simulator', { ...payload, whatsappId });
+  ) =>
+    deps.events.toRoom(
+      [rooms.admins(companyId), simulatorRoom(companyId, whatsappId, payload.message.number)],
+      companyId,
+      'simulator',
+      { ...payload, whatsappId },
+    );
+
+  /**
+   * The conversations of a connection a non-admin may read: those whose latest ticket they may see (the
+   * rule of GET /tickets/{id}). Managers read every one. `numbers` narrows the search.
+   */
+  async function followable(t: Tenant, whatsappId: number, numbers?: string[]): Promise<Set<string> | 'all'> {
+    const viewer = await loadViewer(db, t);
+    if (isManager(viewer)) return 'all';
+    const latest = await db
+      .selectDistinctOn([contacts.number], {
+        number: contacts.number,
+        userId: tickets.userId,
+        queueId: tickets.queueId,
+        status: tickets.status,
+      })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(
+        and(
+          eq(tickets.companyId, t.companyId),
+          eq(tickets.whatsappId, whatsappId),
+          numbers ? inArray(contacts.number, numbers) : undefined,
+        ),
+      )
+      .orderBy(contacts.number, desc(tickets.id));
+    return new Set(latest.filter((r) => canSeeTicket(viewer, r)).map((r) => r.number));
+  }
+
+  async function mayFollow(t: Tenant, whatsappId: number, number: string) {
+    const allowed = await followable(t, whatsappId, [number]);
+    return allowed === 'all' || allowed.has(number);
+  }
+
+  async function requireFollow(t: Tenant, whatsappId: number, number: string) {
+    if (!(await mayFollow(t, whatsappId, number))) throw new AppError('ERR_NO_PERMISSION', 403);
+  }
 
   return {
     notify,
+
+    /** Whether the caller may follow this conversation (its socket room, its reads). */
+    async mayFollow(t: Tenant, whatsappId: number, rawNumber: string) {
+      await connection(t, whatsappId);
+      return mayFollow(t, whatsappId, normalizeNumber(rawNumber));
+    },
 
     /**
      * Stores the customer's message durably (idempotent by id), answers, then hands it to the pipeline. The
@@ -131,8 +186,10 @@ export function simulatorService(deps: {
     async inbound(
       t: Tenant,
       whatsappId: number,
-      input: SimulatorInbound,
+      raw: SimulatorInbound,
     ): Promise<{ id: string; duplicate: boolean }> {
+      // The phone's table refuses what PostgreSQL refuses (NUL, half an emoji) like the pipeline's do.
+      const input = cleanDeep(raw);
       const number = normalizeNumber(input.from);
       const invalid = number.length < 10 || number.length > 15;
       // Media is stored first (rare, large): check the connection before writing a file for it.
@@ -172,6 +229,7 @@ export function simulatorService(deps: {
     async conversation(t: Tenant, whatsappId: number, rawNumber: string): Promise<SimulatorView[]> {
       await connection(t, whatsappId);
       const number = normalizeNumber(rawNumber);
+      await requireFollow(t, whatsappId, number);
       const rows = await db
         .select()
         .from(simulatorMessages)
@@ -191,7 +249,9 @@ export function simulatorService(deps: {
         from simulator_messages s where whatsapp_id = ${whatsappId}
         order by number, id desc`);
       const list = (rows as unknown as { rows?: unknown[] }).rows ?? (rows as unknown as unknown[]);
+      const allowed = await followable(t, whatsappId);
       return (list as { number: string; name: string; last_body: string; last_at: string | Date }[])
+        .filter((r) => allowed === 'all' || allowed.has(r.number))
         .map((r) => ({
           number: r.number,
           name: r.name,
@@ -204,6 +264,7 @@ export function simulatorService(deps: {
     /** The customer opens the chat: every company message to them shows as read (ack 3). */
     async read(t: Tenant, whatsappId: number, rawNumber: string) {
       await connection(t, whatsappId);
+      await requireFollow(t, whatsappId, normalizeNumber(rawNumber));
       const channel = deps.sessions()?.get(whatsappId) as unknown as SimulatorChannelApi | undefined;
       if (channel?.customerRead) return { read: await channel.customerRead(rawNumber) };
       // Session not running here: the phone still shows them read; the company learns it when it reconnects.
@@ -224,6 +285,7 @@ export function simulatorService(deps: {
         )
         .orderBy(desc(simulatorMessages.id));
       if (!r?.media) throw new AppError('ERR_NOT_FOUND', 404);
+      await requireFollow(t, whatsappId, r.number);
       return { ...r.media, data: await deps.media.read(r.media.path) };
     },
   };

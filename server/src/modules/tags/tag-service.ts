@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   can,
   KANBAN_TICKET_LIMIT,
@@ -19,7 +19,7 @@ import { tags, ticketTags, tickets } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 import {
   canSeeTicket,
   isManager,
@@ -27,6 +27,7 @@ import {
   selectViews,
   ticketQueries,
   toTicketView,
+  queueSelectionWhere,
   visibleWhere,
   type ViewRow,
 } from '../tickets/ticket-queries.js';
@@ -55,6 +56,13 @@ export const tagView = (r: Row, count: number): Tag => ({
 
 /** Operations §6: only admins and supervisors turn a tag into a kanban lane or back. */
 const canEditKanban = (t: Tenant) => can(t, 'tags:editKanban') || t.super;
+/**
+ * Tags are shared by the whole company and kanban lanes shape its board (operations §6: lanes are for
+ * admins and supervisors). Admins and supervisors manage every tag; a plain user only the plain tags they
+ * created themselves.
+ */
+const mayManageTag = (t: Tenant, tag: { kanban: number; userId: number | null }) =>
+  canEditKanban(t) || (tag.kanban === 0 && tag.userId === t.userId);
 
 function mapUnique(err: unknown): never {
   if (isUniqueViolation(err, UNIQUE_NAME))
@@ -158,7 +166,7 @@ export function tagService({
     async list(t: Tenant, q: TagListQuery) {
       const search = q.searchParam.trim();
       const rows = await selectTags(
-        and(eq(tags.companyId, t.companyId), search ? ilike(tags.name, containsPattern(search)) : undefined),
+        and(eq(tags.companyId, t.companyId), search ? containsText(tags.name, search) : undefined),
       )
         .orderBy(asc(sql`lower(${tags.name})`), asc(tags.id))
         .limit(TAG_PAGE_SIZE + 1)
@@ -213,6 +221,7 @@ export function tagService({
 
     async update(t: Tenant, id: number, input: TagUpdate): Promise<Tag> {
       const current = await one(t.companyId, id);
+      if (!mayManageTag(t, current)) throw new AppError('ERR_NO_PERMISSION', 403);
       // Sending the flag unchanged (a whole form) is fine; changing it needs the right.
       if (input.kanban !== undefined && input.kanban !== current.kanban && !canEditKanban(t))
         throw new AppError('ERR_NO_PERMISSION', 403);
@@ -234,6 +243,7 @@ export function tagService({
 
     /** The tickets lose the tag with it (ticket_tags cascade); clients drop it from their cached tickets. */
     async remove(t: Tenant, id: number) {
+      if (!mayManageTag(t, await one(t.companyId, id))) throw new AppError('ERR_NO_PERMISSION', 403);
       const [gone] = await db
         .delete(tags)
         .where(and(eq(tags.id, id), eq(tags.companyId, t.companyId)))
@@ -333,7 +343,7 @@ export function tagService({
       ];
       if (q.showAll && isManager(viewer)) {
         if (q.queueIds?.length) conds.push(or(inArray(tickets.queueId, q.queueIds), isNull(tickets.queueId)));
-      } else conds.push(visibleWhere(viewer, q.queueIds));
+      } else conds.push(visibleWhere(viewer), queueSelectionWhere(viewer.userId, q.queueIds));
       const rows = await selectViews(db)
         .where(and(...conds))
         .orderBy(desc(tickets.updatedAt), desc(tickets.id))

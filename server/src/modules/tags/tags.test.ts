@@ -193,6 +193,35 @@ describe('tags CRUD', () => {
   });
 });
 
+describe('who manages tags', () => {
+  test('a plain user changes and deletes only the plain tags they made; lanes and others’ tags are refused', async () => {
+    const c = await t.company('TagRole');
+    const user = await t.user(c.admin, 'user');
+    const supervisor = await t.user(c.admin, 'supervisor');
+    const lane = await createTag(c.admin, { name: 'Lane A', kanban: 1 });
+    const adminTag = await createTag(c.admin, { name: 'Admin tag', kanban: 0 });
+    const own = await createTag(user, { name: 'Mine', kanban: 0 });
+    for (const tag of [lane, adminTag]) {
+      await expectError(await t.as(user).del(`/tags/${tag.id}`), 403, 'ERR_NO_PERMISSION');
+      await expectError(
+        await t.as(user).put(`/tags/${tag.id}`, { name: 'Hijack' }),
+        403,
+        'ERR_NO_PERMISSION',
+      );
+    }
+    // Still there, unchanged.
+    expect((await (await t.as(c.admin).get(`/tags/${lane.id}`)).json()).name).toBe('Lane A');
+    expect((await t.as(user).del(`/tags/${own.id}`)).status).toBe(200);
+    // Supervisors and admins manage every tag, lanes included.
+    expect((await t.as(supervisor).del(`/tags/${adminTag.id}`)).status).toBe(200);
+    expect((await t.as(c.admin).del(`/tags/${lane.id}`)).status).toBe(200);
+    // Another company's admin finds nothing.
+    const other = await createTag(c.admin, { name: 'Other' });
+    const d = await t.company('TagRole2');
+    await expectError(await t.as(d.admin).del(`/tags/${other.id}`), 404, 'ERR_NO_TAG_FOUND');
+  });
+});
+
 describe('tags on tickets', () => {
   test('sync sets the whole set; counts and ticket events follow; delete of a tag untags its tickets', async () => {
     const s = await scenario('Sync');

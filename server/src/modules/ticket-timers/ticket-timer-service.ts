@@ -4,10 +4,11 @@ import type { Db } from '../../db/client.js';
 import { executeRows, rowOf } from '../../db/rows.js';
 import { tickets } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import { defineJob, noPayload } from '../../jobs/job-queue.js';
 import type { MessageService } from '../messages/message-service.js';
 import { readSetting } from '../settings/setting-service.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
+import { customerTexts } from '../customer-messages/customer-texts.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -32,7 +33,6 @@ const MAX_ROUNDS = 50;
 export function ticketTimerService(deps: {
   db: Db;
   clock: Clock;
-  jobs: JobQueue;
   messages: () => MessageService;
   emitTicket: (
     companyId: number,
@@ -140,13 +140,7 @@ export function ticketTimerService(deps: {
           db,
           sql`select name from queues where id = ${ticket.queueId} and company_id = ${ticket.companyId}`,
         );
-        if (q)
-          await send(
-            ticket.companyId,
-            ticket,
-            `Você foi transferido para o setor *${q.name}*. Aguarde, por favor.`,
-            'transfer message',
-          );
+        if (q) await send(ticket.companyId, ticket, customerTexts.transferNotice(q.name), 'transfer message');
       }
     }
     return rows.length;
@@ -169,10 +163,16 @@ export function ticketTimerService(deps: {
     return { expired, transferred };
   }
 
-  deps.jobs.every('ticket-timers.sweep', TICKET_TIMER_SWEEP_MS, async () => {
-    await sweep();
+  /** The sweep, every TICKET_TIMER_SWEEP_MS (registered by app.ts). */
+  const sweepJob = defineJob({
+    kind: 'ticket-timers.sweep',
+    payload: noPayload,
+    handler: async () => {
+      await sweep();
+    },
+    options: { every: TICKET_TIMER_SWEEP_MS },
   });
 
-  return { sweep };
+  return { sweep, jobs: { sweep: sweepJob } };
 }
 export type TicketTimerService = ReturnType<typeof ticketTimerService>;

@@ -67,7 +67,11 @@ describe('ticket timers', () => {
   // again, and with it the sweep's next run (it would otherwise wait where an earlier test left the clock).
   beforeEach(async () => {
     clock.set(new Date());
-    await t.app.services.jobs.schedule({ kind: 'ticket-timers.sweep', key: 'every', runAt: clock.now() });
+    await t.app.services.jobs.schedule(t.app.services.ticketTimers.jobs.sweep, {
+      key: 'every',
+      runAt: clock.now(),
+      payload: {},
+    });
   });
 
   test('expiresTicket closes an inactive open ticket once, and the customer gets the message once', async () => {

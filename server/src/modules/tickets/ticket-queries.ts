@@ -1,9 +1,17 @@
-import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { TICKET_PAGE_SIZE, type TicketListQuery, type TicketView } from '@recado/contracts';
+import { and, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import {
+  canSeeTicket,
+  isTicketManager,
+  TICKET_PAGE_SIZE,
+  viewerKeys,
+  type TicketListQuery,
+  type TicketView,
+  type VisibilityViewer,
+} from '@recado/contracts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { contacts, queues, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 
 /** A ticket's tags as JSON, for any expression naming the ticket's id (a column, or a CTE's). */
 export const tagsFor = (ticketId: SQL | AnyPgColumn) => sql<TicketView['tags']>`coalesce((
@@ -84,7 +92,7 @@ export function selectViews(db: Db) {
     .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
 }
 
-export interface Viewer {
+export interface Viewer extends VisibilityViewer {
   userId: number;
   companyId: number;
   profile: string;
@@ -107,35 +115,51 @@ export async function loadViewer(
     .from(userQueues)
     .where(eq(userQueues.userId, t.userId));
   return {
-    ...t,
+    userId: t.userId,
+    companyId: t.companyId,
+    profile: t.profile,
+    super: t.super,
     queueIds: qs.map((q) => q.id),
     showQueuelessTickets: u?.showQueuelessTickets ?? true,
     allTicket: u?.allTicket ?? 'desabled',
   };
 }
 
-export const isManager = (v: Pick<Viewer, 'profile' | 'super'>) => v.profile === 'admin' || v.super;
+export const isManager = isTicketManager;
+/** The one visibility rule (contracts/visibility.ts). */
+export { canSeeTicket };
 
-/** Core §6: a non-admin sees tickets assigned to them, of their queues, and queueless ones when allowed. */
-export function canSeeTicket(
-  v: Viewer,
-  t: { userId: number | null; queueId: number | null; status: string },
-): boolean {
-  if (isManager(v)) return true;
-  if (t.userId === v.userId) return true;
-  if (t.queueId === null) return v.showQueuelessTickets;
-  if (v.queueIds.includes(t.queueId)) return true;
-  return t.status === 'pending' && v.allTicket === 'enabled';
+/** Each of the rule's keys as SQL over `tickets`: a key of the viewer, the tickets it covers. */
+function keyWhere(key: string): SQL {
+  if (key === 'all') return sql`true`;
+  if (key === 'queueless') return isNull(tickets.queueId);
+  if (key === 'waiting') return and(eq(tickets.status, 'pending'), isNotNull(tickets.queueId))!;
+  const [, grant, id] = /^(user|queue)-(\d+)$/.exec(key) ?? [];
+  if (grant === 'user') return eq(tickets.userId, Number(id));
+  if (grant === 'queue') return eq(tickets.queueId, Number(id));
+  throw new Error(`visibility key without SQL: ${key}`);
 }
 
-export function visibleWhere(v: Viewer, selected: number[] | undefined): SQL | undefined {
-  const manager = isManager(v);
-  const queueSet = manager ? selected : (selected ?? v.queueIds).filter((id) => v.queueIds.includes(id));
-  const parts: (SQL | undefined)[] = [eq(tickets.userId, v.userId)];
-  if (queueSet === undefined) return undefined; // managers without a queue selection see everything
-  if (queueSet.length) parts.push(inArray(tickets.queueId, queueSet));
-  if (manager || v.showQueuelessTickets) parts.push(isNull(tickets.queueId));
-  return or(...parts);
+/** The tickets the viewer may see, as SQL: exactly canSeeTicket (the visibility test compares them). */
+export function visibleWhere(v: Viewer): SQL | undefined {
+  const keys = viewerKeys(v);
+  if (keys.includes('all')) return undefined;
+  const queueIds = keys.filter((k) => k.startsWith('queue-')).map((k) => Number(k.slice(6)));
+  const rest = keys.filter((k) => !k.startsWith('queue-')).map(keyWhere);
+  return or(...rest, queueIds.length ? inArray(tickets.queueId, queueIds) : undefined) ?? sql`false`;
+}
+
+/**
+ * The ticket list's queue selection (a filter, not a right): the picked queues, plus the caller's own
+ * tickets and queueless ones (visibility still decides whether those show).
+ */
+export function queueSelectionWhere(userId: number, selected: number[] | undefined): SQL | undefined {
+  if (selected === undefined) return undefined;
+  return or(
+    eq(tickets.userId, userId),
+    selected.length ? inArray(tickets.queueId, selected) : undefined,
+    isNull(tickets.queueId),
+  );
 }
 
 export const ticketQueries = {
@@ -151,6 +175,8 @@ export const ticketQueries = {
   async page(db: Db, v: Viewer, q: TicketListQuery, canShowAll: boolean) {
     const conds: (SQL | undefined)[] = [eq(tickets.companyId, v.companyId)];
     if (q.status) conds.push(eq(tickets.status, q.status));
+    // Whatever the switches say, a list never shows a ticket the caller may not open.
+    conds.push(visibleWhere(v));
     const showAll = q.showAll && canShowAll;
     if (showAll) {
       if (q.queueIds?.length) conds.push(or(inArray(tickets.queueId, q.queueIds), isNull(tickets.queueId)));
@@ -159,7 +185,7 @@ export const ticketQueries = {
       conds.push(eq(tickets.userId, v.userId));
       if (q.queueIds?.length) conds.push(or(inArray(tickets.queueId, q.queueIds), isNull(tickets.queueId)));
     } else {
-      conds.push(visibleWhere(v, q.queueIds));
+      conds.push(queueSelectionWhere(v.userId, q.queueIds));
     }
     if (q.users?.length && isManager(v)) conds.push(inArray(tickets.userId, q.users));
     if (q.withUnreadMessages) conds.push(sql`${tickets.unreadMessages} > 0`);
@@ -180,7 +206,6 @@ export const ticketQueries = {
       // planner picks between a trigram index (rare text) and the list index (common text), which one OR
       // across tables never lets it do.
       const digits = search.replace(/\D/g, '');
-      const pattern = containsPattern(search.toLowerCase());
       const filter = and(...conds);
       const enough = q.pageNumber * TICKET_PAGE_SIZE + 1;
       const way = (join: SQL, match: SQL) =>
@@ -188,12 +213,12 @@ export const ticketQueries = {
           order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${enough})`;
       const byContact = sql`join contacts c on c.id = ${tickets.contactId}`;
       const ways = [
-        way(byContact, sql`c.name ilike ${pattern}`),
+        way(byContact, containsText(sql`c.name`, search)),
         digits.length >= 3 ? way(byContact, sql`c.number like ${`%${digits}%`}`) : undefined,
         way(
           sql``,
           sql`${tickets.id} in (select m.ticket_id from messages m where m.company_id = ${v.companyId}
-            and m.body ilike ${pattern})`,
+            and ${containsText(sql`m.body`, search)})`,
         ),
       ].filter((w): w is SQL => Boolean(w));
       conds.push(sql`${tickets.id} in (select hits.id from (${sql.join(ways, sql` union `)}) hits)`);

@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   can,
-  rooms,
   type TicketCreate,
   type TicketListQuery,
   type TicketUpdate,
@@ -18,22 +17,21 @@ import {
   whatsapps,
 } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
+import { assertCompanyRefs } from '../../db/company-refs.js';
 import type { Tenant } from '../../http/tenant.js';
+import type { DomainBus, TicketAction } from '../../events/domain-events.js';
 import type { Events } from '../../realtime/events.js';
-import { ticketNotificationRooms } from '../../realtime/room-policy.js';
-import { readSetting } from '../settings/setting-service.js';
-import type { MessageService } from '../messages/message-service.js';
-import { canSeeTicket, isManager, loadViewer, ticketQueries } from './ticket-queries.js';
+import { ticketEventRooms } from '../../realtime/room-policy.js';
+import { canSeeTicket, isManager, loadViewer, ticketQueries, visibleWhere } from './ticket-queries.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 
 export function ticketService(deps: {
   db: Db;
   events: Events;
-  messages: () => MessageService;
   log: { warn(o: object, m: string): void };
-  /** Asks the customer to rate a resolved ticket (modules/ratings); true when it asked. */
-  ratings?: () => { request(companyId: number, ticket: TicketRow): Promise<boolean> };
+  /** Domain events: `ticket.changed` after a user's change (listeners send the automatic messages). */
+  bus?: Pick<DomainBus, 'emit'>;
 }) {
   const { db, events } = deps;
 
@@ -63,15 +61,8 @@ export function ticketService(deps: {
     previous?: Pick<TicketRow, 'queueId' | 'userId' | 'status'>,
   ) {
     const payload = { action: 'update', ticket: view, previousStatus };
-    const targets = new Set([
-      rooms.ticketStatus(companyId, view.status),
-      rooms.ticket(companyId, view.id),
-      ...ticketNotificationRooms(companyId, view),
-      ...(previous ? ticketNotificationRooms(companyId, previous) : []),
-    ]);
-    if (previousStatus && previousStatus !== view.status)
-      targets.add(rooms.ticketStatus(companyId, previousStatus));
-    events.toRoom([...targets], companyId, 'ticket', payload);
+    const before = previous ?? (previousStatus ? { ...view, status: previousStatus } : undefined);
+    events.toRoom(ticketEventRooms(companyId, view, before), companyId, 'ticket', payload);
   }
 
   async function history(
@@ -134,26 +125,12 @@ export function ticketService(deps: {
       },
     });
 
-  async function sendSystem(companyId: number, r: TicketRow, body: string) {
-    if (!body.trim() || r.isGroup) return;
-    try {
-      await deps.messages().deliver(companyId, r, { body, userId: null });
-    } catch (err) {
-      deps.log.warn({ err, ticketId: r.id }, 'automatic message not sent');
-    }
-  }
-
   return {
     emitTicket,
 
     async list(t: Tenant, q: TicketListQuery) {
-      let viewer = await loadViewer(db, t);
-      // Core §6: allTicket lets a user see every waiting ticket that has a queue (canSeeTicket agrees),
-      // so the waiting list (and the notifications built on it) counts every queue for them.
-      if (q.status === 'pending' && viewer.allTicket === 'enabled' && !isManager(viewer)) {
-        const all = await db.select({ id: queues.id }).from(queues).where(eq(queues.companyId, t.companyId));
-        viewer = { ...viewer, queueIds: all.map((r) => r.id) };
-      }
+      // The visibility rule (allTicket's waiting tickets included) is part of every list's query.
+      const viewer = await loadViewer(db, t);
       return ticketQueries.page(db, viewer, q, can(t, 'tickets-manager:showall') || t.super);
     },
 
@@ -224,6 +201,8 @@ export function ticketService(deps: {
             queueId: input.queueId ?? null,
             userId: input.status === 'pending' ? null : userId,
             status: input.status,
+            // An attendant's new open ticket is accepted as it is created (docs/metrics.md).
+            acceptedAt: input.status === 'open' ? new Date() : null,
             isGroup: contact.isGroup,
           })
           .returning()) as [TicketRow];
@@ -245,7 +224,7 @@ export function ticketService(deps: {
       const viewer = await loadViewer(db, t);
       const manager = isManager(viewer);
       const set: Partial<TicketRow> = { updatedAt: new Date() };
-      let action = 'update';
+      let action: TicketAction = 'update';
       const transferring =
         input.queueId !== undefined ||
         (input.userId !== undefined && input.userId !== t.userId && input.status !== 'pending');
@@ -272,6 +251,8 @@ export function ticketService(deps: {
         if (!w) throw new AppError('ERR_NO_WAPP_FOUND', 404);
         set.whatsappId = input.whatsappId;
       }
+      // The prompt and integration a ticket runs must be the company's own.
+      await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
 
       if (input.status === 'open' && !transferring) {
         // Accept (pending → open) or reopen (closed → open): the current user takes it.
@@ -311,9 +292,15 @@ export function ticketService(deps: {
       if (input.promptId !== undefined) set.promptId = input.promptId;
       if (input.integrationId !== undefined) set.integrationId = input.integrationId;
 
+      // The first time a person holds the ticket open is its acceptance, written with the change itself.
+      const accepting = set.status === 'open' && set.userId != null;
       let updated: TicketRow;
       try {
-        [updated] = (await db.update(tickets).set(set).where(eq(tickets.id, id)).returning()) as [TicketRow];
+        [updated] = (await db
+          .update(tickets)
+          .set(accepting ? { ...set, acceptedAt: sql`coalesce(${tickets.acceptedAt}, now())` } : set)
+          .where(eq(tickets.id, id))
+          .returning()) as [TicketRow];
       } catch (err) {
         if (isUniqueViolation(err, 'tickets_one_active_uq')) {
           const other = await otherOpenTicket(
@@ -332,45 +319,15 @@ export function ticketService(deps: {
       const view = (await ticketQueries.byId(db, t.companyId, id))!;
       emitTicket(t.companyId, view, current.status, current);
 
-      // Automatic messages, after the change is visible.
-      if (action === 'accept' && (await readSetting(db, t.companyId, 'sendGreetingAccepted')) === 'enabled') {
-        const [me] = await db.select({ name: users.name }).from(users).where(eq(users.id, t.userId));
-        const [c] = await db
-          .select({ name: contacts.name })
-          .from(contacts)
-          .where(eq(contacts.id, updated.contactId));
-        await sendSystem(
-          t.companyId,
-          updated,
-          `Olá, ${c?.name ?? ''}! Meu nome é ${me?.name ?? ''} e agora vou atender você.`,
-        );
-      }
-      if (
-        action === 'transfer' &&
-        (await readSetting(db, t.companyId, 'sendMsgTransfTicket')) === 'enabled'
-      ) {
-        const [q] = updated.queueId
-          ? await db.select({ name: queues.name }).from(queues).where(eq(queues.id, updated.queueId))
-          : [];
-        const [u] = updated.userId
-          ? await db.select({ name: users.name }).from(users).where(eq(users.id, updated.userId))
-          : [];
-        await sendSystem(
-          t.companyId,
-          { ...updated, status: 'open' },
-          `Você foi transferido${q ? ` para o setor *${q.name}*` : ''}${u ? ` e será atendido por *${u.name}*` : ''}. Aguarde, por favor.`,
-        );
-      }
-      // With userRating on, the rating question goes first; its answer brings the completion message.
-      const askedRating = action === 'close' && (await deps.ratings?.().request(t.companyId, updated));
-      if (action === 'close' && updated.whatsappId && !askedRating) {
-        const [w] = await db
-          .select({ complationMessage: whatsapps.complationMessage })
-          .from(whatsapps)
-          .where(eq(whatsapps.id, updated.whatsappId));
-        if (w?.complationMessage)
-          await sendSystem(t.companyId, { ...updated, status: 'open' }, w.complationMessage);
-      }
+      // Automatic messages, ratings and automations listen (after the change is visible). The answer waits
+      // for them, as it always did: once it is back, the greeting went out and the rating question waits.
+      await deps.bus?.emit('ticket.changed', {
+        companyId: t.companyId,
+        before: current,
+        after: updated,
+        action,
+        by: t.userId,
+      });
       return (await ticketQueries.byId(db, t.companyId, id))!;
     },
 
@@ -379,16 +336,7 @@ export function ticketService(deps: {
       const r = await row(t, id);
       await db.delete(tickets).where(eq(tickets.id, id));
       const payload = { action: 'delete', ticketId: id };
-      events.toRoom(
-        [
-          rooms.ticketStatus(t.companyId, r.status),
-          rooms.ticket(t.companyId, id),
-          ...ticketNotificationRooms(t.companyId, r),
-        ],
-        t.companyId,
-        'ticket',
-        payload,
-      );
+      events.toRoom(ticketEventRooms(t.companyId, r), t.companyId, 'ticket', payload);
       return { message: 'Ticket deleted' };
     },
 
@@ -448,6 +396,8 @@ export function ticketService(deps: {
     async listNotes(t: Tenant, q: { ticketId?: number; contactId?: number }) {
       if (!q.ticketId && !q.contactId) throw new AppError('ERR_VALIDATION', 400, 'ticketId or contactId');
       if (q.ticketId) await visibleRow(t, q.ticketId);
+      // By contact: only the notes of the contact's tickets the caller may see (the visibility rule).
+      const viewer = await loadViewer(db, t);
       const rows = await db
         .select({
           id: ticketNotes.id,
@@ -458,12 +408,14 @@ export function ticketService(deps: {
           user: { id: users.id, name: users.name },
         })
         .from(ticketNotes)
+        .innerJoin(tickets, eq(tickets.id, ticketNotes.ticketId))
         .leftJoin(users, eq(users.id, ticketNotes.userId))
         .where(
           and(
             eq(ticketNotes.companyId, t.companyId),
             q.ticketId ? eq(ticketNotes.ticketId, q.ticketId) : undefined,
             q.contactId ? eq(ticketNotes.contactId, q.contactId) : undefined,
+            visibleWhere(viewer),
           ),
         )
         .orderBy(asc(ticketNotes.id));

@@ -1,8 +1,8 @@
-import { and, asc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { PAGE_SIZE, type UserView } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { queues, userQueues, users } from '../../db/schema/index.js';
-import { containsPattern } from '../../lib/sql.js';
+import { containsText } from '../../lib/sql.js';
 
 export const userColumns = {
   id: users.id,
@@ -53,7 +53,7 @@ export const userQueries = {
     const where = search
       ? and(
           eq(users.companyId, companyId),
-          or(ilike(users.name, containsPattern(search)), ilike(users.email, containsPattern(search))),
+          or(containsText(users.name, search), containsText(users.email, search)),
         )
       : eq(users.companyId, companyId);
     const rows = await db

@@ -22,6 +22,10 @@ export const whatsappRoutes =
     app.delete('/whatsapp/:id', { schema: { params: IdParam } }, (req) =>
       whatsapps.remove(req.tenant, req.params.id),
     );
+    // Admins: customer messages given up after repeated failures (see inbound-pipeline's maxAttempts).
+    app.get('/whatsapp/:id/inbound-failures', { schema: { params: IdParam } }, (req) =>
+      whatsapps.inboundFailures(req.tenant, req.params.id),
+    );
     app.post('/whatsappsession/:id', { schema: { params: IdParam } }, (req) =>
       whatsapps.startSession(req.tenant, req.params.id),
     );

@@ -1,9 +1,17 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Whatsapp, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { companies, plans, queues, whatsappQueues, whatsapps } from '../../db/schema/index.js';
+import {
+  companies,
+  inboundFailures,
+  plans,
+  queues,
+  whatsappQueues,
+  whatsapps,
+} from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
+import { assertCompanyRefs } from '../../db/company-refs.js';
 import type { Events } from '../../realtime/events.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { StateUpdate } from '../../messaging/channel.js';
@@ -15,6 +23,19 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 const SECRET_KEY = /sealed|secret|password/i;
 export const maskConfig = (config: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(config).map(([k, v]) => [k, SECRET_KEY.test(k) && v ? '********' : v]));
+
+/**
+ * Where the last state's reason is kept: inside channelConfig (no schema change), replaced by every state
+ * update, dropped whenever the admin saves new channel settings, never shown as a setting.
+ */
+const STATUS_REASON = 'statusReason';
+const isReason = (v: unknown): v is { reason: string; detail?: string } =>
+  typeof v === 'object' && v !== null && typeof (v as { reason?: unknown }).reason === 'string';
+
+const reasonOf = (d: { reason: string; detail?: string }) => ({
+  reason: d.reason.slice(0, 100),
+  ...(d.detail ? { detail: d.detail.slice(0, 500) } : {}),
+});
 
 export interface WhatsappServiceDeps {
   db: Db;
@@ -51,11 +72,14 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       .orderBy(asc(queues.orderQueue), asc(queues.name));
     return rows.map((r) => {
       const { leaseOwner: _o, leaseExpiresAt: _e, companyId: _c, createdAt: _cr, ...rest } = r;
+      const { [STATUS_REASON]: reason, ...config } = r.channelConfig ?? {};
+      const showReason = (r.status === 'DISCONNECTED' || r.status === 'TIMEOUT') && isReason(reason);
       return {
         ...rest,
         channel: r.channel as Whatsapp['channel'],
         status: r.status as Whatsapp['status'],
-        channelConfig: maskConfig(r.channelConfig),
+        channelConfig: maskConfig(config),
+        ...(showReason ? { statusReason: reason } : {}),
         updatedAt: r.updatedAt.toISOString(),
         queues: links
           .filter((l) => l.whatsappId === r.id)
@@ -122,6 +146,7 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       if (input.queueIds.length > 1 && !input.greetingMessage.trim())
         throw new AppError('ERR_WAPP_GREETING_REQUIRED', 400);
       await assertQueueRefs(t.companyId, [input.transferQueueId]);
+      await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
       const config = deps.sealConfig
         ? deps.sealConfig(input.channel, input.channelConfig ?? {})
         : (input.channelConfig ?? {});
@@ -178,6 +203,7 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       if (queueIds && queueIds.length > 1 && !greeting.trim())
         throw new AppError('ERR_WAPP_GREETING_REQUIRED', 400);
       await assertQueueRefs(t.companyId, [input.transferQueueId]);
+      await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
       const { queueIds: _q, channelConfig, ...fields } = input;
       const config =
         channelConfig === undefined
@@ -263,6 +289,9 @@ export function whatsappService(deps: WhatsappServiceDeps) {
           ...(s.qrcode !== undefined ? { qrcode: s.qrcode } : {}),
           ...(s.retries !== undefined ? { retries: s.retries } : {}),
           ...(s.number ? { number: s.number } : {}),
+          channelConfig: s.data?.reason
+            ? sql`jsonb_set(${whatsapps.channelConfig}, '{statusReason}', ${JSON.stringify(reasonOf(s.data))}::jsonb)`
+            : sql`${whatsapps.channelConfig} - 'statusReason'`,
           updatedAt: new Date(),
         })
         .where(eq(whatsapps.id, ref.id))
@@ -282,6 +311,39 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       return r;
     },
     row,
+
+    /**
+     * Customer messages the pipeline gave up on (repeated failures), newest first, with their error: an
+     * admin's view of what never reached a ticket.
+     */
+    async inboundFailures(t: Tenant, id: number) {
+      requireAdmin(t);
+      await row(t.companyId, id);
+      const rows = await db
+        .select()
+        .from(inboundFailures)
+        .where(
+          and(
+            eq(inboundFailures.companyId, t.companyId),
+            eq(inboundFailures.whatsappId, id),
+            eq(inboundFailures.failed, true),
+          ),
+        )
+        .orderBy(desc(inboundFailures.id))
+        .limit(100);
+      return {
+        failures: rows.map((r) => ({
+          id: r.id,
+          providerId: r.providerId,
+          sender: r.sender,
+          preview: r.preview,
+          attempts: r.attempts,
+          error: r.error,
+          createdAt: r.createdAt.toISOString(),
+          updatedAt: r.updatedAt.toISOString(),
+        })),
+      };
+    },
   };
 }
 export type WhatsappService = ReturnType<typeof whatsappService>;

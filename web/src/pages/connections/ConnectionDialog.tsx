@@ -152,6 +152,9 @@ export function ConnectionDialog({
       else {
         if (err instanceof ApiError && err.code === 'ERR_WAPP_GREETING_REQUIRED')
           setError('greetingMessage', { type: 'custom', message: 'errors.ERR_WAPP_GREETING_REQUIRED' });
+        // Only the Graph base URL is a URL the server calls: a private or tricked one is refused.
+        if (err instanceof ApiError && err.code === 'ERR_URL_NOT_ALLOWED')
+          setError('graphBaseUrl', { type: 'custom', message: 'errors.ERR_URL_NOT_ALLOWED' });
         toast.error(err);
       }
     }

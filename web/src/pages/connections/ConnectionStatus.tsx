@@ -24,9 +24,12 @@ const STATUS_LOOK: Record<ConnectionState, { color: string; icon: typeof CheckCi
 export function ConnectionStatus({
   status,
   compact = false,
+  reason,
 }: {
   status: ConnectionState;
   compact?: boolean;
+  /** Why a DISCONNECTED or TIMEOUT connection is not running (translated code; details in a tooltip). */
+  reason?: { reason: string; detail?: string };
 }) {
   const { t } = useTranslation();
   const look = STATUS_LOOK[status] ?? {
@@ -35,7 +38,7 @@ export function ConnectionStatus({
   };
   const Icon = look.icon;
   const label = t(`connections.status.${status}`, { defaultValue: status });
-  return (
+  const badge = (
     <Box
       component="span"
       data-testid="connection-status"
@@ -52,6 +55,24 @@ export function ConnectionStatus({
       <Typography component="span" variant={compact ? 'caption' : 'body2'} sx={{ color: 'text.primary' }}>
         {label}
       </Typography>
+    </Box>
+  );
+  if (!reason) return badge;
+  const why = t(`connections.reason.${reason.reason}`, { defaultValue: reason.reason });
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', flexDirection: 'column', gap: 0.25 }}>
+      {badge}
+      <Tooltip title={reason.detail ?? ''}>
+        <Typography
+          component="span"
+          variant="caption"
+          color="text.secondary"
+          data-testid="connection-status-reason"
+          sx={{ maxWidth: 280 }}
+        >
+          {why}
+        </Typography>
+      </Tooltip>
     </Box>
   );
 }

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import {
   Box,
   Button,
+  Chip,
   IconButton,
   Paper,
   Table,
@@ -29,6 +30,7 @@ import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import {
   useDeleteWhatsapp,
+  useInboundFailures,
   useSessionAction,
   useWhatsapps,
   useWhatsappsRealtime,
@@ -43,6 +45,37 @@ import { QrCodeDialog } from './QrCodeDialog.js';
 import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 
 import { formatDateTime } from '../../i18n/format.js';
+
+/** Admins: customer messages this connection gave up on (shown only when there are some). */
+function InboundFailures({ whatsappId }: { whatsappId: number }) {
+  const { t } = useTranslation();
+  const failures = useInboundFailures(whatsappId).data?.failures ?? [];
+  if (!failures.length) return null;
+  const help = (
+    <Box>
+      <Typography variant="caption" sx={{ display: 'block', mb: 0.5 }}>
+        {t('connections.inboundFailuresHelp')}
+      </Typography>
+      {failures.slice(0, 5).map((f) => (
+        <Typography key={f.id} variant="caption" sx={{ display: 'block' }}>
+          {f.sender}: {f.preview || '—'} ({f.error})
+        </Typography>
+      ))}
+    </Box>
+  );
+  return (
+    <Tooltip title={help}>
+      <Chip
+        size="small"
+        color="warning"
+        variant="outlined"
+        sx={{ mt: 0.5 }}
+        label={t('connections.inboundFailures', { count: failures.length })}
+        data-testid="inbound-failures"
+      />
+    </Tooltip>
+  );
+}
 
 /** The session buttons of core §4, by status. */
 function SessionButtons({
@@ -215,7 +248,8 @@ export default function ConnectionsPage() {
                     <ChannelChip channel={w.channel} />
                   </TableCell>
                   <TableCell>
-                    <ConnectionStatus status={w.status} />
+                    <ConnectionStatus status={w.status} reason={w.statusReason} />
+                    {canEdit ? <InboundFailures whatsappId={w.id} /> : null}
                   </TableCell>
                   {canSession ? (
                     <TableCell>

@@ -107,7 +107,8 @@ export function makeSchema(stored: Set<CloudSecret>) {
       if (!v.phoneNumberId.trim()) issue('phoneNumberId', 'common.required');
       else if (!/^\d{1,32}$/.test(v.phoneNumberId.trim()))
         issue('phoneNumberId', 'connections.cloud.digitsOnly');
-      if (v.graphBaseUrl.trim() && !/^https?:\/\/[^\s/]+/.test(v.graphBaseUrl.trim()))
+      // A base URL takes no query string or fragment: the server appends the Graph path to it.
+      if (v.graphBaseUrl.trim() && !/^https?:\/\/[^\s/?#]+[^\s?#]*$/.test(v.graphBaseUrl.trim()))
         issue('graphBaseUrl', 'connections.cloud.invalidUrl');
       for (const key of ['accessToken', 'appSecret'] as const)
         if (!v[key].trim() && !stored.has(key)) issue(key, 'common.required');

@@ -95,6 +95,28 @@ describe('connections cache, patched by events and answers', () => {
     expect(c.list()).toHaveLength(1);
   });
 
+  test('a session update brings the reason it is down, and a later one without a reason clears it', () => {
+    const c = cache([conn({ id: 1, channel: 'cloud_api', status: 'OPENING' })]);
+    patchSession(c.client, {
+      id: 1,
+      status: 'DISCONNECTED',
+      qrcode: '',
+      retries: 0,
+      updatedAt: '2026-01-02T00:00:00.000Z',
+      statusReason: { reason: 'not_graph', detail: 'did not answer like Graph' },
+    });
+    expect(c.list()[0]!.statusReason).toEqual({ reason: 'not_graph', detail: 'did not answer like Graph' });
+    patchSession(c.client, {
+      id: 1,
+      status: 'CONNECTED',
+      qrcode: '',
+      retries: 0,
+      updatedAt: '2026-01-02T00:01:00.000Z',
+    });
+    expect(c.list()[0]!.status).toBe('CONNECTED');
+    expect(c.list()[0]!.statusReason).toBeUndefined();
+  });
+
   test('a delete removes it', () => {
     const c = cache([conn({ id: 1 }), conn({ id: 2, name: 'B' })]);
     dropWhatsapp(c.client, 1);
@@ -148,5 +170,17 @@ describe('connection form', () => {
     expect(issues).toEqual(['accessToken', 'appSecret']);
     expect(makeSchema(new Set(['accessToken', 'appSecret'])).safeParse(empty).success).toBe(true);
     expect(makeSchema(new Set()).safeParse({ ...empty, channel: 'simulator' }).success).toBe(true);
+  });
+
+  test('the Graph base URL takes no query string or fragment (the server refuses them too)', () => {
+    const stored = new Set(['accessToken', 'appSecret'] as const);
+    const form = { ...formValues(null), name: 'Meta', channel: 'cloud_api' as const, phoneNumberId: '123' };
+    const ok = (graphBaseUrl: string) => makeSchema(stored).safeParse({ ...form, graphBaseUrl }).success;
+    expect(ok('https://graph.facebook.com')).toBe(true);
+    expect(ok('https://proxy.example.com/graph/')).toBe(true);
+    expect(ok('https://graph.facebook.com?')).toBe(false);
+    expect(ok('https://graph.facebook.com/?x=1')).toBe(false);
+    expect(ok('https://graph.facebook.com#x')).toBe(false);
+    expect(ok('ftp://graph.facebook.com')).toBe(false);
   });
 });

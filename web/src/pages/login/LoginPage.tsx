@@ -1,9 +1,10 @@
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { Box, Button, Link, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
+import { landingFor } from '../../app/landing.js';
 import { PublicLayout } from '../../layout/PublicLayout.js';
 import { PasswordField } from '../../components/PasswordField.js';
 import { OutlinedField } from '../../components/OutlinedField.js';
@@ -17,6 +18,7 @@ export default function LoginPage() {
   const { login } = useAuth();
   const toast = useToast();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const {
     register,
     handleSubmit,
@@ -25,8 +27,9 @@ export default function LoginPage() {
 
   const onSubmit = handleSubmit(async ({ email, password }) => {
     try {
-      await login(email, password);
-      navigate('/', { replace: true });
+      const user = await login(email, password);
+      // Back to the page that asked for a login (?next=, validated), else where the work is.
+      navigate(landingFor(user, params.get('next')), { replace: true });
     } catch (err) {
       toast.error(err);
     }

@@ -24,7 +24,7 @@ import MicNoneOutlinedIcon from '@mui/icons-material/MicNoneOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
 import SendIcon from '@mui/icons-material/Send';
 import { useTranslation } from 'react-i18next';
-import type { QuickMessage, TicketView } from '@recado/contracts';
+import { containsSearch, type QuickMessage, type TicketView } from '@recado/contracts';
 import { ApiError } from '../../api/client.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
@@ -103,13 +103,13 @@ export function MessageInput({
   const fileInput = useRef<HTMLInputElement>(null);
   const recordingRef = useRef<Recording | null>(null);
 
-  const term = text.startsWith('/') ? text.slice(1).toLowerCase() : '';
+  const term = text.startsWith('/') ? text.slice(1) : '';
   const quick = useQuickReplies(term.length >= 2);
   const suggestions = useMemo(
     () =>
       term.length >= 2
         ? (quick.data ?? [])
-            .filter((q) => q.shortcode.toLowerCase().includes(term) || q.message.toLowerCase().includes(term))
+            .filter((q) => containsSearch(q.shortcode, term) || containsSearch(q.message, term))
             .slice(0, 8)
         : [],
     [quick.data, term],

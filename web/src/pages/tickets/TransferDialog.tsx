@@ -1,7 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Alert, Autocomplete, MenuItem, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { TicketView } from '@recado/contracts';
+import { containsSearch, type TicketView } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { FormDialog } from '../../components/FormDialog.js';
@@ -44,11 +44,9 @@ export function TransferDialog({
   const [whatsappId, setWhatsappId] = useState<number | ''>(ticket.whatsappId ?? '');
   const [queueError, setQueueError] = useState(false);
 
-  const term = search.trim().toLowerCase();
+  const term = search.trim();
   const userOptions =
-    term.length >= USER_SEARCH_MIN
-      ? (users.data ?? []).filter((u) => u.name.toLowerCase().includes(term))
-      : [];
+    term.length >= USER_SEARCH_MIN ? (users.data ?? []).filter((u) => containsSearch(u.name, term)) : [];
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -1,3 +1,4 @@
+import { canSeeTicket } from '@recado/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -66,12 +67,19 @@ export function mayNotify(
   user: Pick<AuthUser, 'id' | 'profile' | 'super' | 'queues' | 'showQueuelessTickets' | 'allTicket'>,
 ): boolean {
   if (!ticket) return true;
+  // An assigned ticket notifies its attendant only; otherwise whoever may see it (contracts/visibility.ts).
   if (ticket.userId) return ticket.userId === user.id;
-  if (user.profile === 'admin' || user.super) return true;
-  const queueId = ticket.queueId ?? null;
-  if (queueId === null) return user.showQueuelessTickets;
-  if (user.queues.some((q) => q.id === queueId)) return true;
-  return ticket.status === 'pending' && user.allTicket === 'enabled';
+  return canSeeTicket(
+    {
+      userId: user.id,
+      profile: user.profile,
+      super: user.super,
+      queueIds: user.queues.map((q) => q.id),
+      showQueuelessTickets: user.showQueuelessTickets,
+      allTicket: user.allTicket,
+    },
+    { userId: null, queueId: ticket.queueId ?? null, status: ticket.status ?? '' },
+  );
 }
 
 export type PermissionState = NotificationPermission | 'unsupported';

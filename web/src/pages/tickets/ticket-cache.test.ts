@@ -86,6 +86,12 @@ describe('ticketFits mirrors the server lists', () => {
     expect(ticketFits(filter({ searchParam: '8888' }), ticket(), admin)).toBe(true);
     expect(ticketFits(filter({ searchParam: 'pedido' }), ticket(), admin)).toBeNull();
   });
+  test('searches are blind to accents and case, as on the server (docs/search.md)', () => {
+    const joao = ticket({ contact: { ...ticket().contact, name: 'João Lúcio' } });
+    for (const searchParam of ['joao', 'JOAO', 'João', 'lucio', 'LÚCIO'])
+      expect(ticketFits(filter({ searchParam }), joao, admin), searchParam).toBe(true);
+    expect(ticketFits(filter({ searchParam: 'maria' }), joao, admin)).toBeNull();
+  });
 });
 
 function seed(client: QueryClient, f: TicketFilter, items: TicketView[], hasMore = false) {

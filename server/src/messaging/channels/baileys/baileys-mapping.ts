@@ -18,6 +18,7 @@ import {
   type MediaPayload,
   type MediaType,
 } from '../../channel.js';
+import { truncate } from '../../../lib/text.js';
 
 /**
  * Pure translation from what Baileys 7 emits to the product's InboundMessage.
@@ -409,7 +410,7 @@ export function adReferral(ci: proto.IContextInfo): InboundReferral | undefined 
   };
   for (const [k, v] of Object.entries(keep)) if (v) metadata[k] = v;
   return {
-    campaign: (keep.headline ?? keep.sourceId ?? '').slice(0, 255),
+    campaign: truncate(keep.headline ?? keep.sourceId ?? '', 255),
     source: keep.conversionApp?.toLowerCase() ?? (sourceFromUrl(sourceUrl) || 'meta'),
     medium: keep.sourceType ?? (conversion ? 'ad' : ''),
     ...(sourceUrl ? { sourceUrl } : {}),

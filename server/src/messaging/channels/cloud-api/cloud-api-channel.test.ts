@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { waitFor } from '../../../../test/helpers.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { secretBox } from '../../../lib/crypto.js';
 import type { AckUpdate, ChannelSink, InboundMessage, StateUpdate } from '../../channel.js';
 import { cloudApiChannel, type CloudApiChannel } from './cloud-api-channel.js';
 import { sealCloudConfig } from './cloud-api-config.js';
+import { graphClient, mediaUrlProblem } from './graph-client.js';
 import { startFakeGraph, type FakeGraph } from './fake-graph-api.js';
 
 let graph: FakeGraph;
@@ -18,9 +22,7 @@ beforeEach(() => {
 
 function recordingSink() {
   const events: (
-    | { t: 'message'; m: InboundMessage }
-    | { t: 'ack'; a: AckUpdate }
-    | { t: 'state'; s: StateUpdate & { data?: { reason: string } } }
+    { t: 'message'; m: InboundMessage } | { t: 'ack'; a: AckUpdate } | { t: 'state'; s: StateUpdate }
   )[] = [];
   const sink: ChannelSink = {
     message: async (m) => void events.push({ t: 'message', m }),
@@ -42,12 +44,22 @@ const storedConfig = (over: Record<string, unknown> = {}) =>
       ...over,
     },
     box,
+    undefined,
+    // The fake Graph listens on loopback: allowed explicitly, as ALLOW_PRIVATE_URLS does for the server.
+    { allowPrivateUrls: true },
   ) as unknown as Record<string, unknown>;
 
 /** A started channel; the requests start() made are cleared unless asked to keep them. */
 async function started(config = storedConfig(), keepRequests = false) {
   const rec = recordingSink();
-  const channel = cloudApiChannel({ whatsappId: 7, companyId: 3, config, sink: rec.sink, box });
+  const channel = cloudApiChannel({
+    whatsappId: 7,
+    companyId: 3,
+    config,
+    sink: rec.sink,
+    box,
+    allowPrivateUrls: true,
+  });
   await channel.start();
   if (!keepRequests) graph.requests.length = 0;
   return { channel, ...rec };
@@ -76,11 +88,18 @@ describe('start', () => {
       const rec = recordingSink();
       const otherKey =
         config && 'accessTokenSealed' in config ? secretBox('another-secret-entirely-000000000') : box;
-      await cloudApiChannel({ whatsappId: 7, companyId: 3, config, sink: rec.sink, box: otherKey }).start();
+      await cloudApiChannel({
+        whatsappId: 7,
+        companyId: 3,
+        config,
+        sink: rec.sink,
+        box: otherKey,
+        allowPrivateUrls: true,
+      }).start();
       const [s] = rec.states();
       expect(s!.status).toBe('DISCONNECTED');
-      expect(s!.data!.reason).toMatch(/Cloud API/);
-      expect(s!.data!.reason).not.toContain(graph.token);
+      expect(s!.data).toEqual({ reason: 'config_invalid', detail: expect.stringMatching(/Cloud API/) });
+      expect(JSON.stringify(s)).not.toContain(graph.token);
     }
     expect(graph.requests).toEqual([]);
   });
@@ -93,19 +112,114 @@ describe('start', () => {
       config: storedConfig({ accessToken: 'EAAG-wrong-token' }),
       sink: rec.sink,
       box,
+      allowPrivateUrls: true,
     });
     await channel.start();
     const [s] = rec.states();
-    expect(s).toEqual({ status: 'DISCONNECTED', data: { reason: expect.stringContaining('Invalid OAuth') } });
+    expect(s).toEqual({
+      status: 'DISCONNECTED',
+      data: { reason: 'graph_rejected', detail: expect.stringContaining('Invalid OAuth') },
+    });
     expect(JSON.stringify(s)).not.toContain('EAAG-wrong-token');
     await expect(channel.sendText('5511987654321', 'hi')).rejects.toMatchObject({
       code: 'ERR_WAPP_NOT_INITIALIZED',
     });
   });
 
-  test('Graph unreachable: still CONNECTED (webhooks are pushed), without a number', async () => {
-    const { states } = await started(storedConfig({ graphBaseUrl: 'http://127.0.0.1:9' }));
-    expect(states()).toEqual([{ status: 'CONNECTED' }]);
+  test('Graph unreachable: TIMEOUT with the reason, never CONNECTED; asked again until it answers', async () => {
+    // A port nobody listens on, then the fake Graph's: the retry connects once Graph answers.
+    const rec = recordingSink();
+    let config = storedConfig({ graphBaseUrl: 'http://127.0.0.1:9' });
+    const channel = cloudApiChannel({
+      whatsappId: 7,
+      companyId: 3,
+      get config() {
+        return config;
+      },
+      sink: rec.sink,
+      box,
+      allowPrivateUrls: true,
+      retryMs: 20,
+    });
+    await channel.start();
+    expect(rec.states()[0]).toEqual({
+      status: 'TIMEOUT',
+      data: { reason: 'graph_unreachable', detail: expect.stringMatching(/unreachable/) },
+    });
+    config = storedConfig();
+    await waitFor(() => rec.states().some((s) => s.status === 'CONNECTED'));
+    expect(rec.states().at(-1)).toEqual({ status: 'CONNECTED', number: graph.displayPhoneNumber });
+    await channel.stop();
+  });
+
+  test('a base URL that answers, but not like Graph, is DISCONNECTED with a clear reason', async () => {
+    const servers: Server[] = [];
+    const serve = async (handler: RequestListener) => {
+      const server = createServer(handler);
+      servers.push(server);
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
+    try {
+      const answers = [
+        await serve((_q, r) => r.end('<html>It works!</html>')),
+        await serve((_q, r) => r.end(JSON.stringify({ ok: true }))),
+        await serve((_q, r) => r.end(JSON.stringify({ id: '999' }))),
+      ];
+      for (const base of answers) {
+        const { states } = await started(storedConfig({ graphBaseUrl: base }));
+        expect(states()).toEqual([
+          {
+            status: 'DISCONNECTED',
+            data: {
+              reason: 'not_graph',
+              detail: expect.stringMatching(/did not answer like Meta's Graph API/),
+            },
+          },
+        ]);
+      }
+    } finally {
+      for (const s of servers) s.close();
+    }
+  });
+
+  test('without ALLOW_PRIVATE_URLS a loopback base URL is refused at save, at start and at send time', async () => {
+    expect(() =>
+      sealCloudConfig({ phoneNumberId: '1', accessToken: 'x', appSecret: 'y', graphBaseUrl: graph.url }, box),
+    ).toThrow(expect.objectContaining({ code: 'ERR_URL_NOT_ALLOWED', statusCode: 400 }));
+    // Stored before this rule existed (or resolved to loopback later): refused when the channel starts.
+    const rec = recordingSink();
+    await cloudApiChannel({
+      whatsappId: 7,
+      companyId: 3,
+      config: storedConfig(),
+      sink: rec.sink,
+      box,
+    }).start();
+    expect(rec.states()).toEqual([
+      {
+        status: 'DISCONNECTED',
+        data: {
+          reason: 'url_refused',
+          detail: expect.stringMatching(/Graph API refused: 127\.0\.0\.1 is a loopback address/),
+        },
+      },
+    ]);
+    // And every Graph call refuses it too, before a byte is sent.
+    const client = graphClient({
+      graphBaseUrl: graph.url,
+      apiVersion: 'v21.0',
+      phoneNumberId: graph.phoneNumberId,
+      accessToken: graph.token,
+    });
+    await expect(client.sendText('5511987654321', 'hi')).rejects.toMatchObject({
+      code: 'ERR_SENDING_WAPP_MSG',
+      message: expect.stringMatching(/refused/),
+    });
+    await expect(client.downloadMedia(graph.addMedia(Buffer.from('x'), 'image/jpeg'))).rejects.toMatchObject({
+      code: 'ERR_WAPP_DOWNLOAD_MEDIA',
+    });
+    expect(graph.requests).toEqual([]);
   });
 
   test('an opened config works without a key; logout reports DISCONNECTED', async () => {
@@ -121,6 +235,7 @@ describe('start', () => {
         graphBaseUrl: graph.url,
       },
       sink: rec.sink,
+      allowPrivateUrls: true,
     });
     await channel.start();
     await channel.logout();
@@ -305,6 +420,56 @@ describe('handleWebhook', () => {
     await expect(video.m.media!()).rejects.toMatchObject({ code: 'ERR_WAPP_DOWNLOAD_MEDIA' });
   });
 
+  test("a media URL Graph names outside Meta's hosts is never fetched (no SSRF through media)", async () => {
+    const internal: string[] = [];
+    const secretServer = createServer((req, res) => {
+      internal.push(req.url!);
+      res.end('internal-secret');
+    });
+    await new Promise<void>((r) => secretServer.listen(0, '127.0.0.1', r));
+    const secretUrl = `http://127.0.0.1:${(secretServer.address() as AddressInfo).port}/admin/secret`;
+    try {
+      const { channel, events } = await started();
+      const mediaId = graph.addMedia(Buffer.from('x'), 'image/jpeg');
+      graph.mediaUrls.set(mediaId, secretUrl);
+      const payload = fixture('media') as {
+        entry: { changes: { value: { messages: { image?: { id: string } }[] } }[] }[];
+      };
+      payload.entry[0]!.changes[0]!.value.messages[0]!.image!.id = mediaId;
+      await channel.handleWebhook(payload);
+      const image = events.find((e) => e.t === 'message' && e.m.mediaType === 'image');
+      if (image?.t !== 'message') throw new Error('no image message');
+      await expect(image.m.media!()).rejects.toMatchObject({
+        code: 'ERR_WAPP_DOWNLOAD_MEDIA',
+        message: expect.stringMatching(/not one of Meta's/),
+      });
+      expect(internal).toEqual([]);
+    } finally {
+      secretServer.close();
+    }
+  });
+
+  test("media hosts: Meta's (https) always; the base URL's own origin only when customised with ALLOW_PRIVATE_URLS", () => {
+    const meta = { graphBaseUrl: 'https://graph.facebook.com' };
+    const local = { graphBaseUrl: 'http://127.0.0.1:4000', allowPrivate: true };
+    const cases: [string, typeof meta | typeof local, boolean][] = [
+      ['https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=1', meta, true],
+      ['https://mmg.whatsapp.net/v/t62/abc', meta, true],
+      ['https://scontent.xx.fbcdn.net/v/abc.jpg', meta, true],
+      ['https://graph.facebook.com/media/1', meta, true],
+      ['http://lookaside.fbsbx.com/x', meta, false], // not https
+      ['https://lookaside.fbsbx.com:8443/x', meta, false], // another port
+      ['https://lookaside.fbsbx.com.evil.example/x', meta, false],
+      ['https://evilfbcdn.net/x', meta, false],
+      ['http://127.0.0.1:4000/media-download/1', meta, false],
+      ['http://127.0.0.1:4000/media-download/1', local, true],
+      ['http://127.0.0.1:4001/admin/secret', local, false], // same host, another port
+      ['http://127.0.0.1:4000/media-download/1', { ...local, allowPrivate: false }, false],
+    ];
+    for (const [url, opts, ok] of cases)
+      expect([url, mediaUrlProblem(new URL(url), opts) === null]).toEqual([url, ok]);
+  });
+
   test('refuses to run before start', async () => {
     const rec = recordingSink();
     const channel: CloudApiChannel = cloudApiChannel({
@@ -313,6 +478,7 @@ describe('handleWebhook', () => {
       config: storedConfig(),
       sink: rec.sink,
       box,
+      allowPrivateUrls: true,
     });
     await expect(channel.handleWebhook(fixture('text-with-quote'))).rejects.toMatchObject({
       code: 'ERR_WAPP_NOT_INITIALIZED',

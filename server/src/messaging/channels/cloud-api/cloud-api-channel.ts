@@ -27,7 +27,13 @@ import { checkCloudNumber, graphClient, mediaKindFor, type GraphClient } from '.
  * `box` opens the sealed secrets of the stored config. Without it, `config` must already be the opened
  * form (accessToken and appSecret in clear), as openCloudConfig returns it.
  */
-export type CloudApiContext = ChannelContext & { box?: SecretBox };
+export type CloudApiContext = ChannelContext & {
+  box?: SecretBox;
+  /** ALLOW_PRIVATE_URLS: the Graph base URL may be a private or loopback address (tests, self-hosted). */
+  allowPrivateUrls?: boolean;
+  /** First wait before asking an unreachable Graph again (doubles up to 5 minutes). */
+  retryMs?: number;
+};
 
 export interface CloudApiChannel extends Channel {
   readonly kind: 'cloud_api';
@@ -35,8 +41,9 @@ export interface CloudApiChannel extends Channel {
   handleWebhook(payload: unknown): Promise<ParsedWebhook>;
 }
 
-/** A state update with the reason a connection cannot run (shown to the admin). */
-type StateWithReason = StateUpdate & { data?: { reason: string } };
+/** Why a connection is not running (web: connections.reason.*); the detail says it in Graph's words. */
+type Reason =
+  'config_invalid' | 'url_refused' | 'graph_rejected' | 'not_graph' | 'graph_unreachable' | 'logged_out';
 
 function resolveConfig(ctx: CloudApiContext): OpenConfig {
   if (ctx.box) return openCloudConfig(ctx.config, ctx.box);
@@ -49,15 +56,27 @@ function resolveConfig(ctx: CloudApiContext): OpenConfig {
   );
 }
 
+const NOT_GRAPH =
+  "The Graph base URL did not answer like Meta's Graph API (no matching phone number id): check the URL";
+
 /** The factory the session manager looks up by channel kind ('cloud_api'). */
 export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
   let graph: GraphClient | undefined;
   let config: OpenConfig | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let retryDelay = ctx.retryMs ?? 5_000;
+  let stopped = false;
 
-  const disconnected = (reason: string) => {
+  const clearRetry = () => {
+    if (retry) clearTimeout(retry);
+    retry = undefined;
+  };
+
+  const disconnected = (reason: Reason, detail?: string) => {
+    clearRetry();
     graph = undefined;
     config = undefined;
-    const s: StateWithReason = { status: 'DISCONNECTED', data: { reason } };
+    const s: StateUpdate = { status: 'DISCONNECTED', data: { reason, ...(detail ? { detail } : {}) } };
     return ctx.sink.state(s);
   };
 
@@ -72,42 +91,65 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
     return digits;
   };
 
-  return {
+  const channel: CloudApiChannel = {
     kind: 'cloud_api',
 
     async start() {
+      stopped = false;
+      clearRetry();
       let cfg: OpenConfig;
       try {
         cfg = resolveConfig(ctx);
       } catch (err) {
-        if (err instanceof CloudConfigError) return disconnected(err.reason);
+        if (err instanceof CloudConfigError) return disconnected('config_invalid', err.reason);
         throw err;
       }
-      const client = graphClient(cfg);
-      let number: string | undefined;
+      const client = graphClient({ ...cfg, allowPrivate: ctx.allowPrivateUrls });
+      let phone: Awaited<ReturnType<GraphClient['phoneNumber']>>;
       try {
-        const phone = await client.phoneNumber();
-        if (phone.display_phone_number) number = waIdToNumber(phone.display_phone_number.replace(/\D/g, ''));
+        phone = await client.phoneNumber();
       } catch (err) {
-        // Graph said no (bad token, unknown phone number id): the connection cannot work until fixed.
-        // Graph unreachable: webhooks may still arrive and sends will report their own errors.
-        const status = (err as { status?: number }).status;
-        if (status !== undefined && status >= 400 && status < 500)
-          return disconnected((err as Error).message);
+        const e = err as Error & { status?: number; refused?: boolean };
+        // The guard refused the address, or Graph said no (bad token, unknown phone number id): the
+        // connection cannot work until its settings change.
+        if (e.refused) return disconnected('url_refused', e.message);
+        if (e.status !== undefined && e.status >= 400 && e.status < 500)
+          return disconnected('graph_rejected', e.message);
+        if (e.status !== undefined && e.status < 400) return disconnected('not_graph', NOT_GRAPH);
+        // Unreachable or failing (5xx): not proven yet. Shown as TIMEOUT with the reason; asked again later.
+        if (stopped) return;
+        const s: StateUpdate = {
+          status: 'TIMEOUT',
+          data: { reason: 'graph_unreachable', detail: e.message },
+        };
+        await ctx.sink.state(s);
+        retry = setTimeout(() => void channel.start().catch(() => undefined), retryDelay);
+        retry.unref?.();
+        retryDelay = Math.min(retryDelay * 2, 5 * 60_000);
+        return;
       }
+      // Graph always names the object it answers for; anything else is not Graph.
+      if (String(phone.id ?? '') !== cfg.phoneNumberId) return disconnected('not_graph', NOT_GRAPH);
+      const number = phone.display_phone_number
+        ? waIdToNumber(phone.display_phone_number.replace(/\D/g, ''))
+        : undefined;
+      if (stopped) return;
+      retryDelay = ctx.retryMs ?? 5_000;
       graph = client;
       config = cfg;
       await ctx.sink.state({ status: 'CONNECTED', ...(number ? { number } : {}) });
     },
 
     async stop() {
+      stopped = true;
+      clearRetry();
       graph = undefined;
       config = undefined;
     },
 
     // Cloud API has no session to end on Meta's side; the caller clears the stored settings.
     async logout() {
-      await disconnected('Logged out');
+      await disconnected('logged_out');
     },
 
     async sendText(to: string, body: string, opts?: OutboundOptions): Promise<SendResult> {
@@ -164,4 +206,5 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
       return parsed;
     },
   };
+  return channel;
 }) satisfies ChannelFactory;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { SecretBox } from '../../../lib/crypto.js';
 import { AppError } from '../../../http/errors.js';
+import { assertPublicUrl } from '../../../lib/safe-fetch.js';
 
 /**
  * The Cloud API settings of one connection, kept in `whatsapps.channelConfig`.
@@ -89,12 +90,15 @@ const keepOrNew = (value: string | undefined) =>
 
 /**
  * Validates an admin's input and seals its secrets for storage. `previous` (the stored config, if any)
- * provides the secrets the input leaves out. Throws AppError ERR_VALIDATION (400) with the field list.
+ * provides the secrets the input leaves out. Throws AppError ERR_VALIDATION (400) with the field list, or
+ * ERR_URL_NOT_ALLOWED (400) for a Graph base URL the server must not call (private or loopback host unless
+ * `allowPrivateUrls`, query string or fragment, credentials, not http(s)).
  */
 export function sealCloudConfig(
   input: unknown,
   box: SecretBox,
   previous?: Record<string, unknown>,
+  opts: { allowPrivateUrls?: boolean } = {},
 ): CloudApiStoredConfig {
   const parsed = CloudApiConfigInput.safeParse(input);
   if (!parsed.success)
@@ -104,6 +108,11 @@ export function sealCloudConfig(
   const prev = previous ? CloudApiStoredConfig.partial().safeParse(previous) : undefined;
   const old = prev?.success ? prev.data : {};
   const v = parsed.data;
+  assertPublicUrl(v.graphBaseUrl, {
+    allowPrivate: opts.allowPrivateUrls,
+    allowQuery: false,
+    field: 'channelConfig.graphBaseUrl',
+  });
   const accessToken = keepOrNew(v.accessToken);
   const appSecret = keepOrNew(v.appSecret);
   const accessTokenSealed = accessToken !== undefined ? box.seal(accessToken) : old.accessTokenSealed;

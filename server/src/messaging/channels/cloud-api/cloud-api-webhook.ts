@@ -10,6 +10,7 @@ import {
   type MediaType,
 } from '../../channel.js';
 import { extensionFor } from './graph-client.js';
+import { truncate } from '../../../lib/text.js';
 
 /** Pure functions over what Meta sends to the webhook: the handshake, the signature and the payload. */
 
@@ -394,7 +395,7 @@ export function toReferral(r: Record<string, unknown>): InboundReferral {
     if (v) metadata[to] = v;
   }
   return {
-    campaign: (text(r.headline) ?? text(r.source_id) ?? '').slice(0, 255),
+    campaign: truncate(text(r.headline) ?? text(r.source_id) ?? '', 255),
     source: sourceFromUrl(sourceUrl) || 'meta',
     medium: text(r.source_type) ?? 'ad',
     ...(sourceUrl ? { sourceUrl } : {}),

@@ -30,6 +30,8 @@ export interface FakeGraph {
   badNumbers: Set<string>;
   /** Media Meta holds (uploaded, or received from customers). */
   media: Map<string, { data: Buffer; mimetype: string }>;
+  /** The `url` Graph names for a media id, when a test wants another one than this server's own. */
+  mediaUrls: Map<string, string>;
   addMedia(data: Buffer, mimetype: string): string;
   close(): Promise<void>;
 }
@@ -59,6 +61,7 @@ export async function startFakeGraph(
   const requests: RecordedRequest[] = [];
   const badNumbers = new Set<string>();
   const media = new Map<string, { data: Buffer; mimetype: string }>();
+  const mediaUrls = new Map<string, string>();
   let nextMediaId = 1_000_000_000_000_000;
   const addMedia = (data: Buffer, mimetype: string) => {
     const id = String(nextMediaId++);
@@ -161,7 +164,7 @@ export async function startFakeGraph(
         const m = media.get(id)!;
         return send(200, {
           messaging_product: 'whatsapp',
-          url: `${base}/media-download/${id}`,
+          url: mediaUrls.get(id) ?? `${base}/media-download/${id}`,
           mime_type: m.mimetype,
           sha256: createHash('sha256').update(m.data).digest('hex'),
           file_size: m.data.length,
@@ -192,6 +195,7 @@ export async function startFakeGraph(
     requests,
     badNumbers,
     media,
+    mediaUrls,
     addMedia,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,5 +1,7 @@
 import { normalizeNumber } from '@recado/contracts';
 import { ChannelError, type MediaPayload, type SendResult } from '../../channel.js';
+import { OutboundLimitError, OutboundUrlError, safeFetch } from '../../../lib/safe-fetch.js';
+import { DEFAULT_GRAPH_BASE_URL } from './cloud-api-config.js';
 
 /**
  * A small client of Meta's Graph API for one WhatsApp Cloud API phone number.
@@ -15,6 +17,40 @@ export interface GraphClientOptions {
   timeoutMs?: number;
   /** Largest media download accepted (Cloud API's own limit is 100 MB for documents). */
   maxMediaBytes?: number;
+  /** ALLOW_PRIVATE_URLS: the base URL (and media on its host) may be a private or loopback address. */
+  allowPrivate?: boolean;
+}
+
+/** Hosts Meta serves WhatsApp media from; a media URL anywhere else is refused. */
+const META_MEDIA_HOSTS = [
+  /^lookaside\.fbsbx\.com$/,
+  /\.fbsbx\.com$/,
+  /\.fbcdn\.net$/,
+  /\.whatsapp\.net$/,
+  /\.facebook\.com$/,
+];
+
+/**
+ * Why a media URL named by Graph must not be downloaded, or null. Meta's media live on Meta's hosts (https);
+ * only a customised base URL with ALLOW_PRIVATE_URLS on (a local Graph double) may also serve them itself.
+ */
+export function mediaUrlProblem(
+  url: URL,
+  opts: Pick<GraphClientOptions, 'graphBaseUrl' | 'allowPrivate'>,
+): string | null {
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  if (url.protocol === 'https:' && !url.port && META_MEDIA_HOSTS.some((h) => h.test(host))) return null;
+  const base = new URL(opts.graphBaseUrl);
+  const customised = base.origin !== new URL(DEFAULT_GRAPH_BASE_URL).origin;
+  if (customised && opts.allowPrivate && url.origin === base.origin) return null;
+  return `media URL host ${host} is not one of Meta's`;
+}
+
+/** A guard refusal or limit as the channel's own error (reasons never contain the token). */
+function outboundFailure(code: ErrCode, what: string, err: unknown): ChannelError {
+  if (err instanceof OutboundUrlError) return new ChannelError(code, `${what} refused: ${err.reason}`);
+  if (err instanceof OutboundLimitError) return new ChannelError(code, `${what} failed: ${err.message}`);
+  return new ChannelError(code, `${what} unreachable: ${(err as Error).name}`);
 }
 
 export type GraphMediaKind = 'image' | 'audio' | 'video' | 'document' | 'sticker';
@@ -67,6 +103,9 @@ export function checkCloudNumber(number: string): { exists: boolean; replyTo?: s
   return { exists: true, replyTo: normalized, number: normalized };
 }
 
+/** Graph's JSON answers are small; anything bigger is not Graph. */
+const GRAPH_ANSWER_BYTES = 2 * 1024 * 1024;
+
 export function graphClient(opts: GraphClientOptions) {
   const base = `${opts.graphBaseUrl.replace(/\/+$/, '')}/${opts.apiVersion}`;
   const timeoutMs = opts.timeoutMs ?? 30_000;
@@ -82,14 +121,20 @@ export function graphClient(opts: GraphClientOptions) {
   ): Promise<T> {
     let res: Response;
     try {
-      res = await fetch(`${base}/${path}`, {
-        method,
-        headers: body && !(body instanceof FormData) ? { ...auth, 'content-type': 'application/json' } : auth,
-        body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(timeout),
-      });
+      res = await safeFetch(
+        `${base}/${path}`,
+        {
+          method,
+          headers:
+            body && !(body instanceof FormData) ? { ...auth, 'content-type': 'application/json' } : auth,
+          body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
+        },
+        { allowPrivate: opts.allowPrivate, timeoutMs: timeout, maxBytes: GRAPH_ANSWER_BYTES },
+      );
     } catch (err) {
-      throw new ChannelError(code, `Graph API unreachable: ${(err as Error).name}`);
+      throw Object.assign(outboundFailure(code, 'Graph API', err), {
+        refused: err instanceof OutboundUrlError,
+      });
     }
     const text = await res.text();
     let json: unknown;
@@ -199,22 +244,35 @@ export function graphClient(opts: GraphClientOptions) {
         throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media too large (${info.file_size} bytes)`);
       let res: Response;
       try {
-        res = await fetch(info.url, { headers: auth, signal: AbortSignal.timeout(timeoutMs * 4) });
+        // The bearer token goes only to Meta's media hosts (checked on every redirect hop as well).
+        res = await safeFetch(
+          info.url,
+          { headers: auth },
+          {
+            allowPrivate: opts.allowPrivate,
+            timeoutMs: timeoutMs * 4,
+            maxBytes: maxMediaBytes,
+            checkUrl: (u) => mediaUrlProblem(u, opts),
+          },
+        );
       } catch (err) {
-        throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media download failed: ${(err as Error).name}`);
+        throw outboundFailure('ERR_WAPP_DOWNLOAD_MEDIA', 'Media download', err);
       }
       if (!res.ok)
         throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media download answered HTTP ${res.status}`);
       const data = Buffer.from(await res.arrayBuffer());
-      if (data.length > maxMediaBytes)
-        throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media too large (${data.length} bytes)`);
       const mimetype =
         info.mime_type || res.headers.get('content-type')?.split(';')[0] || 'application/octet-stream';
       return { data, mimetype };
     },
 
-    /** The number this connection sends from; a cheap call that also proves the token works. */
-    phoneNumber(timeout = 5_000): Promise<{ display_phone_number?: string; verified_name?: string }> {
+    /**
+     * The number this connection sends from; a cheap call that also proves the token works. Graph always
+     * answers with the object's `id`: the channel checks it to know the base URL really is Graph.
+     */
+    phoneNumber(
+      timeout = 5_000,
+    ): Promise<{ id?: unknown; display_phone_number?: string; verified_name?: string }> {
       return call(
         'GET',
         `${opts.phoneNumberId}?fields=display_phone_number,verified_name`,

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/** Operations §9: the dashboard's period options, in days (filter type 2). */
+export const DASHBOARD_PERIODS = [3, 7, 15, 30, 60, 90] as const;
+/** The longest range one request may cover (a date filter, type 1). */
+export const DASHBOARD_MAX_DAYS = 366;
+/** GET /dashboard/sourceTracking answers at most this many records, the newest first. */
+export const SOURCE_TRACKING_LIMIT = 200;
+
+const MAX_ID = 2_147_483_647;
+/** A calendar day in the company's time zone. */
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'date YYYY-MM-DD')
+  .refine(
+    (d) =>
+      !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    'invalid date',
+  );
+
+const spanDays = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** Narrows every figure to one queue's (or one connection's) tickets. */
+const QueueFilter = z.coerce.number().int().positive().max(MAX_ID).optional();
+
+/**
+ * GET /dashboard (operations §7): the last `days` days (today included), or the days from `date_from` to
+ * `date_to` (both included), in the company's time zone. One of the two must be given (operations §5).
+ */
+export const DashboardQuery = z
+  .object({
+    days: z.coerce.number().int().min(1).max(DASHBOARD_MAX_DAYS).optional(),
+    date_from: Day.optional(),
+    date_to: Day.optional(),
+    queueId: QueueFilter,
+    whatsappId: QueueFilter,
+  })
+  .refine((q) => q.days !== undefined || (q.date_from !== undefined && q.date_to !== undefined), {
+    message: 'choose a period (days) or a date range (date_from and date_to)',
+  })
+  .refine((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, {
+    message: 'date_from after date_to',
+  })
+  .refine((q) => !q.date_from || !q.date_to || spanDays(q.date_from, q.date_to) <= DASHBOARD_MAX_DAYS, {
+    message: `at most ${DASHBOARD_MAX_DAYS} days`,
+  });
+export type DashboardQuery = z.infer<typeof DashboardQuery>;
+
+/** GET /dashboard/ticketsUsers, /ticketsDay, /sourceTracking, /export: both days included. */
+export const DashboardRangeQuery = z
+  .object({ initialDate: Day, finalDate: Day, queueId: QueueFilter, whatsappId: QueueFilter })
+  .refine((q) => q.initialDate <= q.finalDate, { message: 'initialDate after finalDate' })
+  .refine((q) => spanDays(q.initialDate, q.finalDate) <= DASHBOARD_MAX_DAYS, {
+    message: `at most ${DASHBOARD_MAX_DAYS} days`,
+  });
+export type DashboardRangeQuery = z.infer<typeof DashboardRangeQuery>;
+
+/** Mean and median of a duration, in minutes (one decimal); null when no ticket qualifies. */
+export interface DurationStat {
+  avg: number | null;
+  median: number | null;
+  count: number;
+}
+
+export interface DashboardAttendant {
+  id: number;
+  name: string;
+  /** Tickets this attendant closed in the period. */
+  tickets: number;
+  /** Mean of the 1–3 ratings received in the period; 0 when none (shown as 0–3 stars). */
+  rating: number;
+  ratings: number;
+  /** Mean minutes from first acceptance to close, over the tickets counted in `tickets`. */
+  avgSupportTime: number | null;
+  online: boolean;
+}
+
+export interface DashboardCounters {
+  /** The period actually read: first and last local day, and the company's time zone. */
+  period: { from: string; to: string; timeZone: string };
+  supportHappening: number;
+  supportPending: number;
+  supportFinished: number;
+  /** Minutes (mean) — see docs/metrics.md for the exact definitions. */
+  avgWaitTime: number | null;
+  avgSupportTime: number | null;
+  waitTime: DurationStat;
+  supportTime: DurationStat;
+  firstResponseTime: DurationStat;
+  resolutionTime: DurationStat;
+  csat: { avg: number | null; ratings: number; responseRate: number | null };
+  attendants: DashboardAttendant[];
+}
+
+export interface TicketsPerUser {
+  userId: number | null;
+  name: string | null;
+  total: number;
+}
+export interface TicketsPerDay {
+  /** Local day, YYYY-MM-DD. */
+  date: string;
+  created: number;
+  closed: number;
+}
+export interface SourceTrackingRow {
+  id: number;
+  uuid: string;
+  ticketId: number;
+  campaign: string;
+  source: string;
+  medium: string;
+  sourceUrl: string | null;
+  createdAt: string;
+}
+export interface SourceTrackingList {
+  records: SourceTrackingRow[];
+  count: number;
+}

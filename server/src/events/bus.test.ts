@@ -1,0 +1,123 @@
+import { describe, expect, test } from 'vitest';
+import { eventBus } from './bus.js';
+
+interface Map {
+  'ticket.changed': { id: number; step: string };
+  'note.added': { text: string };
+}
+
+const quietLog = () => {
+  const warned: { o: object; m: string }[] = [];
+  return { warned, log: { warn: (o: object, m: string) => warned.push({ o, m }) } };
+};
+
+/** A promise and the function that settles it, so a listener can be held in the middle of its work. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}
+
+describe('event bus', () => {
+  test('emit returns before any listener runs; idle() waits for them all', async () => {
+    const { log } = quietLog();
+    const bus = eventBus<Map>({ log });
+    const seen: string[] = [];
+    bus.on('note.added', async (e) => {
+      await new Promise((r) => setImmediate(r));
+      seen.push(e.text);
+    });
+    bus.emit('note.added', { text: 'a' });
+    expect(seen).toEqual([]);
+    await bus.idle();
+    expect(seen).toEqual(['a']);
+  });
+
+  test('a failing listener is logged and neither the emitter nor the other listeners notice', async () => {
+    const { log, warned } = quietLog();
+    const bus = eventBus<Map>({ log });
+    const seen: string[] = [];
+    bus.on(
+      'note.added',
+      () => {
+        throw new Error('sync boom');
+      },
+      'thrower',
+    );
+    bus.on(
+      'note.added',
+      async () => {
+        throw new Error('async boom');
+      },
+      'rejecter',
+    );
+    bus.on('note.added', (e) => void seen.push(e.text), 'survivor');
+    expect(() => bus.emit('note.added', { text: 'x' })).not.toThrow();
+    await bus.idle();
+    expect(seen).toEqual(['x']);
+    expect(warned.map((w) => (w.o as { listener: string }).listener)).toEqual(['thrower', 'rejecter']);
+    expect(warned[0]!.m).toBe('event listener failed');
+  });
+
+  test('events of one key are handled in emit order even when a listener is slow; other keys do not wait', async () => {
+    const { log } = quietLog();
+    const bus = eventBus<Map>({ log, keyOf: { 'ticket.changed': (e) => `ticket:${e.id}` } });
+    const seen: string[] = [];
+    const held = gate();
+    bus.on('ticket.changed', async (e) => {
+      if (e.id === 1 && e.step === 'first') await held.opened;
+      seen.push(`${e.id}:${e.step}`);
+    });
+    bus.emit('ticket.changed', { id: 1, step: 'first' });
+    bus.emit('ticket.changed', { id: 1, step: 'second' });
+    bus.emit('ticket.changed', { id: 2, step: 'other' });
+    // Ticket 2 goes through while ticket 1's first event is still held; ticket 1's second waits for it.
+    for (let i = 0; i < 20 && !seen.includes('2:other'); i++) await new Promise((r) => setImmediate(r));
+    expect(seen).toEqual(['2:other']);
+    held.open();
+    await bus.idle();
+    expect(seen).toEqual(['2:other', '1:first', '1:second']);
+  });
+
+  test('listeners run in registration order; one removed no longer hears; events emitted by listeners are awaited', async () => {
+    const { log } = quietLog();
+    const bus = eventBus<Map>({ log, keyOf: { 'ticket.changed': (e) => `ticket:${e.id}` } });
+    const seen: string[] = [];
+    bus.on('ticket.changed', (e) => {
+      seen.push(`first ${e.step}`);
+      if (e.step === 'go') bus.emit('note.added', { text: 'follow-up' });
+    });
+    const off = bus.on('ticket.changed', (e) => void seen.push(`second ${e.step}`));
+    bus.on('note.added', async (e) => {
+      await new Promise((r) => setImmediate(r));
+      seen.push(e.text);
+    });
+    bus.emit('ticket.changed', { id: 1, step: 'go' });
+    await bus.idle();
+    expect(seen).toEqual(['first go', 'second go', 'follow-up']);
+    off();
+    bus.emit('ticket.changed', { id: 1, step: 'again' });
+    await bus.idle();
+    expect(seen.slice(3)).toEqual(['first again']);
+  });
+
+  test("emit's promise resolves once that event's listeners are done, and never rejects", async () => {
+    const { log } = quietLog();
+    const bus = eventBus<Map>({ log, keyOf: { 'ticket.changed': (e) => `ticket:${e.id}` } });
+    const seen: string[] = [];
+    const held = gate();
+    bus.on('ticket.changed', async (e) => {
+      await held.opened;
+      seen.push(e.step);
+      throw new Error('after the effect');
+    });
+    let settled = false;
+    const done = bus.emit('ticket.changed', { id: 7, step: 'close' }).then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    held.open();
+    await done;
+    expect(seen).toEqual(['close']);
+    await expect(bus.emit('note.added', { text: 'nobody listens' })).resolves.toBeUndefined();
+  });
+});

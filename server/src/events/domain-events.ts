@@ -1,0 +1,51 @@
+import type { TicketView } from '@recado/contracts';
+import type { contacts, tickets } from '../db/schema/index.js';
+import type { InboundMessage } from '../messaging/channel.js';
+import type { ConnectionRef } from '../messaging/session-manager.js';
+import type { MessageRow } from '../modules/messages/message-queries.js';
+import { eventBus, type EventBus } from './bus.js';
+
+export type TicketRow = typeof tickets.$inferSelect;
+export type ContactRow = typeof contacts.$inferSelect;
+
+/** What a ticket change did (also the history entry's action). */
+export type TicketAction = 'update' | 'accept' | 'reopen' | 'return' | 'close' | 'transfer';
+
+/**
+ * Every domain event, name → payload, in one place (docs/events.md). Emitted after the change committed;
+ * listeners subscribe in their module's `*-listener.ts`.
+ */
+export interface DomainEvents {
+  /** A ticket was changed by a user (accept, transfer, return, close, reopen, …). */
+  'ticket.changed': {
+    companyId: number;
+    before: TicketRow;
+    after: TicketRow;
+    action: TicketAction;
+    /** The user who changed it. */
+    by: number;
+  };
+  /** An inbound (or own-phone) message was stored on a ticket by the pipeline and announced to agents. */
+  'message.stored': { ref: ConnectionRef; ticket: TicketView; message: MessageRow };
+  /**
+   * A delivery of a channel went through the pipeline (whatever it decided: stored, duplicate, taken by an
+   * interceptor): once per batch, so a listener can answer a whole batch with one statement.
+   */
+  'inbound.received': { ref: ConnectionRef; messages: InboundMessage[] };
+  /** A contact was created by a user (form or import); contacts created by inbound messages are not. */
+  'contact.created': { companyId: number; contact: ContactRow; by: number };
+}
+
+export type DomainBus = EventBus<DomainEvents>;
+
+/** The application's bus: a ticket's events are handled one after another, in order. */
+export function domainBus(log: { warn(o: object, m: string): void }): DomainBus {
+  return eventBus<DomainEvents>({
+    log,
+    keyOf: {
+      'ticket.changed': (e) => `ticket:${e.after.id}`,
+      'message.stored': (e) => `ticket:${e.ticket.id}`,
+      'inbound.received': (e) => `connection:${e.ref.id}`,
+    },
+  });
+}

@@ -1,0 +1,56 @@
+import type { DomainBus } from '../events/domain-events.js';
+import type { AckUpdate, InboundMessage } from './channel.js';
+import type { ConnectionRef, SessionManagerDeps } from './session-manager.js';
+
+type Inbound = SessionManagerDeps['inbound'];
+
+/**
+ * Decides whether an ack belongs to someone else (a campaign send has no message row); true when it took
+ * the ack, and the pipeline then has nothing to do. Must not throw (a failure is logged and counts as false).
+ */
+export type AckIntercept = (ref: ConnectionRef, a: AckUpdate) => Promise<boolean>;
+
+/**
+ * What the channels deliver, after the pipeline: every delivery (a message or a batch) the pipeline
+ * settled is announced as `inbound.received`, once per batch. Acks first pass the explicit, ordered
+ * `ackIntercepts` (they decide rather than report); the first that takes an ack ends it.
+ */
+export function withInboundEvents(
+  inbound: Inbound,
+  deps: {
+    bus: Pick<DomainBus, 'emit'>;
+    ackIntercepts?: AckIntercept[];
+    log: { warn(o: object, m: string): void };
+  },
+): Inbound {
+  const received = (ref: ConnectionRef, messages: InboundMessage[]) => {
+    if (messages.length) deps.bus.emit('inbound.received', { ref, messages });
+  };
+  return {
+    async message(ref: ConnectionRef, m: InboundMessage) {
+      const result = await inbound.message(ref, m);
+      received(ref, [m]);
+      return result;
+    },
+    messages: inbound.messages
+      ? async (ref: ConnectionRef, ms: InboundMessage[]) => {
+          const results = await inbound.messages!(ref, ms);
+          received(
+            ref,
+            ms.filter((_, i) => results[i]?.status === 'fulfilled'),
+          );
+          return results;
+        }
+      : undefined,
+    async ack(ref: ConnectionRef, a: AckUpdate) {
+      for (const take of deps.ackIntercepts ?? []) {
+        const taken = await take(ref, a).catch((err: unknown) => {
+          deps.log.warn({ err, whatsappId: ref.id }, 'ack intercept failed');
+          return false;
+        });
+        if (taken) return;
+      }
+      await inbound.ack(ref, a);
+    },
+  };
+}

@@ -1,0 +1,348 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  can,
+  SETTING_DEFAULTS,
+  SOURCE_TRACKING_LIMIT,
+  type DashboardCounters,
+  type DashboardQuery,
+  type DashboardRangeQuery,
+  type DurationStat,
+  type SourceTrackingList,
+  type TicketsPerDay,
+  type TicketsPerUser,
+} from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import { executeRows } from '../../db/rows.js';
+import { AppError } from '../../http/errors.js';
+import type { Tenant } from '../../http/tenant.js';
+import type { Clock } from '../../lib/clock.js';
+import { readSetting } from '../settings/setting-service.js';
+import { canonicalTimeZone } from '../settings/setting-service.js';
+
+/**
+ * The dashboard (operations §2, §3, §7): every figure is one SQL aggregate over one company's tickets in a
+ * range of local days, read through the period indexes of the tickets table. The exact definitions are in
+ * docs/metrics.md; keep the two in step.
+ */
+
+/** A user is shown online while a socket of theirs is connected and has reported within this time. */
+export const ONLINE_GRACE_MINUTES = 11;
+/** GET /dashboard/export answers at most this many tickets. */
+export const EXPORT_LIMIT = 100_000;
+
+interface Period {
+  from: string;
+  to: string;
+  timeZone: string;
+  queueId?: number;
+  whatsappId?: number;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Today in the zone, as YYYY-MM-DD. */
+export function localToday(now: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
+  function requireAdmin(t: Tenant) {
+    if (!can(t, 'dashboard:view'))
+      throw new AppError('ERR_NO_PERMISSION', 403, 'The dashboard is for admins');
+  }
+
+  async function timeZoneOf(companyId: number): Promise<string> {
+    const tz = await readSetting(db, companyId, 'timezone');
+    return canonicalTimeZone(tz) ?? SETTING_DEFAULTS.timezone;
+  }
+
+  async function periodOf(t: Tenant, q: DashboardQuery): Promise<Period> {
+    const timeZone = await timeZoneOf(t.companyId);
+    if (q.date_from && q.date_to)
+      return { from: q.date_from, to: q.date_to, timeZone, queueId: q.queueId, whatsappId: q.whatsappId };
+    const to = localToday(clock.now(), timeZone);
+    const from = day(new Date(Date.parse(`${to}T00:00:00Z`) - ((q.days ?? 1) - 1) * 86_400_000));
+    return { from, to, timeZone, queueId: q.queueId, whatsappId: q.whatsappId };
+  }
+
+  async function rangeOf(t: Tenant, q: DashboardRangeQuery): Promise<Period> {
+    return {
+      from: q.initialDate,
+      to: q.finalDate,
+      timeZone: await timeZoneOf(t.companyId),
+      queueId: q.queueId,
+      whatsappId: q.whatsappId,
+    };
+  }
+
+  /** [lo, hi): local midnight of the first day to local midnight after the last, as instants. */
+  const bounds = (p: Period) => ({
+    lo: sql`((${p.from}::date)::timestamp at time zone ${p.timeZone})`,
+    hi: sql`((${p.to}::date + 1)::timestamp at time zone ${p.timeZone})`,
+  });
+  /** The queue and connection filters, on the tickets aliased `alias`. */
+  const queueFilter = (p: Period, alias: string): SQL =>
+    sql`${p.queueId ? sql`and ${sql.raw(alias)}.queue_id = ${p.queueId}` : sql``} ${
+      p.whatsappId ? sql`and ${sql.raw(alias)}.whatsapp_id = ${p.whatsappId}` : sql``
+    }`;
+
+  /** Minutes between two timestamps, as seconds / 60. */
+  const stat = (name: string, expr: string) =>
+    sql.raw(`round((avg(${expr}) / 60)::numeric, 1) as ${name}_avg,
+      round((percentile_cont(0.5) within group (order by ${expr}) / 60)::numeric, 1) as ${name}_median,
+      count(${expr}) as ${name}_count`);
+  const statOf = (r: Record<string, unknown>, name: string): DurationStat => ({
+    avg: numOrNull(r[`${name}_avg`]),
+    median: numOrNull(r[`${name}_median`]),
+    count: num(r[`${name}_count`]),
+  });
+
+  /** When a ticket starts waiting for a person: its creation, or the bot's hand-off when a bot talked first. */
+  const waitStart = (until: string) =>
+    `greatest(t.created_at, case when b.started_at is null then t.created_at
+      else least(coalesce(b.ended_at, ${until}), ${until}) end)`;
+
+  return {
+    async counters(t: Tenant, q: DashboardQuery): Promise<DashboardCounters> {
+      requireAdmin(t);
+      const p = await periodOf(t, q);
+      const { lo, hi } = bounds(p);
+      const c = t.companyId;
+      const [r] = await executeRows<Record<string, unknown>>(
+        db,
+        sql`with
+          closed as (select t.id, t.user_id, t.created_at, t.accepted_at, t.closed_at from tickets t
+            where t.company_id = ${c} and t.closed_at is not null and t.closed_at >= ${lo} and t.closed_at < ${hi}
+              and t.status = 'closed' ${queueFilter(p, 't')}),
+          accepted as (select date_part('epoch', t.accepted_at - ${sql.raw(waitStart('t.accepted_at'))}) as s
+            from tickets t left join ticket_bot_states b on b.ticket_id = t.id and b.company_id = ${c}
+            where t.company_id = ${c} and t.accepted_at is not null and t.accepted_at >= ${lo}
+              and t.accepted_at < ${hi} ${queueFilter(p, 't')}),
+          responded as (select date_part('epoch', t.first_response_at - ${sql.raw(waitStart('t.first_response_at'))}) as s
+            from tickets t left join ticket_bot_states b on b.ticket_id = t.id and b.company_id = ${c}
+            where t.company_id = ${c} and t.first_response_at is not null and t.first_response_at >= ${lo}
+              and t.first_response_at < ${hi} ${queueFilter(p, 't')}),
+          durations as (select
+              case when accepted_at is not null and accepted_at <= closed_at
+                then date_part('epoch', closed_at - accepted_at) end as support,
+              date_part('epoch', closed_at - created_at) as resolution
+            from closed),
+          per_user as (select user_id, count(*) as tickets,
+              round((avg(case when accepted_at is not null and accepted_at <= closed_at
+                then date_part('epoch', closed_at - accepted_at) end) / 60)::numeric, 1) as support
+            from closed group by user_id),
+          rated as (select r.user_id, r.rate from closed
+            join user_ratings r on r.ticket_id = closed.id and r.company_id = ${c})
+        select
+          (select count(*) from tickets t where t.company_id = ${c} and t.status = 'open' ${queueFilter(p, 't')}) as happening,
+          (select count(*) from tickets t where t.company_id = ${c} and t.status = 'pending' ${queueFilter(p, 't')}) as pending,
+          (select row_to_json(x) from (select count(*) as finished,
+            ${stat('support', 'support')}, ${stat('resolution', 'resolution')} from durations) x) as closed_stats,
+          (select row_to_json(x) from (select ${stat('v', 's')} from accepted) x) as wait,
+          (select row_to_json(x) from (select ${stat('v', 's')} from responded) x) as first_response,
+          (select row_to_json(x) from (select round(avg(rate)::numeric, 2) as avg, count(*) as n from rated) x) as csat,
+          (select coalesce(json_agg(a order by a.name, a.id), '[]'::json) from (
+            select u.id, u.name, coalesce(pu.tickets, 0) as tickets, pu.support, coalesce(rt.rating, 0) as rating,
+              coalesce(rt.n, 0) as ratings,
+              (u.online and u.last_seen_at > now() - ${`${ONLINE_GRACE_MINUTES} minutes`}::interval) as online
+            from users u
+              left join per_user pu on pu.user_id = u.id
+              left join (select user_id, round(avg(rate)::numeric, 2) as rating, count(*) as n
+                from rated group by user_id) rt on rt.user_id = u.id
+            where u.company_id = ${c}) a) as attendants`,
+      );
+      const row = r ?? {};
+      const part = (k: string) => statOf((row[k] ?? {}) as Record<string, unknown>, 'v');
+      const closedStats = (row.closed_stats ?? {}) as Record<string, unknown>;
+      const finished = num(closedStats.finished);
+      const csatRow = (row.csat ?? {}) as { avg?: unknown; n?: unknown };
+      const ratings = num(csatRow.n);
+      const attendants = (row.attendants ?? []) as Record<string, unknown>[];
+
+      const wait = part('wait');
+      const support = statOf(closedStats, 'support');
+      return {
+        period: { from: p.from, to: p.to, timeZone: p.timeZone },
+        supportHappening: num(row.happening),
+        supportPending: num(row.pending),
+        supportFinished: finished,
+        avgWaitTime: wait.avg,
+        avgSupportTime: support.avg,
+        waitTime: wait,
+        supportTime: support,
+        firstResponseTime: part('first_response'),
+        resolutionTime: statOf(closedStats, 'resolution'),
+        csat: {
+          avg: ratings ? numOrNull(csatRow.avg) : null,
+          ratings,
+          responseRate: finished ? Math.round((ratings / finished) * 1000) / 1000 : null,
+        },
+        attendants: attendants.map((a) => ({
+          id: num(a.id),
+          name: String(a.name),
+          tickets: num(a.tickets),
+          rating: num(a.rating),
+          ratings: num(a.ratings),
+          avgSupportTime: numOrNull(a.support),
+          online: Boolean(a.online),
+        })),
+      };
+    },
+
+    /** Tickets closed in the period, per attendant at the close (null: closed with nobody on it). */
+    async ticketsUsers(t: Tenant, q: DashboardRangeQuery): Promise<TicketsPerUser[]> {
+      requireAdmin(t);
+      const p = await rangeOf(t, q);
+      const { lo, hi } = bounds(p);
+      const rows = await executeRows<Record<string, unknown>>(
+        db,
+        sql`select t.user_id, u.name, count(*) as total from tickets t
+          left join users u on u.id = t.user_id and u.company_id = t.company_id
+          where t.company_id = ${t.companyId} and t.closed_at is not null and t.closed_at >= ${lo}
+            and t.closed_at < ${hi} and t.status = 'closed' ${queueFilter(p, 't')}
+          group by t.user_id, u.name
+          order by total desc, u.name nulls last`,
+      );
+      return rows.map((r) => ({
+        userId: r.user_id === null ? null : num(r.user_id),
+        name: (r.name as string | null) ?? null,
+        total: num(r.total),
+      }));
+    },
+
+    /** Tickets created and closed on each local day of the period (every day listed, zeros included). */
+    async ticketsDay(t: Tenant, q: DashboardRangeQuery): Promise<TicketsPerDay[]> {
+      requireAdmin(t);
+      const p = await rangeOf(t, q);
+      const tz = p.timeZone;
+      const c = t.companyId;
+      const rows = await executeRows<Record<string, unknown>>(
+        db,
+        // Each local day's bounds once, then two index range counts per day (no per-ticket zone conversion).
+        sql`select to_char(days.d, 'YYYY-MM-DD') as date,
+            (select count(*) from tickets t where t.company_id = ${c} and t.created_at >= days.lo
+              and t.created_at < days.hi ${queueFilter(p, 't')}) as created,
+            (select count(*) from tickets t where t.company_id = ${c} and t.closed_at is not null
+              and t.closed_at >= days.lo and t.closed_at < days.hi and t.status = 'closed' ${queueFilter(p, 't')}) as closed
+          from (select d, (d::timestamp at time zone ${tz}) as lo, ((d + 1)::timestamp at time zone ${tz}) as hi
+            from (select generate_series(${p.from}::date, ${p.to}::date, interval '1 day')::date as d) g) days
+          order by days.d`,
+      );
+      return rows.map((r) => ({ date: String(r.date), created: num(r.created), closed: num(r.closed) }));
+    },
+
+    /**
+     * GET /dashboard/export: the tickets behind the period's figures (created, accepted, first answered or
+     * closed in it), one CSV row each, times in the company's zone. Semicolon-separated like the contacts
+     * export; a cell that a spreadsheet would run as a formula is quoted with a leading apostrophe.
+     */
+    async exportCsv(t: Tenant, q: DashboardRangeQuery): Promise<{ filename: string; csv: string }> {
+      requireAdmin(t);
+      const p = await rangeOf(t, q);
+      const { lo, hi } = bounds(p);
+      const c = t.companyId;
+      const tz = p.timeZone;
+      const local = (col: string) =>
+        sql`to_char(${sql.raw(col)} at time zone ${tz}, 'YYYY-MM-DD HH24:MI:SS')`;
+      const rows = await executeRows<Record<string, string | number | null>>(
+        db,
+        sql`select t.id, ct.name as contact, ct.number, q.name as queue, u.name as attendant, t.status,
+            ${local('t.created_at')} as created, ${local('t.accepted_at')} as accepted,
+            ${local('t.first_response_at')} as first_response, ${local('t.closed_at')} as closed, r.rate
+          from tickets t
+            join contacts ct on ct.id = t.contact_id
+            left join queues q on q.id = t.queue_id
+            left join users u on u.id = t.user_id
+            left join user_ratings r on r.ticket_id = t.id
+          where t.company_id = ${c} ${queueFilter(p, 't')} and (
+            (t.created_at >= ${lo} and t.created_at < ${hi})
+            or (t.accepted_at >= ${lo} and t.accepted_at < ${hi})
+            or (t.first_response_at >= ${lo} and t.first_response_at < ${hi})
+            or (t.closed_at >= ${lo} and t.closed_at < ${hi}))
+          order by t.id
+          limit ${EXPORT_LIMIT}`,
+      );
+      const cell = (v: unknown) => {
+        let text = v === null || v === undefined ? '' : String(v);
+        if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+        return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+      };
+      const header = [
+        'id',
+        'contact',
+        'number',
+        'queue',
+        'attendant',
+        'status',
+        'created',
+        'accepted',
+        'firstResponse',
+        'closed',
+        'rating',
+      ];
+      const lines = rows.map((r) =>
+        [
+          r.id,
+          r.contact,
+          r.number,
+          r.queue,
+          r.attendant,
+          r.status,
+          r.created,
+          r.accepted,
+          r.first_response,
+          r.closed,
+          r.rate,
+        ]
+          .map(cell)
+          .join(';'),
+      );
+      return {
+        filename: `atendimentos-${p.from}-${p.to}.csv`,
+        csv: [header.join(';'), ...lines].join('\r\n') + '\r\n',
+      };
+    },
+
+    /** The ads and tracked links tickets came through in the period, newest first. */
+    async sourceTracking(t: Tenant, q: DashboardRangeQuery): Promise<SourceTrackingList> {
+      requireAdmin(t);
+      const p = await rangeOf(t, q);
+      const { lo, hi } = bounds(p);
+      const c = t.companyId;
+      const where = sql`s.company_id = ${c} and s.created_at >= ${lo} and s.created_at < ${hi}
+        ${p.queueId || p.whatsappId ? sql`and exists (select 1 from tickets t where t.id = s.ticket_id ${queueFilter(p, 't')})` : sql``}`;
+      const [count] = await executeRows<{ n: unknown }>(
+        db,
+        sql`select count(*) as n from ticket_source_tracking s where ${where}`,
+      );
+      const rows = await executeRows<Record<string, unknown>>(
+        db,
+        sql`select s.id, s.uuid, s.ticket_id, s.campaign, s.source, s.medium, s.metadata->>'sourceUrl' as url,
+            s.created_at from ticket_source_tracking s where ${where}
+          order by s.created_at desc, s.id desc limit ${SOURCE_TRACKING_LIMIT}`,
+      );
+      return {
+        count: num(count?.n),
+        records: rows.map((r) => ({
+          id: num(r.id),
+          uuid: String(r.uuid),
+          ticketId: num(r.ticket_id),
+          campaign: String(r.campaign),
+          source: String(r.source),
+          medium: String(r.medium),
+          sourceUrl: (r.url as string | null) ?? null,
+          createdAt: new Date(r.created_at as string).toISOString(),
+        })),
+      };
+    },
+  };
+}
+export type DashboardService = ReturnType<typeof dashboardService>;

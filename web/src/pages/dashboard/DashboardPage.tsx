@@ -1,0 +1,675 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  Box,
+  Button,
+  Link,
+  MenuItem,
+  Paper,
+  Rating,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  DASHBOARD_PERIODS,
+  type DashboardCounters,
+  type TicketsPerDay,
+  type TicketsPerUser,
+} from '@recado/contracts';
+import { useToast } from '../../app/useToast.js';
+import {
+  dashboardKeys,
+  downloadDashboardCsv,
+  useDashboardCounters,
+  useSourceTracking,
+  useTicketsPerDay,
+  useTicketsPerUser,
+  type DashboardFilter,
+  type DashboardRange,
+} from '../../api/dashboard.js';
+import { useQueues } from '../../api/queues.js';
+import { useWhatsapps } from '../../api/whatsapps.js';
+import { PageHeader } from '../../components/PageHeader.js';
+
+/** The help text of a figure: its exact definition (docs/metrics.md). */
+function Help({ text }: { text: string }) {
+  return (
+    <Tooltip title={text} enterTouchDelay={0}>
+      <InfoOutlinedIcon
+        fontSize="inherit"
+        sx={{ ml: 0.5, verticalAlign: 'middle', color: 'text.secondary', cursor: 'help' }}
+        aria-label={text}
+        tabIndex={0}
+      />
+    </Tooltip>
+  );
+}
+
+function Section({
+  title,
+  help,
+  children,
+  testId,
+}: {
+  title: string;
+  help?: string;
+  children: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0 }} data-testid={testId}>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
+        {title}
+        {help ? <Help text={help} /> : null}
+      </Typography>
+      {children}
+    </Paper>
+  );
+}
+
+function Card({
+  label,
+  help,
+  value,
+  sub,
+  loading,
+  testId,
+}: {
+  label: string;
+  help: string;
+  value: ReactNode;
+  sub?: ReactNode;
+  loading: boolean;
+  testId: string;
+}) {
+  return (
+    <Paper variant="outlined" sx={{ p: 1.5, minWidth: 0 }}>
+      <Typography variant="body2" color="text.secondary" sx={{ minHeight: 20 }}>
+        {label}
+        <Help text={help} />
+      </Typography>
+      {loading ? (
+        <Skeleton width="60%" height={40} />
+      ) : (
+        <Typography variant="h4" component="p" sx={{ fontWeight: 600 }} data-testid={testId}>
+          {value}
+        </Typography>
+      )}
+      {sub && !loading ? (
+        <Typography variant="caption" color="text.secondary">
+          {sub}
+        </Typography>
+      ) : null}
+    </Paper>
+  );
+}
+
+function Empty() {
+  const { t } = useTranslation();
+  return (
+    <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
+      {t('dashboard.empty')}
+    </Typography>
+  );
+}
+
+function UsersChart({ rows }: { rows: TicketsPerUser[] }) {
+  const { t } = useTranslation();
+  const max = Math.max(1, ...rows.map((r) => r.total));
+  if (rows.length === 0) return <Empty />;
+  return (
+    <Stack spacing={0.75} data-testid="chart-users">
+      {rows.map((r) => (
+        <Box
+          key={r.userId ?? 'none'}
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: 'minmax(80px, 30%) 1fr auto',
+            gap: 1,
+            alignItems: 'center',
+          }}
+        >
+          <Typography variant="body2" noWrap title={r.name ?? t('dashboard.noAttendant')}>
+            {r.name ?? t('dashboard.noAttendant')}
+          </Typography>
+          <Box sx={{ height: 14, borderRadius: 1, bgcolor: 'action.hover' }}>
+            <Box
+              sx={{
+                height: '100%',
+                width: `${(r.total / max) * 100}%`,
+                borderRadius: 1,
+                bgcolor: 'primary.main',
+              }}
+            />
+          </Box>
+          <Typography variant="body2" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+            {r.total}
+          </Typography>
+        </Box>
+      ))}
+    </Stack>
+  );
+}
+
+function DaysChart({ rows }: { rows: TicketsPerDay[] }) {
+  const { t } = useTranslation();
+  const max = Math.max(1, ...rows.map((r) => Math.max(r.created, r.closed)));
+  if (rows.every((r) => r.created === 0 && r.closed === 0)) return <Empty />;
+  const label = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}`;
+  const step = Math.max(1, Math.ceil(rows.length / 6));
+  return (
+    <Box data-testid="chart-days">
+      <Stack direction="row" spacing={2} sx={{ mb: 1 }}>
+        <Legend color="primary.main" text={t('dashboard.created')} />
+        <Legend color="info.main" text={t('dashboard.closed')} />
+      </Stack>
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'flex-end',
+          gap: '2px',
+          height: 160,
+          borderBottom: 1,
+          borderColor: 'divider',
+        }}
+      >
+        {rows.map((r) => (
+          <Tooltip
+            key={r.date}
+            title={`${label(r.date)}: ${t('dashboard.created')} ${r.created}, ${t('dashboard.closed')} ${r.closed}`}
+          >
+            <Box
+              sx={{
+                flex: 1,
+                minWidth: 0,
+                height: '100%',
+                display: 'flex',
+                alignItems: 'flex-end',
+                gap: '1px',
+              }}
+            >
+              <Box
+                sx={{
+                  flex: 1,
+                  height: `${(r.created / max) * 100}%`,
+                  bgcolor: 'primary.main',
+                  borderRadius: '2px 2px 0 0',
+                }}
+              />
+              <Box
+                sx={{
+                  flex: 1,
+                  height: `${(r.closed / max) * 100}%`,
+                  bgcolor: 'info.main',
+                  borderRadius: '2px 2px 0 0',
+                }}
+              />
+            </Box>
+          </Tooltip>
+        ))}
+      </Box>
+      <Box sx={{ display: 'flex', gap: '2px' }}>
+        {rows.map((r, i) => (
+          <Typography
+            key={r.date}
+            variant="caption"
+            color="text.secondary"
+            sx={{ flex: 1, minWidth: 0, overflow: 'visible', whiteSpace: 'nowrap' }}
+          >
+            {i % step === 0 ? label(r.date) : ''}
+          </Typography>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+function Legend({ color, text }: { color: string; text: string }) {
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+      <Box sx={{ width: 10, height: 10, borderRadius: 0.5, bgcolor: color }} />
+      <Typography variant="caption">{text}</Typography>
+    </Stack>
+  );
+}
+
+const minutes = (v: number | null | undefined) =>
+  v === null || v === undefined ? '—' : v.toLocaleString(undefined, { maximumFractionDigits: 1 });
+
+/** A filter field: a fixed width beside the others, the whole line on a phone. */
+const filterField = { width: { xs: '100%', sm: 190 } } as const;
+
+/** The admin dashboard (operations §2, §3, §5, §8, §9): figures defined in docs/metrics.md. */
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [type, setType] = useState<1 | 2>(2);
+  const [days, setDays] = useState<number | ''>(7);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [queueId, setQueueId] = useState<number | ''>('');
+  const [whatsappId, setWhatsappId] = useState<number | ''>('');
+  const connections = useWhatsapps();
+  const [filter, setFilter] = useState<DashboardFilter | null>({ type: 2, days: 7 });
+  const queues = useQueues();
+  const client = useQueryClient();
+
+  const counters = useDashboardCounters(filter);
+  const data: DashboardCounters | undefined = counters.data;
+  const range: DashboardRange | null = useMemo(
+    () =>
+      data && filter
+        ? {
+            initialDate: data.period.from,
+            finalDate: data.period.to,
+            ...(filter.queueId ? { queueId: filter.queueId } : {}),
+            ...(filter.whatsappId ? { whatsappId: filter.whatsappId } : {}),
+          }
+        : null,
+    [data, filter],
+  );
+  const perUser = useTicketsPerUser(range);
+  const perDay = useTicketsPerDay(range);
+  const sources = useSourceTracking(range);
+
+  // Operations §8: a chart that fails says so.
+  useEffect(() => {
+    if (perUser.isError) toast.warning('dashboard.userChartError');
+  }, [perUser.isError, toast]);
+  useEffect(() => {
+    if (perDay.isError) toast.warning('dashboard.dateChartError');
+  }, [perDay.isError, toast]);
+  useEffect(() => {
+    if (counters.isError) toast.error(counters.error);
+  }, [counters.isError, counters.error, toast]);
+
+  const apply = () => {
+    // Filtering again reads the figures again, even for the same filter.
+    void client.invalidateQueries({ queryKey: dashboardKeys.all });
+    const q = { ...(queueId === '' ? {} : { queueId }), ...(whatsappId === '' ? {} : { whatsappId }) };
+    if (type === 2 && days !== '') setFilter({ type: 2, days, ...q });
+    else if (type === 1 && from && to && from <= to) setFilter({ type: 1, from, to, ...q });
+    else toast.warning('dashboard.chooseFilter');
+  };
+
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    if (!range) return;
+    setExporting(true);
+    try {
+      await downloadDashboardCsv(range);
+    } catch (err) {
+      toast.error(err);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const loading = counters.isPending;
+  const csat = data?.csat;
+
+  return (
+    <Box sx={{ p: { xs: 1.5, sm: 3 }, display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
+      <PageHeader title={t('dashboard.title')}>
+        {data ? (
+          <Typography variant="body2" color="text.secondary" data-testid="dashboard-period">
+            {t('dashboard.periodShown', {
+              from: data.period.from,
+              to: data.period.to,
+              tz: data.period.timeZone,
+            })}
+          </Typography>
+        ) : null}
+      </PageHeader>
+
+      <Paper variant="outlined" sx={{ p: 1.5 }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>
+          <TextField
+            select
+            size="small"
+            label={t('dashboard.filterType')}
+            value={type}
+            onChange={(e) => setType(Number(e.target.value) as 1 | 2)}
+            fullWidth={false}
+            sx={filterField}
+            slotProps={{ htmlInput: { 'data-testid': 'filter-type' } }}
+          >
+            <MenuItem value={1}>{t('dashboard.byDate')}</MenuItem>
+            <MenuItem value={2}>{t('dashboard.byPeriod')}</MenuItem>
+          </TextField>
+          {type === 1 ? (
+            <>
+              <TextField
+                size="small"
+                fullWidth={false}
+                sx={filterField}
+                type="date"
+                label={t('dashboard.from')}
+                value={from}
+                onChange={(e) => setFrom(e.target.value)}
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
+              <TextField
+                size="small"
+                fullWidth={false}
+                sx={filterField}
+                type="date"
+                label={t('dashboard.to')}
+                value={to}
+                onChange={(e) => setTo(e.target.value)}
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
+            </>
+          ) : (
+            <TextField
+              select
+              size="small"
+              label={t('dashboard.period')}
+              value={days}
+              onChange={(e) => setDays(e.target.value === '' ? '' : Number(e.target.value))}
+              fullWidth={false}
+              sx={filterField}
+              slotProps={{ htmlInput: { 'data-testid': 'filter-period' } }}
+            >
+              <MenuItem value="">{t('dashboard.noPeriod')}</MenuItem>
+              {DASHBOARD_PERIODS.map((d) => (
+                <MenuItem key={d} value={d}>
+                  {t('dashboard.lastDays', { days: d })}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+          <TextField
+            select
+            size="small"
+            label={t('dashboard.queue')}
+            value={queueId}
+            onChange={(e) => setQueueId(e.target.value === '' ? '' : Number(e.target.value))}
+            fullWidth={false}
+            sx={filterField}
+          >
+            <MenuItem value="">{t('dashboard.allQueues')}</MenuItem>
+            {(queues.data ?? []).map((q) => (
+              <MenuItem key={q.id} value={q.id}>
+                {q.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            size="small"
+            label={t('dashboard.connection')}
+            value={whatsappId}
+            onChange={(e) => setWhatsappId(e.target.value === '' ? '' : Number(e.target.value))}
+            fullWidth={false}
+            sx={filterField}
+          >
+            <MenuItem value="">{t('dashboard.allConnections')}</MenuItem>
+            {(connections.data ?? []).map((w) => (
+              <MenuItem key={w.id} value={w.id}>
+                {w.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Button variant="contained" onClick={apply} data-testid="filter-apply">
+            {t('dashboard.apply')}
+          </Button>
+          <Button
+            variant="outlined"
+            startIcon={<FileDownloadOutlinedIcon />}
+            disabled={!range || exporting}
+            onClick={() => void exportCsv()}
+            data-testid="dashboard-export"
+          >
+            {t('dashboard.export')}
+          </Button>
+        </Box>
+      </Paper>
+
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 1.5,
+          gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
+        }}
+      >
+        <Card
+          loading={loading}
+          testId="count-happening"
+          label={t('dashboard.supportHappening')}
+          help={t('dashboard.help.supportHappening')}
+          value={data?.supportHappening ?? 0}
+        />
+        <Card
+          loading={loading}
+          testId="count-pending"
+          label={t('dashboard.supportPending')}
+          help={t('dashboard.help.supportPending')}
+          value={data?.supportPending ?? 0}
+        />
+        <Card
+          loading={loading}
+          testId="count-finished"
+          label={t('dashboard.supportFinished')}
+          help={t('dashboard.help.supportFinished')}
+          value={data?.supportFinished ?? 0}
+        />
+        <Card
+          loading={loading}
+          testId="count-csat"
+          label={t('dashboard.csat')}
+          help={t('dashboard.help.csat')}
+          value={csat?.avg == null ? '—' : csat.avg.toLocaleString(undefined, { maximumFractionDigits: 2 })}
+          sub={t('dashboard.csatSub', {
+            ratings: csat?.ratings ?? 0,
+            rate: csat?.responseRate == null ? '—' : Math.round(csat.responseRate * 100),
+          })}
+        />
+        <Card
+          loading={loading}
+          testId="avg-wait"
+          label={t('dashboard.avgWaitTime')}
+          help={t('dashboard.help.avgWaitTime')}
+          value={minutes(data?.avgWaitTime)}
+          sub={t('dashboard.minutesMedian', {
+            median: minutes(data?.waitTime.median),
+            count: data?.waitTime.count ?? 0,
+          })}
+        />
+        <Card
+          loading={loading}
+          testId="avg-support"
+          label={t('dashboard.avgSupportTime')}
+          help={t('dashboard.help.avgSupportTime')}
+          value={minutes(data?.avgSupportTime)}
+          sub={t('dashboard.minutesMedian', {
+            median: minutes(data?.supportTime.median),
+            count: data?.supportTime.count ?? 0,
+          })}
+        />
+        <Card
+          loading={loading}
+          testId="avg-first-response"
+          label={t('dashboard.firstResponseTime')}
+          help={t('dashboard.help.firstResponseTime')}
+          value={minutes(data?.firstResponseTime.avg)}
+          sub={t('dashboard.minutesMedian', {
+            median: minutes(data?.firstResponseTime.median),
+            count: data?.firstResponseTime.count ?? 0,
+          })}
+        />
+        <Card
+          loading={loading}
+          testId="avg-resolution"
+          label={t('dashboard.resolutionTime')}
+          help={t('dashboard.help.resolutionTime')}
+          value={minutes(data?.resolutionTime.avg)}
+          sub={t('dashboard.minutesMedian', {
+            median: minutes(data?.resolutionTime.median),
+            count: data?.resolutionTime.count ?? 0,
+          })}
+        />
+      </Box>
+
+      <Section title={t('dashboard.attendants')} help={t('dashboard.help.attendants')} testId="attendants">
+        {loading ? (
+          <Skeleton variant="rectangular" height={120} />
+        ) : (data?.attendants.length ?? 0) === 0 ? (
+          <Empty />
+        ) : (
+          <TableContainer>
+            <Table size="small" sx={{ '& td, & th': { px: { xs: 0.75, sm: 2 } } }}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('dashboard.columns.name')}</TableCell>
+                  <TableCell align="right">{t('dashboard.columns.tickets')}</TableCell>
+                  <TableCell align="center">{t('dashboard.columns.rating')}</TableCell>
+                  <TableCell align="right">{t('dashboard.columns.avgSupportTime')}</TableCell>
+                  <TableCell align="center">{t('dashboard.columns.online')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data!.attendants.map((a) => (
+                  <TableRow key={a.id} data-testid={`attendant-${a.id}`}>
+                    <TableCell
+                      sx={{
+                        maxWidth: 180,
+                        overflow: 'hidden',
+                        textOverflow: 'ellipsis',
+                        whiteSpace: 'nowrap',
+                      }}
+                    >
+                      {a.name}
+                    </TableCell>
+                    <TableCell align="right">{a.tickets}</TableCell>
+                    <TableCell align="center">
+                      <Rating
+                        value={a.rating}
+                        max={3}
+                        precision={0.1}
+                        readOnly
+                        size="small"
+                        aria-label={t('dashboard.stars', { value: a.rating })}
+                      />
+                    </TableCell>
+                    <TableCell align="right">{minutes(a.avgSupportTime)}</TableCell>
+                    <TableCell align="center">
+                      <Box
+                        component="span"
+                        role="img"
+                        aria-label={a.online ? t('dashboard.online') : t('dashboard.offline')}
+                        title={a.online ? t('dashboard.online') : t('dashboard.offline')}
+                        sx={{
+                          display: 'inline-block',
+                          width: 10,
+                          height: 10,
+                          borderRadius: '50%',
+                          bgcolor: a.online ? 'success.main' : 'text.disabled',
+                        }}
+                      />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </Section>
+
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 1.5,
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
+        }}
+      >
+        <Section title={t('dashboard.ticketsUsers')} help={t('dashboard.help.ticketsUsers')}>
+          {perUser.isPending ? (
+            <Skeleton variant="rectangular" height={160} />
+          ) : (
+            <UsersChart rows={perUser.data ?? []} />
+          )}
+        </Section>
+        <Section title={t('dashboard.ticketsDay')} help={t('dashboard.help.ticketsDay')}>
+          {perDay.isPending ? (
+            <Skeleton variant="rectangular" height={160} />
+          ) : (
+            <DaysChart rows={perDay.data ?? []} />
+          )}
+        </Section>
+      </Box>
+
+      <Section
+        title={t('dashboard.sourceTracking')}
+        help={t('dashboard.help.sourceTracking')}
+        testId="source-tracking"
+      >
+        {sources.isPending ? (
+          <Skeleton variant="rectangular" height={80} />
+        ) : (sources.data?.records.length ?? 0) === 0 ? (
+          <Empty />
+        ) : (
+          <TableContainer sx={{ maxHeight: 360 }}>
+            <Table size="small" stickyHeader>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('dashboard.columns.campaign')}</TableCell>
+                  <TableCell>{t('dashboard.columns.source')}</TableCell>
+                  <TableCell>{t('dashboard.columns.medium')}</TableCell>
+                  <TableCell>{t('dashboard.columns.link')}</TableCell>
+                  <TableCell>{t('dashboard.columns.createdAt')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {sources.data!.records.map((r) => (
+                  <TableRow key={r.id}>
+                    <TableCell>{r.campaign || '—'}</TableCell>
+                    <TableCell>{r.source || '—'}</TableCell>
+                    <TableCell>{r.medium || '—'}</TableCell>
+                    <TableCell
+                      sx={{
+                        maxWidth: 200,
+                        overflow: 'hidden',
+                        textOverflow: 'ellipsis',
+                        whiteSpace: 'nowrap',
+                      }}
+                    >
+                      {r.sourceUrl && /^https?:\/\//i.test(r.sourceUrl) ? (
+                        <Link href={r.sourceUrl} target="_blank" rel="noopener noreferrer">
+                          {r.sourceUrl}
+                        </Link>
+                      ) : (
+                        (r.sourceUrl ?? '—')
+                      )}
+                    </TableCell>
+                    <TableCell>{new Date(r.createdAt).toLocaleString()}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            {sources.data!.count > sources.data!.records.length ? (
+              <Typography variant="caption" color="text.secondary" sx={{ p: 1, display: 'block' }}>
+                {t('dashboard.moreSources', {
+                  shown: sources.data!.records.length,
+                  count: sources.data!.count,
+                })}
+              </Typography>
+            ) : null}
+          </TableContainer>
+        )}
+      </Section>
+    </Box>
+  );
+}
