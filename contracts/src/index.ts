@@ -25,6 +25,7 @@ export * from './files.js';
 export * from './campaign-settings.js';
 export * from './ratings.js';
 export * from './secrets.js';
+export * from './resources.js';
 export * from './search.js';
 export * from './visibility.js';
 export * from './dashboard.js';

@@ -47,3 +47,46 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
 }
+
+/** The password of the admins createCompany makes. */
+export const COMPANY_ADMIN_PASSWORD = 'Admin@123';
+
+/** Signs in through the API (not the browser); answers the token. */
+export async function apiLogin(email: string, password: string): Promise<string> {
+  const res = await fetch(`${BASE_URL}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/**
+ * A company of the calling test file's own, so that nothing depends on other files' data: `{name} {stamp}`
+ * on `planId`, made by the super user, with an admin `{name}-{stamp}@e2e.local` (COMPANY_ADMIN_PASSWORD).
+ * Answers the admin's e-mail.
+ */
+export async function createCompany(
+  name: string,
+  planId: number,
+  stamp: string,
+  adminName = `${name} Admin`,
+): Promise<string> {
+  const su = await apiLogin(SUPER_USER.email, SUPER_USER.password);
+  const email = `${name.toLowerCase()}-${stamp}@e2e.local`;
+  const res = await fetch(`${BASE_URL}/api/companies`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${su}` },
+    body: JSON.stringify({
+      name: `${name} ${stamp}`,
+      email,
+      planId,
+      dueDate: '2099-01-01',
+      adminName,
+      adminPassword: COMPANY_ADMIN_PASSWORD,
+    }),
+  });
+  if (res.status !== 201) throw new Error(`company ${name}: ${res.status} ${await res.text()}`);
+  return email;
+}

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, SUPER_USER, launch, newPage, screenshot } from './browser.js';
+import { createCompany, launch, newPage, screenshot } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -24,16 +24,6 @@ interface Tag {
   id: number;
   name: string;
   kanban: number;
-}
-
-async function superToken(): Promise<string> {
-  const res = await fetch(`${BASE_URL}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(SUPER_USER),
-  });
-  assert.equal(res.status, 200, 'super user login');
-  return ((await res.json()) as { token: string }).token;
 }
 
 /** Signs in through the login page (optionally in the dark theme); answers the token the client stored. */
@@ -86,21 +76,7 @@ const card = (page: Page, laneId: number | 'open', ticketId: number) =>
 
 test('kanban: lanes from tags, drag a card and a second board follows; tag a ticket from the chat', async () => {
   // A company of its own: nothing here depends on, or disturbs, the other browser tests' data.
-  const su = await superToken();
-  const adminEmail = `kanban-${stamp}@e2e.local`;
-  const created = await fetch(`${BASE_URL}/api/companies`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${su}` },
-    body: JSON.stringify({
-      name: `Kanban ${stamp}`,
-      email: adminEmail,
-      planId: 5,
-      dueDate: '2099-01-01',
-      adminName: 'Karla Kanban',
-      adminPassword: 'Admin@123',
-    }),
-  });
-  assert.equal(created.status, 201, await created.clone().text());
+  const adminEmail = await createCompany('Kanban', 5, stamp, 'Karla Kanban');
 
   const pageA = await newPage(browser);
   const pageB = await newPage(browser);

@@ -1,7 +1,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, SUPER_USER, launch, newPage } from './browser.js';
+import {
+  BASE_URL,
+  COMPANY_ADMIN_PASSWORD,
+  SUPER_USER,
+  apiLogin,
+  createCompany,
+  launch,
+  newPage,
+} from './browser.js';
 
 /** Issue 21: the rough edges of the operations screens, walked as an admin, a restricted plan and the super user. */
 let browser: Browser;
@@ -29,30 +37,11 @@ async function call<T>(token: string, method: string, path: string, body?: unkno
   return (await res.json()) as T;
 }
 
-async function login(email: string, password: string): Promise<string> {
-  const res = await fetch(`${BASE_URL}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  assert.equal(res.status, 200, `login ${email}`);
-  return ((await res.json()) as { token: string }).token;
-}
+const login = apiLogin;
 
 /** A company of this file's own on `planId`; answers its admin's token. */
-async function company(name: string, planId: number): Promise<string> {
-  const su = await login(SUPER_USER.email, SUPER_USER.password);
-  const email = `${name.toLowerCase()}-${stamp}@e2e.local`;
-  await call(su, 'POST', '/companies', {
-    name: `${name} ${stamp}`,
-    email,
-    planId,
-    dueDate: '2099-01-01',
-    adminName: `${name} Admin`,
-    adminPassword: 'Admin@123',
-  });
-  return login(email, 'Admin@123');
-}
+const company = async (name: string, planId: number) =>
+  login(await createCompany(name, planId, stamp), COMPANY_ADMIN_PASSWORD);
 
 async function signIn(page: Page, token: string, extra: Record<string, string> = {}) {
   await page.goto('/login');

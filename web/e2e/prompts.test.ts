@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, SUPER_USER, launch, newPage, screenshot } from './browser.js';
+import { createCompany, launch, newPage, screenshot } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -19,35 +19,8 @@ const PLAN_WITH_AI = 3;
 const PLAN_WITHOUT_AI = 1;
 const API_KEY = `sk-e2e-${stamp}-secret`;
 
-async function superToken(): Promise<string> {
-  const res = await fetch(`${BASE_URL}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(SUPER_USER),
-  });
-  assert.equal(res.status, 200, 'super user login');
-  return ((await res.json()) as { token: string }).token;
-}
-
-/** A company of this test's own (nothing here depends on other files' data); answers its admin's e-mail. */
-async function company(name: string, planId: number): Promise<string> {
-  const su = await superToken();
-  const adminEmail = `${name.toLowerCase()}-${stamp}@e2e.local`;
-  const created = await fetch(`${BASE_URL}/api/companies`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${su}` },
-    body: JSON.stringify({
-      name: `${name} ${stamp}`,
-      email: adminEmail,
-      planId,
-      dueDate: '2099-01-01',
-      adminName: `${name} Admin`,
-      adminPassword: 'Admin@123',
-    }),
-  });
-  assert.equal(created.status, 201, await created.clone().text());
-  return adminEmail;
-}
+/** A company of this test's own; answers its admin's e-mail. */
+const company = (name: string, planId: number) => createCompany(name, planId, stamp);
 
 /** Signs in through the login page (optionally in the dark theme); answers the token the client stored. */
 async function signIn(page: Page, email: string, dark = false, password = 'Admin@123'): Promise<string> {

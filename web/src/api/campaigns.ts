@@ -1,61 +1,54 @@
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-  type QueryKey,
-} from '@tanstack/react-query';
-import type {
-  Campaign,
-  CampaignEvent,
-  CampaignInput,
-  CampaignPage,
-  CampaignReport,
-  CampaignUpdate,
-  ContactList,
-  FileListPage,
-} from '@recado/contracts';
 import { containsSearch } from '@recado/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  RESOURCES,
+  type Campaign,
+  type CampaignEvent,
+  type CampaignInput,
+  type CampaignReport,
+  type CampaignUpdate,
+  type ContactList,
+  type FileListPage,
+} from '@recado/contracts';
 import { api } from './client.js';
-import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
-import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
+import { defineResource } from './resource.js';
 
 export const campaignKeys = {
   all: ['campaigns'] as const,
   lists: () => ['campaigns', 'list'] as const,
-  list: (search: string) => ['campaigns', 'list', search] as const,
   report: (id: number) => ['campaigns', 'report', id] as const,
   contactListOptions: () => ['campaigns', 'contactListOptions'] as const,
   fileListOptions: () => ['campaigns', 'fileListOptions'] as const,
 };
 
-const normalSearch = (s: string) => s.trim().toLowerCase();
-
 /** Server order: newest first. */
 const byNewest = (a: Campaign, b: Campaign) => b.id - a.id;
-const matches = (key: QueryKey, c: Campaign) => {
-  const search = String(key[2] ?? '');
-  return !search || containsSearch(c.name, search);
-};
-
-export function putCampaign(client: QueryClient, record: Campaign) {
-  upsertListItem(client, campaignKeys.lists(), record, { matches, compare: byNewest });
-  client.setQueryData<CampaignReport>(campaignKeys.report(record.id), (old) =>
-    old ? { ...old, ...record } : old,
-  );
-}
-
-/** GET /campaigns?searchParam&pageNumber, paged while hasMore. */
-export function useCampaigns(search: string) {
-  const searchParam = normalSearch(search);
-  return useInfiniteList<Campaign>({
-    queryKey: campaignKeys.list(searchParam),
-    fetchPage: async (pageNumber) => {
-      const r = await api.get<CampaignPage>('/campaigns', { searchParam, pageNumber });
-      return { items: r.records, hasMore: r.hasMore };
-    },
-  });
-}
+/**
+ * Campaigns: GET /campaigns?searchParam&pageNumber (newest first), `company-{id}-campaign`. The open report
+ * follows the record, and the figures an event carries.
+ */
+export const campaignResource = defineResource<Campaign, CampaignInput | CampaignUpdate>({
+  spec: RESOURCES.campaign,
+  listsKey: campaignKeys.lists(),
+  paged: true,
+  compare: byNewest,
+  matches: (search, c) => !search || containsSearch(c.name, search),
+  onPut: (client, record) =>
+    client.setQueryData<CampaignReport>(campaignKeys.report(record.id), (old) =>
+      old ? { ...old, ...record } : old,
+    ),
+  onDrop: (client, id) => client.removeQueries({ queryKey: campaignKeys.report(id) }),
+  onEvent: (client, raw) => {
+    const e = raw as CampaignEvent;
+    if (e.action !== 'delete' && e.counts)
+      client.setQueryData<CampaignReport>(campaignKeys.report(e.record.id), (old) =>
+        old ? { ...old, ...e.record, counts: e.counts! } : old,
+      );
+  },
+});
+export const putCampaign = campaignResource.put;
+export const useCampaignsRealtime = campaignResource.useRealtime;
+export const useSaveCampaign = campaignResource.useSave;
 
 /** GET /campaigns/{id}: the campaign with its figures (the report). */
 export function useCampaignReport(id: number) {
@@ -63,40 +56,6 @@ export function useCampaignReport(id: number) {
     queryKey: campaignKeys.report(id),
     queryFn: () => api.get<CampaignReport>(`/campaigns/${id}`),
     enabled: id > 0,
-  });
-}
-
-/** `company-{id}-campaign`: the list rows and the open report are patched in place (figures included). */
-export function useCampaignsRealtime() {
-  const client = useQueryClient();
-  useCompanyEvent<CampaignEvent>('campaign', (e) => {
-    if (e.action === 'delete') {
-      removeListItem(client, campaignKeys.lists(), Number(e.id));
-      client.removeQueries({ queryKey: campaignKeys.report(Number(e.id)) });
-      return;
-    }
-    putCampaign(client, e.record);
-    if (e.counts)
-      client.setQueryData<CampaignReport>(campaignKeys.report(e.record.id), (old) =>
-        old ? { ...old, ...e.record, counts: e.counts! } : old,
-      );
-  });
-}
-
-export function useSaveCampaign() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, input }: { id?: number; input: CampaignInput | CampaignUpdate }) =>
-      id ? api.put<Campaign>(`/campaigns/${id}`, input) : api.post<Campaign>('/campaigns', input),
-    onSuccess: (record) => putCampaign(client, record),
-  });
-}
-
-export function useDeleteCampaign() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ message: string }>(`/campaigns/${id}`),
-    onSuccess: (_r, id) => removeListItem(client, campaignKeys.lists(), id),
   });
 }
 

@@ -1,3 +1,4 @@
+import { containsSearch } from '@recado/contracts';
 import { useEffect, useRef } from 'react';
 import {
   useMutation,
@@ -7,28 +8,26 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import {
+  RESOURCES,
   contactListItemsOf,
   onlyDigits,
   type ContactList,
-  type ContactListEvent,
   type ContactListInput,
   type ContactListItemEvent,
   type ContactListItemInput,
   type ContactListItemPage,
   type ContactListItemUpdate,
   type ContactListItemView,
-  type ContactListPage,
   type ContactListUploadResult,
 } from '@recado/contracts';
-import { containsSearch } from '@recado/contracts';
 import { api } from './client.js';
+import { defineResource } from './resource.js';
 import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 
 export const contactListKeys = {
   all: ['contactLists'] as const,
   lists: () => ['contactLists', 'list'] as const,
-  list: (search: string) => ['contactLists', 'list', search] as const,
   detail: (id: number) => ['contactLists', 'detail', id] as const,
   items: (listId: number) => ['contactListItems', listId] as const,
   itemList: (listId: number, search: string) => ['contactListItems', listId, search] as const,
@@ -43,11 +42,6 @@ const byName = <T extends { id: number; name: string }>(a: T, b: T) => {
   return x < y ? -1 : x > y ? 1 : a.id - b.id;
 };
 
-const listMatches = (key: QueryKey, l: ContactList) => {
-  const search = String(key[2] ?? '');
-  return !search || containsSearch(l.name, search);
-};
-
 const itemMatches = (key: QueryKey, i: ContactListItemView) => {
   const search = String(key[2] ?? '');
   if (!search) return true;
@@ -59,58 +53,27 @@ const itemMatches = (key: QueryKey, i: ContactListItemView) => {
   );
 };
 
-export function putContactList(client: QueryClient, contactList: ContactList) {
-  upsertListItem(client, contactListKeys.lists(), contactList, { matches: listMatches, compare: byName });
-  client.setQueryData(contactListKeys.detail(contactList.id), contactList);
-}
-
-/** GET /contact-lists?searchParam&pageNumber, paged while hasMore. */
-export function useContactLists(search: string) {
-  const searchParam = normalSearch(search);
-  return useInfiniteList<ContactList>({
-    queryKey: contactListKeys.list(searchParam),
-    fetchPage: async (pageNumber) => {
-      const r = await api.get<ContactListPage>('/contact-lists', { searchParam, pageNumber });
-      return { items: r.records, hasMore: r.hasMore };
-    },
-  });
-}
+/**
+ * Contact lists: GET /contact-lists?searchParam&pageNumber, `company-{id}-contactList` (names and
+ * contactsCount); the open list's detail follows.
+ */
+export const contactListResource = defineResource<ContactList, ContactListInput>({
+  spec: RESOURCES.contactList,
+  listsKey: contactListKeys.lists(),
+  paged: true,
+  compare: byName,
+  matches: (search, l) => !search || containsSearch(l.name, search),
+  onPut: (client, contactList) => client.setQueryData(contactListKeys.detail(contactList.id), contactList),
+  onDrop: (client, id) => client.removeQueries({ queryKey: contactListKeys.detail(id) }),
+});
+export const useSaveContactList = contactListResource.useSave;
+export const useContactListsRealtime = contactListResource.useRealtime;
 
 export function useContactList(id: number) {
   return useQuery({
     queryKey: contactListKeys.detail(id),
     queryFn: () => api.get<ContactList>(`/contact-lists/${id}`),
     enabled: id > 0,
-  });
-}
-
-/** `company-{id}-contactList` patches the cached lists (names and contactsCount). */
-export function useContactListsRealtime() {
-  const client = useQueryClient();
-  useCompanyEvent<ContactListEvent>('contactList', (e) => {
-    if (e.action === 'delete') {
-      removeListItem(client, contactListKeys.lists(), Number(e.contactListId));
-      client.removeQueries({ queryKey: contactListKeys.detail(Number(e.contactListId)) });
-    } else if (e.contactList) putContactList(client, e.contactList);
-  });
-}
-
-export function useSaveContactList() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, input }: { id?: number; input: ContactListInput }) =>
-      id
-        ? api.put<ContactList>(`/contact-lists/${id}`, input)
-        : api.post<ContactList>('/contact-lists', input),
-    onSuccess: (list) => putContactList(client, list),
-  });
-}
-
-export function useDeleteContactList() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ message: string }>(`/contact-lists/${id}`),
-    onSuccess: (_a, id) => removeListItem(client, contactListKeys.lists(), id),
   });
 }
 

@@ -1,13 +1,11 @@
-import { useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import type { FileList, FileListEvent, FileListInput, FileListPage } from '@recado/contracts';
 import { containsSearch } from '@recado/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { RESOURCES, type FileList, type FileListInput } from '@recado/contracts';
 import { api } from './client.js';
-import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
-import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
+import { defineResource } from './resource.js';
 
 export const fileListKeys = {
   lists: () => ['fileLists', 'list'] as const,
-  list: (search: string) => ['fileLists', 'list', search] as const,
 };
 
 const byName = (a: FileList, b: FileList) => {
@@ -15,42 +13,16 @@ const byName = (a: FileList, b: FileList) => {
   const y = b.name.toLowerCase();
   return x < y ? -1 : x > y ? 1 : a.id - b.id;
 };
-const matches = (key: QueryKey, f: FileList) => {
-  const search = String(key[2] ?? '');
-  return !search || containsSearch(f.name, search);
-};
 
-export const putFileList = (client: QueryClient, f: FileList) =>
-  upsertListItem(client, fileListKeys.lists(), f, { matches, compare: byName });
-
-/** GET /files?searchParam&pageNumber, paged while hasMore. */
-export function useFileLists(search: string) {
-  const searchParam = search.trim().toLowerCase();
-  return useInfiniteList<FileList>({
-    queryKey: fileListKeys.list(searchParam),
-    fetchPage: async (pageNumber) => {
-      const r = await api.get<FileListPage>('/files', { searchParam, pageNumber });
-      return { items: r.files, hasMore: r.hasMore };
-    },
-  });
-}
-
-/** `company-{id}-file` patches the cached lists. */
-export function useFileListsRealtime() {
-  const client = useQueryClient();
-  useCompanyEvent<FileListEvent>('file', (e) => {
-    if (e.action === 'delete') removeListItem(client, fileListKeys.lists(), Number(e.fileId));
-    else if (e.fileList) putFileList(client, e.fileList);
-  });
-}
-
-export function useDeleteFileList() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ message: string }>(`/files/${id}`),
-    onSuccess: (_a, id) => removeListItem(client, fileListKeys.lists(), id),
-  });
-}
+/** File lists: GET /files?searchParam&pageNumber, `company-{id}-file`. */
+export const fileListResource = defineResource<FileList>({
+  spec: RESOURCES.fileList,
+  listsKey: fileListKeys.lists(),
+  paged: true,
+  compare: byName,
+  matches: (search, f) => !search || containsSearch(f.name, search),
+});
+const putFileList = fileListResource.put;
 
 /** An option of the form: its server id once saved, and a file chosen to upload into it. */
 export interface OptionDraft {

@@ -2,13 +2,12 @@ import { useEffect, useMemo, useState } from 'react';
 import {
   useInfiniteQuery,
   useMutation,
-  useQuery,
   useQueryClient,
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
 import type { TicketView } from '@recado/contracts';
-import { ApiError, api, currentToken, refreshToken, request } from './client.js';
+import { api, currentToken, refreshToken, request } from './client.js';
 import { joinChatBox, leaveChatBox } from '../realtime/socket.js';
 
 /** A message as GET /messages/:ticketId answers it (server MessageView). */
@@ -245,31 +244,6 @@ export function useEditMessage() {
 
 /** POST /messages/:ticketId/read: unread goes to 0 and the customer sees blue ticks. */
 export const markTicketRead = (ticketId: number) => api.post<TicketView>(`/messages/${ticketId}/read`);
-
-export interface QuickMessage {
-  id: number;
-  shortcode: string;
-  message: string;
-}
-
-/** GET /quick-messages/list; until that module exists (404) there are simply no suggestions. */
-export function useQuickMessages(enabled: boolean) {
-  return useQuery({
-    queryKey: ['quick-messages', 'list'],
-    queryFn: async () => {
-      try {
-        const list = await api.get<QuickMessage[] | { records?: QuickMessage[] }>('/quick-messages/list');
-        return Array.isArray(list) ? list : (list.records ?? []);
-      } catch (err) {
-        if (err instanceof ApiError && err.status !== 401) return [];
-        throw err;
-      }
-    },
-    enabled,
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
-}
 
 // --- media: fetched with the bearer token, kept as object URLs so a row scrolled back into view
 // does not download again.

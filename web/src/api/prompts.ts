@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Prompt, PromptEvent, PromptList, PromptUpdate, QueueEvent } from '@recado/contracts';
-import { api } from './client.js';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { RESOURCES, type Prompt, type PromptUpdate, type QueueEvent } from '@recado/contracts';
+import { defineResource } from './resource.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 
 export const promptKeys = {
@@ -11,20 +11,19 @@ export const promptKeys = {
 /** Server order of GET /prompt: name, then id. */
 export const byPromptName = (a: Prompt, b: Prompt) => a.name.localeCompare(b.name) || a.id - b.id;
 
-/** Puts a created or changed prompt in the cached list, in server order; no refetch. */
-export function putPrompt(client: QueryClient, prompt: Prompt) {
-  client.setQueryData<Prompt[]>(promptKeys.list(), (list) => {
-    if (!list) return list;
-    const current = list.find((p) => p.id === prompt.id);
-    // An older snapshot never overwrites a newer one (answers and events may cross).
-    if (current && Date.parse(prompt.updatedAt) < Date.parse(current.updatedAt)) return list;
-    return [...list.filter((p) => p.id !== prompt.id), prompt].sort(byPromptName);
-  });
-}
-
-export function dropPrompt(client: QueryClient, id: number) {
-  client.setQueryData<Prompt[]>(promptKeys.list(), (list) => list?.filter((p) => p.id !== id));
-}
+/**
+ * Prompts: GET /prompt answers every prompt ({ prompts }), `company-{id}-prompt`. Saved or live prompts go
+ * into the cached list in server order, never older over newer (answers and events may cross).
+ */
+export const promptResource = defineResource<Prompt, PromptUpdate>({
+  spec: RESOURCES.prompt,
+  listsKey: promptKeys.list(),
+  paged: false,
+  compare: byPromptName,
+  newestWins: true,
+});
+export const putPrompt = promptResource.put;
+export const dropPrompt = promptResource.drop;
 
 /** A queue renamed or recoloured shows so in its prompts; a deleted queue takes its prompts (the database cascades). */
 export function patchPromptQueues(client: QueryClient, data: QueueEvent) {
@@ -39,42 +38,16 @@ export function patchPromptQueues(client: QueryClient, data: QueueEvent) {
 }
 
 /** GET /prompt: the company's prompts (only when the plan has useOpenAi; the API refuses otherwise). */
-export function usePrompts(enabled = true) {
-  return useQuery({
-    queryKey: promptKeys.list(),
-    queryFn: async () => (await api.get<PromptList>('/prompt')).prompts,
-    enabled,
-  });
-}
+export const usePrompts = promptResource.useAll;
 
-/** `company-{id}-prompt` patches the cached list. */
+/** `company-{id}-prompt` patches the cached list, and so do queue events (a prompt shows its queue). */
 export function usePromptsRealtime(enabled = true) {
   const client = useQueryClient();
-  useCompanyEvent<PromptEvent>(
-    'prompt',
-    (data) => {
-      if (data.action === 'delete') dropPrompt(client, Number(data.promptId));
-      else if (data.prompt) putPrompt(client, data.prompt as Prompt);
-    },
-    enabled,
-  );
+  promptResource.useRealtime(enabled);
   // A prompt shows its queue's name and goes with its queue (the database cascades, no prompt event).
   useCompanyEvent<QueueEvent>('queue', (data) => patchPromptQueues(client, data), enabled);
 }
 
-export function useSavePrompt() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (args: { id?: number; input: PromptUpdate }) =>
-      args.id ? api.put<Prompt>(`/prompt/${args.id}`, args.input) : api.post<Prompt>('/prompt', args.input),
-    onSuccess: (prompt) => putPrompt(client, prompt),
-  });
-}
-
-export function useDeletePrompt() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ message: string }>(`/prompt/${id}`),
-    onSuccess: (_answer, id) => dropPrompt(client, id),
-  });
-}
+/** The list screen's hooks: the resource's, with the queue events. */
+export const promptListResource = { ...promptResource, useRealtime: usePromptsRealtime };
+export const useSavePrompt = promptResource.useSave;

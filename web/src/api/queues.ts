@@ -1,16 +1,16 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type {
-  Queue,
-  QueueEvent,
-  QueueOption,
-  QueueOptionUpdate,
-  QueueUpdate,
-  UserView,
-  Whatsapp,
+import {
+  RESOURCES,
+  type Queue,
+  type QueueOption,
+  type QueueOptionUpdate,
+  type QueueUpdate,
+  type UserView,
+  type Whatsapp,
 } from '@recado/contracts';
 import { api } from './client.js';
+import { defineResource } from './resource.js';
 import type { ListData } from '../components/useInfiniteList.js';
-import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 
 export const queueKeys = {
   all: ['queues'] as const,
@@ -61,65 +61,33 @@ function patchQueueRefs(client: QueryClient, queueId: number, next: QueueRef | n
   );
 }
 
-/** Puts a created or changed queue in the cached list, in server order; no refetch. */
-export function putQueue(client: QueryClient, queue: Queue) {
-  client.setQueryData<Queue[]>(queueKeys.list(), (list) => {
-    if (!list) return list;
-    const current = list.find((q) => q.id === queue.id);
-    // An older snapshot never overwrites a newer one (answers and events may cross).
-    if (current && Date.parse(queue.updatedAt) < Date.parse(current.updatedAt)) return list;
-    return [...list.filter((q) => q.id !== queue.id), queue].sort(byQueueOrder);
-  });
-  patchQueueRefs(client, queue.id, queue);
-  void client.invalidateQueries({ queryKey: TICKET_QUEUE_OPTIONS, exact: true });
-}
-
-/** A deleted queue leaves the list, its options, and the users and connections that had it. */
-export function dropQueue(client: QueryClient, queueId: number) {
-  client.setQueryData<Queue[]>(queueKeys.list(), (list) => list?.filter((q) => q.id !== queueId));
-  client.removeQueries({ queryKey: queueKeys.options(queueId) });
-  patchQueueRefs(client, queueId, null);
-  void client.invalidateQueries({ queryKey: TICKET_QUEUE_OPTIONS, exact: true });
-}
-
+/**
+ * Queues: GET /queue answers every queue, `company-{id}-queue`. Saved or live queues go into the list in
+ * server order (never older over newer) and into the queue copies of users and connections; a deleted
+ * queue leaves the list, its options, and the users and connections that had it.
+ */
+export const queueResource = defineResource<Queue, QueueUpdate>({
+  spec: RESOURCES.queue,
+  listsKey: queueKeys.list(),
+  paged: false,
+  compare: byQueueOrder,
+  newestWins: true,
+  onPut: (client, queue) => {
+    patchQueueRefs(client, queue.id, queue);
+    void client.invalidateQueries({ queryKey: TICKET_QUEUE_OPTIONS, exact: true });
+  },
+  onDrop: (client, queueId) => {
+    client.removeQueries({ queryKey: queueKeys.options(queueId) });
+    patchQueueRefs(client, queueId, null);
+    void client.invalidateQueries({ queryKey: TICKET_QUEUE_OPTIONS, exact: true });
+  },
+});
+export const putQueue = queueResource.put;
+export const dropQueue = queueResource.drop;
 /** GET /queue: the company's queues (every profile may read them). */
-export function useQueues(enabled = true) {
-  return useQuery({
-    queryKey: queueKeys.list(),
-    queryFn: () => api.get<Queue[]>('/queue'),
-    enabled,
-  });
-}
-
-/** `company-{id}-queue` patches the cached queues (and the queue copies of users and connections). */
-export function useQueuesRealtime(enabled = true) {
-  const client = useQueryClient();
-  useCompanyEvent<QueueEvent>(
-    'queue',
-    (data) => {
-      if (data.action === 'delete') dropQueue(client, Number(data.queueId));
-      else if (data.queue) putQueue(client, data.queue);
-    },
-    enabled,
-  );
-}
-
-export function useSaveQueue() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (args: { id?: number; input: QueueUpdate }) =>
-      args.id ? api.put<Queue>(`/queue/${args.id}`, args.input) : api.post<Queue>('/queue', args.input),
-    onSuccess: (queue) => putQueue(client, queue),
-  });
-}
-
-export function useDeleteQueue() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ message: string }>(`/queue/${id}`),
-    onSuccess: (_answer, id) => dropQueue(client, id),
-  });
-}
+export const useQueues = queueResource.useAll;
+export const useQueuesRealtime = queueResource.useRealtime;
+export const useSaveQueue = queueResource.useSave;
 
 /** GET /queue-options?queueId: every option of a queue, flat (the editor builds the tree). */
 export function useQueueOptions(queueId: number | undefined) {

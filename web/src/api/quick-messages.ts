@@ -1,39 +1,24 @@
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-  type QueryKey,
-} from '@tanstack/react-query';
-import type {
-  QuickMessage,
-  QuickMessageEvent,
-  QuickMessageInput,
-  QuickMessagePage,
-  QuickMessageUpdate,
-} from '@recado/contracts';
 import { containsSearch } from '@recado/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  RESOURCES,
+  type QuickMessage,
+  type QuickMessageInput,
+  type QuickMessageUpdate,
+} from '@recado/contracts';
 import { api } from './client.js';
 import { fetchMediaBlob } from './messages.js';
-import { removeListItem, upsertListItem, useInfiniteList } from '../components/useInfiniteList.js';
-import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
-import { useAuth } from '../app/auth.js';
+import { defineResource } from './resource.js';
 
 export const quickMessageKeys = {
   all: ['quick-messages'] as const,
   lists: () => ['quick-messages', 'page'] as const,
-  list: (search: string) => ['quick-messages', 'page', search] as const,
   suggestions: () => ['quick-messages', 'suggestions'] as const,
 };
 
 /** Server order: shortcode without case, then id. */
 const byShortcode = (a: QuickMessage, b: QuickMessage) =>
   a.shortcode.toLowerCase().localeCompare(b.shortcode.toLowerCase()) || a.id - b.id;
-
-const matchesSearch = (key: QueryKey, q: QuickMessage) => {
-  const s = String(key[2] ?? '').trim();
-  return !s || containsSearch(q.shortcode, s) || containsSearch(q.message, s);
-};
 
 /** Who may change an entry, as the server decides it (events carry the owner's view of canEdit). */
 export const canEditQuickMessage = (
@@ -43,46 +28,30 @@ export const canEditQuickMessage = (
   Boolean(me) &&
   (q.userId === me!.id || (q.geral && (me!.profile === 'admin' || Boolean(me!.super) || q.allowEdit)));
 
-export function putQuickMessage(client: QueryClient, record: QuickMessage) {
-  upsertListItem<QuickMessage>(client, quickMessageKeys.lists(), record, {
-    matches: matchesSearch,
-    compare: byShortcode,
-  });
-  client.setQueryData<QuickMessage[]>(quickMessageKeys.suggestions(), (list) =>
-    list
-      ? [...list.filter((q) => q.id !== record.id), ...(record.status ? [record] : [])].sort(byShortcode)
-      : list,
-  );
-}
-
-export function dropQuickMessage(client: QueryClient, id: number) {
-  removeListItem(client, quickMessageKeys.lists(), id);
-  client.setQueryData<QuickMessage[]>(quickMessageKeys.suggestions(), (list) =>
-    list?.filter((q) => q.id !== id),
-  );
-}
-
-/** GET /quick-messages?searchParam&pageNumber, paged while hasMore. */
-export function useQuickMessageList(search: string) {
-  const searchParam = search.trim().toLowerCase();
-  return useInfiniteList<QuickMessage>({
-    queryKey: quickMessageKeys.list(searchParam),
-    fetchPage: async (pageNumber) => {
-      const r = await api.get<QuickMessagePage>('/quick-messages', { searchParam, pageNumber });
-      return { items: r.records, hasMore: r.hasMore };
-    },
-  });
-}
-
-/** `company-{id}-quickMessage` patches the cached lists and suggestions in place. */
-export function useQuickMessagesRealtime() {
-  const client = useQueryClient();
-  const { user } = useAuth();
-  useCompanyEvent<QuickMessageEvent>('quickMessage', (e) => {
-    if (e.action === 'delete') dropQuickMessage(client, Number(e.id));
-    else if (e.record) putQuickMessage(client, { ...e.record, canEdit: canEditQuickMessage(user, e.record) });
-  });
-}
+/**
+ * Quick messages: GET /quick-messages?searchParam&pageNumber, `company-{id}-quickMessage`. The "/"
+ * suggestions follow (active entries only); an event's record gets this user's canEdit.
+ */
+export const quickMessageResource = defineResource<QuickMessage, QuickMessageInput | QuickMessageUpdate>({
+  spec: RESOURCES.quickMessage,
+  listsKey: quickMessageKeys.lists(),
+  paged: true,
+  compare: byShortcode,
+  matches: (s, q) => !s || containsSearch(q.shortcode, s) || containsSearch(q.message, s),
+  fromEvent: (q, me) => ({ ...q, canEdit: canEditQuickMessage(me, q) }),
+  onPut: (client, record) =>
+    client.setQueryData<QuickMessage[]>(quickMessageKeys.suggestions(), (list) =>
+      list
+        ? [...list.filter((q) => q.id !== record.id), ...(record.status ? [record] : [])].sort(byShortcode)
+        : list,
+    ),
+  onDrop: (client, id) =>
+    client.setQueryData<QuickMessage[]>(quickMessageKeys.suggestions(), (list) =>
+      list?.filter((q) => q.id !== id),
+    ),
+});
+const putQuickMessage = quickMessageResource.put;
+export const useSaveQuickMessage = quickMessageResource.useSave;
 
 /** GET /quick-messages/list: the "/" suggestions of the message input (active entries the user may use). */
 export function useQuickReplies(enabled: boolean) {
@@ -91,25 +60,6 @@ export function useQuickReplies(enabled: boolean) {
     queryFn: () => api.get<QuickMessage[]>('/quick-messages/list'),
     enabled,
     staleTime: 60_000,
-  });
-}
-
-export function useSaveQuickMessage() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (args: { id?: number; input: QuickMessageInput | QuickMessageUpdate }) =>
-      args.id
-        ? api.put<QuickMessage>(`/quick-messages/${args.id}`, args.input)
-        : api.post<QuickMessage>('/quick-messages', args.input),
-    onSuccess: (record) => putQuickMessage(client, record),
-  });
-}
-
-export function useDeleteQuickMessage() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ message: string }>(`/quick-messages/${id}`),
-    onSuccess: (_answer, id) => dropQuickMessage(client, id),
   });
 }
 

@@ -1,20 +1,17 @@
-import { useEffect, useRef } from 'react';
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-  type QueryKey,
-} from '@tanstack/react-query';
-import type { KanbanTickets, Tag, TagEvent, TagInput, TagUpdate, TicketView } from '@recado/contracts';
 import { containsSearch } from '@recado/contracts';
-import { api, request } from './client.js';
+import { useEffect, useRef } from 'react';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
-  removeListItem,
-  upsertListItem,
-  useInfiniteList,
-  type ListData,
-} from '../components/useInfiniteList.js';
+  RESOURCES,
+  type KanbanTickets,
+  type Tag,
+  type TagInput,
+  type TagUpdate,
+  type TicketView,
+} from '@recado/contracts';
+import { api, request } from './client.js';
+import { defineResource } from './resource.js';
+import type { ListData } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 import { getSocket, joinTickets } from '../realtime/socket.js';
 import type { AppMessageEvent } from './messages.js';
@@ -39,11 +36,6 @@ export const byTagName = (a: Tag, b: Tag) =>
 /** Lanes are in the order they were created. */
 const byId = (a: Tag, b: Tag) => a.id - b.id;
 
-const matchesSearch = (key: QueryKey, tag: Tag) => {
-  const search = String(key[2] ?? '').trim();
-  return !search || containsSearch(tag.name, search);
-};
-
 type TagRef = TicketView['tags'][number];
 
 /** Applies `fix` to the tags of every cached ticket: lists, open tickets and kanban boards. */
@@ -61,47 +53,43 @@ function patchTicketTags(client: QueryClient, fix: (tags: TagRef[]) => TagRef[])
   );
 }
 
-/** A created or changed tag goes into every cached list, the lanes, and the tickets that carry it. */
-export function putTag(client: QueryClient, tag: Tag) {
-  upsertListItem(client, tagKeys.pages(), tag, { matches: matchesSearch, compare: byTagName });
-  client.setQueryData<Tag[]>(tagKeys.options(), (list) =>
-    list ? [...list.filter((x) => x.id !== tag.id), tag].sort(byTagName) : list,
-  );
-  client.setQueryData<Tag[]>(kanbanKeys.lanes(), (lanes) => {
-    if (!lanes) return lanes;
-    const rest = lanes.filter((l) => l.id !== tag.id);
-    return tag.kanban ? [...rest, tag].sort(byId) : rest;
-  });
-  patchTicketTags(client, (tags) =>
-    tags.some((x) => x.id === tag.id && (x.name !== tag.name || x.color !== tag.color))
-      ? tags.map((x) => (x.id === tag.id ? { id: tag.id, name: tag.name, color: tag.color } : x))
-      : tags,
-  );
-}
-
-export function dropTag(client: QueryClient, tagId: number) {
-  removeListItem(client, tagKeys.pages(), tagId);
-  client.setQueryData<Tag[]>(tagKeys.options(), (list) => list?.filter((x) => x.id !== tagId));
-  client.setQueryData<Tag[]>(kanbanKeys.lanes(), (lanes) => lanes?.filter((l) => l.id !== tagId));
-  patchTicketTags(client, (tags) =>
-    tags.some((x) => x.id === tagId) ? tags.filter((x) => x.id !== tagId) : tags,
-  );
-}
-
-/** GET /tags/?searchParam&pageNumber, paged while hasMore. */
-export function useTagsList(search: string) {
-  const searchParam = search.trim().toLowerCase();
-  return useInfiniteList<Tag>({
-    queryKey: tagKeys.page(searchParam),
-    fetchPage: async (pageNumber, signal) => {
-      const r = await request<{ tags: Tag[]; hasMore: boolean }>('GET', '/tags/', {
-        params: { searchParam, pageNumber },
-        signal,
-      });
-      return { items: r.tags, hasMore: r.hasMore };
-    },
-  });
-}
+/**
+ * Tags: GET /tags/?searchParam&pageNumber, `company-{id}-tag`. A created or changed tag also goes into
+ * the picker's list, the lanes and the tickets that carry it; a deleted one leaves them.
+ */
+export const tagResource = defineResource<Tag, TagInput | TagUpdate>({
+  spec: RESOURCES.tag,
+  listsKey: tagKeys.pages(),
+  paged: true,
+  compare: byTagName,
+  matches: (search, tag) => !search || containsSearch(tag.name, search),
+  onPut: (client, tag) => {
+    client.setQueryData<Tag[]>(tagKeys.options(), (list) =>
+      list ? [...list.filter((x) => x.id !== tag.id), tag].sort(byTagName) : list,
+    );
+    client.setQueryData<Tag[]>(kanbanKeys.lanes(), (lanes) => {
+      if (!lanes) return lanes;
+      const rest = lanes.filter((l) => l.id !== tag.id);
+      return tag.kanban ? [...rest, tag].sort(byId) : rest;
+    });
+    patchTicketTags(client, (tags) =>
+      tags.some((x) => x.id === tag.id && (x.name !== tag.name || x.color !== tag.color))
+        ? tags.map((x) => (x.id === tag.id ? { id: tag.id, name: tag.name, color: tag.color } : x))
+        : tags,
+    );
+  },
+  onDrop: (client, tagId) => {
+    client.setQueryData<Tag[]>(tagKeys.options(), (list) => list?.filter((x) => x.id !== tagId));
+    client.setQueryData<Tag[]>(kanbanKeys.lanes(), (lanes) => lanes?.filter((l) => l.id !== tagId));
+    patchTicketTags(client, (tags) =>
+      tags.some((x) => x.id === tagId) ? tags.filter((x) => x.id !== tagId) : tags,
+    );
+  },
+});
+export const putTag = tagResource.put;
+export const dropTag = tagResource.drop;
+export const useTagsRealtime = tagResource.useRealtime;
+export const useSaveTag = tagResource.useSave;
 
 /** GET /tags/list: every tag of the company (the tag picker). */
 export function useAllTags(enabled = true) {
@@ -110,36 +98,6 @@ export function useAllTags(enabled = true) {
     queryFn: () => api.get<Tag[]>('/tags/list'),
     staleTime: 5 * 60_000,
     enabled,
-  });
-}
-
-/** `company-{id}-tag` patches the cached tag lists, lanes and tickets in place: no refetch. */
-export function useTagsRealtime(enabled = true) {
-  const client = useQueryClient();
-  useCompanyEvent<TagEvent>(
-    'tag',
-    (data) => {
-      if (data.action === 'delete') dropTag(client, Number(data.tagId));
-      else if (data.tag) putTag(client, data.tag);
-    },
-    enabled,
-  );
-}
-
-export function useSaveTag() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (args: { id?: number; input: TagUpdate | TagInput }) =>
-      args.id ? api.put<Tag>(`/tags/${args.id}`, args.input) : api.post<Tag>('/tags', args.input),
-    onSuccess: (tag) => putTag(client, tag),
-  });
-}
-
-export function useDeleteTag() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ message: string }>(`/tags/${id}`),
-    onSuccess: (_answer, id) => dropTag(client, id),
   });
 }
 

@@ -12,7 +12,7 @@ export function PromptSelect({ value, onChange }: { value: string; onChange(valu
   const allowed = usePlanFlag('useOpenAi');
   const list = usePrompts(allowed);
   usePromptsRealtime(allowed);
-  const prompts = list.data ?? [];
+  const prompts = list.items;
   // A stored id not (yet) in the list keeps a placeholder item so the select never shows an invalid value.
   const known = value === '' || prompts.some((p) => String(p.id) === value);
   return (
