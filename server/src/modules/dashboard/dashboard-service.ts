@@ -143,8 +143,8 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
           (select count(*) from tickets t where t.company_id = ${c} and t.status = 'pending' ${queueFilter(p, 't')}) as pending,
           (select row_to_json(x) from (select count(*) as finished,
             ${stat('support', 'support')}, ${stat('resolution', 'resolution')} from durations) x) as closed_stats`),
-        one(sql`${waitStat('accepted_at')}`),
-        one(sql`${waitStat('first_response_at')}`),
+        one(waitStat('accepted_at')),
+        one(waitStat('first_response_at')),
         one(sql`with ${closed},
           per_user as (select user_id, count(*) as tickets,
               round((avg(case when accepted_at is not null and accepted_at <= closed_at
