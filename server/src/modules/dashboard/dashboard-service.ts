@@ -116,38 +116,42 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
       const p = await periodOf(t, q);
       const { lo, hi } = bounds(p);
       const c = t.companyId;
-      const [r] = await executeRows<Record<string, unknown>>(
-        db,
-        sql`with
-          closed as (select t.id, t.user_id, t.created_at, t.accepted_at, t.closed_at from tickets t
+      const closed = sql`closed as (select t.id, t.user_id, t.created_at, t.accepted_at, t.closed_at from tickets t
             where t.company_id = ${c} and t.closed_at is not null and t.closed_at >= ${lo} and t.closed_at < ${hi}
-              and t.status = 'closed' ${queueFilter(p, 't')}),
-          accepted as (select date_part('epoch', t.accepted_at - ${sql.raw(waitStart('t.accepted_at'))}) as s
+              and t.status = 'closed' ${queueFilter(p, 't')})`;
+      const rated = sql`rated as (select r.user_id, r.rate from closed
+            join user_ratings r on r.ticket_id = closed.id and r.company_id = ${c})`;
+      /** The mean and median wait until `col` (acceptance or first response), over tickets with it in the period. */
+      const waitStat = (col: string) =>
+        sql`select row_to_json(x) as stat from (select ${stat('v', 's')} from (
+            select date_part('epoch', t.${sql.raw(col)} - ${sql.raw(waitStart(`t.${col}`))}) as s
             from tickets t left join ticket_bot_states b on b.ticket_id = t.id and b.company_id = ${c}
-            where t.company_id = ${c} and t.accepted_at is not null and t.accepted_at >= ${lo}
-              and t.accepted_at < ${hi} ${queueFilter(p, 't')}),
-          responded as (select date_part('epoch', t.first_response_at - ${sql.raw(waitStart('t.first_response_at'))}) as s
-            from tickets t left join ticket_bot_states b on b.ticket_id = t.id and b.company_id = ${c}
-            where t.company_id = ${c} and t.first_response_at is not null and t.first_response_at >= ${lo}
-              and t.first_response_at < ${hi} ${queueFilter(p, 't')}),
+            where t.company_id = ${c} and t.${sql.raw(col)} is not null and t.${sql.raw(col)} >= ${lo}
+              and t.${sql.raw(col)} < ${hi} ${queueFilter(p, 't')}) w) x`;
+      const one = async (query: SQL) => (await executeRows<Record<string, unknown>>(db, query))[0] ?? {};
+      // Four statements on four pool connections at once (each reads its own range of one index): on
+      // PostgreSQL they run on separate backends in parallel; PGlite runs them one after the other.
+      const [r, waitRow, responseRow] = await Promise.all([
+        one(sql`with ${closed},
           durations as (select
               case when accepted_at is not null and accepted_at <= closed_at
                 then date_part('epoch', closed_at - accepted_at) end as support,
               date_part('epoch', closed_at - created_at) as resolution
-            from closed),
-          per_user as (select user_id, count(*) as tickets,
-              round((avg(case when accepted_at is not null and accepted_at <= closed_at
-                then date_part('epoch', closed_at - accepted_at) end) / 60)::numeric, 1) as support
-            from closed group by user_id),
-          rated as (select r.user_id, r.rate from closed
-            join user_ratings r on r.ticket_id = closed.id and r.company_id = ${c})
+            from closed)
         select
           (select count(*) from tickets t where t.company_id = ${c} and t.status = 'open' ${queueFilter(p, 't')}) as happening,
           (select count(*) from tickets t where t.company_id = ${c} and t.status = 'pending' ${queueFilter(p, 't')}) as pending,
           (select row_to_json(x) from (select count(*) as finished,
-            ${stat('support', 'support')}, ${stat('resolution', 'resolution')} from durations) x) as closed_stats,
-          (select row_to_json(x) from (select ${stat('v', 's')} from accepted) x) as wait,
-          (select row_to_json(x) from (select ${stat('v', 's')} from responded) x) as first_response,
+            ${stat('support', 'support')}, ${stat('resolution', 'resolution')} from durations) x) as closed_stats`),
+        one(waitStat('accepted_at')),
+        one(waitStat('first_response_at')),
+        one(sql`with ${closed},
+          per_user as (select user_id, count(*) as tickets,
+              round((avg(case when accepted_at is not null and accepted_at <= closed_at
+                then date_part('epoch', closed_at - accepted_at) end) / 60)::numeric, 1) as support
+            from closed group by user_id),
+          ${rated}
+        select
           (select row_to_json(x) from (select round(avg(rate)::numeric, 2) as avg, count(*) as n from rated) x) as csat,
           (select coalesce(json_agg(a order by a.name, a.id), '[]'::json) from (
             select u.id, u.name, coalesce(pu.tickets, 0) as tickets, pu.support, coalesce(rt.rating, 0) as rating,
@@ -157,17 +161,17 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
               left join per_user pu on pu.user_id = u.id
               left join (select user_id, round(avg(rate)::numeric, 2) as rating, count(*) as n
                 from rated group by user_id) rt on rt.user_id = u.id
-            where u.company_id = ${c}) a) as attendants`,
-      );
-      const row = r ?? {};
-      const part = (k: string) => statOf((row[k] ?? {}) as Record<string, unknown>, 'v');
+            where u.company_id = ${c}) a) as attendants`),
+      ]).then(([a, w, f, u]) => [{ ...a, ...u }, w, f] as const);
+      const row = r;
+      const part = (k: Record<string, unknown>) => statOf((k.stat ?? {}) as Record<string, unknown>, 'v');
       const closedStats = (row.closed_stats ?? {}) as Record<string, unknown>;
       const finished = num(closedStats.finished);
       const csatRow = (row.csat ?? {}) as { avg?: unknown; n?: unknown };
       const ratings = num(csatRow.n);
       const attendants = (row.attendants ?? []) as Record<string, unknown>[];
 
-      const wait = part('wait');
+      const wait = part(waitRow);
       const support = statOf(closedStats, 'support');
       return {
         period: { from: p.from, to: p.to, timeZone: p.timeZone },
@@ -178,7 +182,7 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
         avgSupportTime: support.avg,
         waitTime: wait,
         supportTime: support,
-        firstResponseTime: part('first_response'),
+        firstResponseTime: part(responseRow),
         resolutionTime: statOf(closedStats, 'resolution'),
         csat: {
           avg: ratings ? numOrNull(csatRow.avg) : null,
