@@ -144,3 +144,24 @@ export interface TicketView {
   createdAt: string;
   updatedAt: string;
 }
+
+/** A message as the server answers it (GET /messages/:ticketId, events): one definition for server and web. */
+export interface MessageView {
+  id: number;
+  ticketId: number;
+  body: string;
+  mediaType: string | null;
+  mediaUrl: string | null;
+  mediaName: string | null;
+  fromMe: boolean;
+  ack: number;
+  read: boolean;
+  isDeleted: boolean;
+  isEdited: boolean;
+  userId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string | null } | null;
+  contact: { id: number; name: string } | null;
+  data: Record<string, unknown> | null;
+}

@@ -6,30 +6,11 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import type { TicketView } from '@recado/contracts';
+import type { MessageView, TicketView } from '@recado/contracts';
+
+export type { MessageView };
 import { api, currentToken, refreshToken, request } from './client.js';
 import { joinChatBox, leaveChatBox } from '../realtime/socket.js';
-
-/** A message as GET /messages/:ticketId answers it (server MessageView). */
-export interface MessageView {
-  id: number;
-  ticketId: number;
-  body: string;
-  mediaType: string | null;
-  mediaUrl: string | null;
-  mediaName: string | null;
-  fromMe: boolean;
-  ack: number;
-  read: boolean;
-  isDeleted: boolean;
-  isEdited: boolean;
-  userId: number | null;
-  createdAt: string;
-  updatedAt: string;
-  quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string | null } | null;
-  contact: { id: number; name: string } | null;
-  data: Record<string, unknown> | null;
-}
 
 export interface MessagePage {
   messages: MessageView[];

@@ -1,29 +1,11 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { MESSAGE_PAGE_SIZE } from '@recado/contracts';
+import { MESSAGE_PAGE_SIZE, type MessageView } from '@recado/contracts';
+
+export type { MessageView };
 import type { Db } from '../../db/client.js';
 import { contacts, messages } from '../../db/schema/index.js';
 
 export type MessageRow = typeof messages.$inferSelect;
-
-export interface MessageView {
-  id: number;
-  ticketId: number;
-  body: string;
-  mediaType: string | null;
-  mediaUrl: string | null;
-  mediaName: string | null;
-  fromMe: boolean;
-  ack: number;
-  read: boolean;
-  isDeleted: boolean;
-  isEdited: boolean;
-  userId: number | null;
-  createdAt: string;
-  updatedAt: string;
-  quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string | null } | null;
-  contact: { id: number; name: string } | null;
-  data: Record<string, unknown> | null;
-}
 
 export function toMessageView(
   m: MessageRow,
