@@ -53,7 +53,6 @@ import { simulatorRoutes } from './modules/simulator/simulator-routes.js';
 import { mediaStore } from './messaging/media-store.js';
 import { inboundPipeline } from './messaging/inbound-pipeline.js';
 import { sessionManager, type SessionManager } from './messaging/session-manager.js';
-import { simulatorChannel } from './messaging/channels/simulator-channel.js';
 import { messageService, type MessageService } from './modules/messages/message-service.js';
 import { voiceNotes } from './modules/messages/voice-note.js';
 import { messageRoutes } from './modules/messages/message-routes.js';
@@ -72,15 +71,12 @@ import { queueIntegrationService } from './modules/queue-integrations/queue-inte
 import { queueIntegrationRoutes } from './modules/queue-integrations/queue-integration-routes.js';
 import { promptService } from './modules/prompts/prompt-service.js';
 import { promptRoutes } from './modules/prompts/prompt-routes.js';
-import { canSeeTicket, loadViewer } from './modules/tickets/ticket-queries.js';
-import { tickets as ticketTable } from './db/schema/index.js';
-import { and, eq } from 'drizzle-orm';
-import { whatsapps as whatsappTable } from './db/schema/index.js';
 import { secretBox } from './lib/crypto.js';
-import { cloudApiChannel } from './messaging/channels/cloud-api/cloud-api-channel.js';
-import { baileysChannel } from './messaging/channels/baileys/baileys-channel.js';
 import { sealCloudConfig } from './messaging/channels/cloud-api/cloud-api-config.js';
-import { cloudApiWebhookRoutes } from './messaging/channels/cloud-api/cloud-api-routes.js';
+import {
+  cloudApiWebhookRoutes,
+  findWebhookConnection,
+} from './messaging/channels/cloud-api/cloud-api-routes.js';
 import { contactListService } from './modules/contact-lists/contact-list-service.js';
 import { contactListRoutes } from './modules/contact-lists/contact-list-routes.js';
 import { fileListService } from './modules/files/file-list-service.js';
@@ -98,6 +94,8 @@ import { campaignService } from './modules/campaigns/campaign-service.js';
 import { campaignRoutes } from './modules/campaigns/campaign-routes.js';
 import { campaignAckIntercept, campaignListeners } from './modules/campaigns/campaign-listener.js';
 import { domainBus } from './events/domain-events.js';
+import { channelFactory } from './messaging/channels/index.js';
+import { loadViewer, mayFollowTicket } from './modules/tickets/ticket-queries.js';
 import { withInboundEvents } from './messaging/inbound-events.js';
 import { botListeners } from './modules/bot/bot-listener.js';
 import { ratingListeners } from './modules/ratings/rating-listener.js';
@@ -362,17 +360,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(
         cloudApiWebhookRoutes({
           box: services.box,
-          findConnection: async (id) =>
-            (
-              await database.db
-                .select({
-                  companyId: whatsappTable.companyId,
-                  channel: whatsappTable.channel,
-                  channelConfig: whatsappTable.channelConfig,
-                })
-                .from(whatsappTable)
-                .where(eq(whatsappTable.id, id))
-            )[0],
+          findConnection: findWebhookConnection(database.db),
           // Processed before the 200: a failure answers 500 and Meta delivers again (the pipeline is idempotent).
           deliver: async (id, payload) => {
             const channel = sessions?.get(id) as { handleWebhook?(p: unknown): Promise<unknown> } | undefined;
@@ -394,27 +382,31 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       );
       await api.register(async (priv) => {
         priv.addHook('onRequest', requireAuth(authenticate));
-        await priv.register(userRoutes(services.users));
-        await priv.register(settingRoutes(services.settings));
-        await priv.register(companyRoutes(services.companies));
-        await priv.register(planRoutes(services.plans));
-        await priv.register(helpRoutes(services.helps));
-        await priv.register(contactRoutes(services.contacts));
-        await priv.register(queueRoutes(services.queues, services.queueOptions));
-        await priv.register(whatsappRoutes(services.whatsapps));
-        await priv.register(simulatorRoutes(services.simulator));
-        await priv.register(ticketRoutes(services.tickets));
-        await priv.register(messageRoutes(services.messages));
-        await priv.register(contactListRoutes(services.contactLists));
-        await priv.register(fileListRoutes(services.fileLists));
-        await priv.register(campaignSettingRoutes(services.campaignSettings));
-        await priv.register(campaignRoutes(services.campaigns));
-        await priv.register(tagRoutes(services.tags));
-        await priv.register(quickMessageRoutes(services.quickMessages));
-        await priv.register(scheduleRoutes(services.schedules));
-        await priv.register(queueIntegrationRoutes(services.queueIntegrations));
-        await priv.register(promptRoutes(services.prompts));
-        await priv.register(dashboardRoutes(services.dashboard));
+        // Every module behind a signed-in user, one line each.
+        for (const routes of [
+          userRoutes(services.users),
+          settingRoutes(services.settings),
+          companyRoutes(services.companies),
+          planRoutes(services.plans),
+          helpRoutes(services.helps),
+          contactRoutes(services.contacts),
+          queueRoutes(services.queues, services.queueOptions),
+          whatsappRoutes(services.whatsapps),
+          simulatorRoutes(services.simulator),
+          ticketRoutes(services.tickets),
+          messageRoutes(services.messages),
+          contactListRoutes(services.contactLists),
+          fileListRoutes(services.fileLists),
+          campaignSettingRoutes(services.campaignSettings),
+          campaignRoutes(services.campaigns),
+          tagRoutes(services.tags),
+          quickMessageRoutes(services.quickMessages),
+          scheduleRoutes(services.schedules),
+          queueIntegrationRoutes(services.queueIntegrations),
+          promptRoutes(services.prompts),
+          dashboardRoutes(services.dashboard),
+        ])
+          await priv.register(routes);
       });
     },
     { prefix: '/api' },
@@ -443,13 +435,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     viewer: (t) => loadViewer(database.db, t),
     simulator: (t, whatsappId, number) => services.simulator.mayFollow(t, whatsappId, number),
     // A ticket's room: same company, and a ticket this user may see.
-    ticket: async (t, ticketId) => {
-      const [row] = await database.db
-        .select()
-        .from(ticketTable)
-        .where(and(eq(ticketTable.id, ticketId), eq(ticketTable.companyId, t.companyId)));
-      return Boolean(row) && canSeeTicket(await loadViewer(database.db, t), row!);
-    },
+    ticket: (t, ticketId) => mayFollowTicket(database.db, t, ticketId),
   };
   io = await createSocketServer({
     httpServer: app.server,
@@ -476,20 +462,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       // Messages stored while the connection was down (or elsewhere) go out once it is connected here.
       if (s.status === 'CONNECTED') services.messages.outbound.wake(ref.id);
     },
-    createChannel: (kind, ref, sink) => {
-      const ctx = { whatsappId: ref.id, companyId: ref.companyId, config: ref.channelConfig, sink };
-      if (kind === 'simulator')
-        return simulatorChannel(ctx, {
-          db: database.db,
-          media: services.media,
-          notify: services.simulator.notify,
-        });
-      if (kind === 'cloud_api')
-        return cloudApiChannel({ ...ctx, box: services.box, allowPrivateUrls: config.allowPrivateUrls });
-      if (kind === 'baileys')
-        return baileysChannel(ctx, { db: database.db, box: services.box, log: app.log });
-      return undefined;
-    },
+    createChannel: channelFactory({
+      db: database.db,
+      media: services.media,
+      box: services.box,
+      log: app.log,
+      allowPrivateUrls: config.allowPrivateUrls,
+      notifySimulator: services.simulator.notify,
+    }),
   });
   if (deps.sessions?.autoStart !== false) await sessions.start();
   await services.messages.outbound.start();

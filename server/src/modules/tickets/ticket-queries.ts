@@ -125,6 +125,19 @@ export async function loadViewer(
   };
 }
 
+/** Whether this user may follow a ticket's room: a ticket of their company that the rule lets them see. */
+export async function mayFollowTicket(
+  db: Db,
+  t: { userId: number; companyId: number; profile: string; super: boolean },
+  ticketId: number,
+): Promise<boolean> {
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, t.companyId)));
+  return Boolean(row) && canSeeTicket(await loadViewer(db, t), row!);
+}
+
 export const isManager = isTicketManager;
 /** The one visibility rule (contracts/visibility.ts). */
 export { canSeeTicket };

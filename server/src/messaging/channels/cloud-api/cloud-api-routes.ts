@@ -1,4 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { whatsapps } from '../../../db/schema/index.js';
 import type { SecretBox } from '../../../lib/crypto.js';
 import { AppError } from '../../../http/errors.js';
 import { CloudConfigError, openCloudConfig, type CloudApiOpenConfig } from './cloud-api-config.js';
@@ -82,3 +85,16 @@ export const cloudApiWebhookRoutes =
       },
     );
   };
+
+/** The webhook's look-up: a connection's channel and sealed settings, by id (the company comes with it). */
+export const findWebhookConnection = (db: Db) => async (id: number) =>
+  (
+    await db
+      .select({
+        companyId: whatsapps.companyId,
+        channel: whatsapps.channel,
+        channelConfig: whatsapps.channelConfig,
+      })
+      .from(whatsapps)
+      .where(eq(whatsapps.id, id))
+  )[0];

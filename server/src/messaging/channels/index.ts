@@ -1,0 +1,28 @@
+import type { Db } from '../../db/client.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import type { Channel, ChannelKind } from '../channel.js';
+import type { MediaStore } from '../media-store.js';
+import type { ConnectionRef, SessionManagerDeps } from '../session-manager.js';
+import { baileysChannel, type BaileysDeps } from './baileys/baileys-channel.js';
+import { cloudApiChannel } from './cloud-api/cloud-api-channel.js';
+import { simulatorChannel, type SimulatorDeps } from './simulator-channel.js';
+
+/** The channel a connection's `channel` names (docs/messaging.md), built for the session manager. */
+export function channelFactory(deps: {
+  db: Db;
+  media: MediaStore;
+  box: SecretBox;
+  log: NonNullable<BaileysDeps['log']>;
+  allowPrivateUrls: boolean;
+  notifySimulator: SimulatorDeps['notify'];
+}): SessionManagerDeps['createChannel'] {
+  return (kind: ChannelKind, ref: ConnectionRef, sink): Channel | undefined => {
+    const ctx = { whatsappId: ref.id, companyId: ref.companyId, config: ref.channelConfig, sink };
+    if (kind === 'simulator')
+      return simulatorChannel(ctx, { db: deps.db, media: deps.media, notify: deps.notifySimulator });
+    if (kind === 'cloud_api')
+      return cloudApiChannel({ ...ctx, box: deps.box, allowPrivateUrls: deps.allowPrivateUrls });
+    if (kind === 'baileys') return baileysChannel(ctx, { db: deps.db, box: deps.box, log: deps.log });
+    return undefined;
+  };
+}
