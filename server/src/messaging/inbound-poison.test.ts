@@ -1,9 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { messages, tickets } from '../db/schema/index.js';
 import { expectError, testApp, type Session, waitFor } from '../../test/helpers.js';
 import { startFakeGraph } from './channels/cloud-api/fake-graph-api.js';
+import { cloudApiFixtures } from '../../test/cloud-api-fixtures.js';
 
 /**
  * Text that PostgreSQL refuses (NUL, half an emoji — what `.slice(0, 255)` used to make of an emoji at the
@@ -128,60 +128,9 @@ describe('simulator entry', () => {
 
 describe('Cloud API webhook', () => {
   const APP_SECRET = 'poison-app-secret';
-  const signedPost = (whatsappId: number, payload: unknown) => {
-    const raw = JSON.stringify(payload);
-    return fetch(`${t.url}/api/webhooks/cloud-api/${whatsappId}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`,
-      },
-      body: raw,
-    });
-  };
-  const inbound = (from: string, id: string, body: string) => ({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: 'WABA1',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: {
-                display_phone_number: graph.displayPhoneNumber,
-                phone_number_id: graph.phoneNumberId,
-              },
-              contacts: [{ profile: { name: 'Nul\u0000 \udc00Name' }, wa_id: from }],
-              messages: [
-                { from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body } },
-              ],
-            },
-          },
-        ],
-      },
-    ],
-  });
-
-  async function cloudConnection(name: string) {
-    const c = await t.company(name);
-    const res = await t.as(c.admin).post('/whatsapp', {
-      name: 'Cloud',
-      channel: 'cloud_api',
-      channelConfig: {
-        phoneNumberId: graph.phoneNumberId,
-        accessToken: graph.token,
-        appSecret: APP_SECRET,
-        verifyToken: 'verify-1',
-        graphBaseUrl: graph.url,
-      },
-    });
-    expect(res.status, await res.clone().text()).toBe(201);
-    const w = await res.json();
-    await waitFor(async () => t.app.sessions.isRunningHere(w.id));
-    return { ...c, whatsappId: w.id as number };
-  }
+  const { signedPost, webhookMessage, cloudConnection } = cloudApiFixtures(t, graph, APP_SECRET);
+  const inbound = (from: string, id: string, body: string) =>
+    webhookMessage(from, id, 'Nul\u0000 \udc00Name', { type: 'text', text: { body } });
 
   test('an edge emoji, a lone surrogate, a NUL byte and a ~1 MB body are stored; previews stay whole', async () => {
     const c = await cloudConnection('PoisonCloudA');

@@ -1,10 +1,10 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { proto } from 'baileys';
 import { ticketSourceTracking, tickets } from '../db/schema/index.js';
 import { collectEvents, nextEvent, testApp, waitFor } from '../../test/helpers.js';
 import { startFakeGraph } from './channels/cloud-api/fake-graph-api.js';
+import { cloudApiFixtures } from '../../test/cloud-api-fixtures.js';
 import { toReferral } from './channels/cloud-api/cloud-api-webhook.js';
 import { adReferral } from './channels/baileys/baileys-mapping.js';
 
@@ -19,48 +19,9 @@ const graph = await startFakeGraph();
 afterAll(() => graph.close());
 
 const APP_SECRET = 'tracking-app-secret';
-const signedPost = (whatsappId: number, payload: unknown) => {
-  const raw = JSON.stringify(payload);
-  return fetch(`${t.url}/api/webhooks/cloud-api/${whatsappId}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`,
-    },
-    body: raw,
-  });
-};
-const inbound = (from: string, id: string, body: string, referral?: Record<string, unknown>) => ({
-  object: 'whatsapp_business_account',
-  entry: [
-    {
-      id: 'WABA1',
-      changes: [
-        {
-          field: 'messages',
-          value: {
-            messaging_product: 'whatsapp',
-            metadata: {
-              display_phone_number: graph.displayPhoneNumber,
-              phone_number_id: graph.phoneNumberId,
-            },
-            contacts: [{ profile: { name: 'Lead' }, wa_id: from }],
-            messages: [
-              {
-                from,
-                id,
-                timestamp: String(Math.floor(Date.now() / 1000)),
-                type: 'text',
-                text: { body },
-                ...(referral ? { referral } : {}),
-              },
-            ],
-          },
-        },
-      ],
-    },
-  ],
-});
+const { signedPost, webhookMessage, cloudConnection: connect } = cloudApiFixtures(t, graph, APP_SECRET);
+const inbound = (from: string, id: string, body: string, referral?: Record<string, unknown>) =>
+  webhookMessage(from, id, 'Lead', { type: 'text', text: { body }, ...(referral ? { referral } : {}) });
 
 const AD = {
   source_url: 'https://fb.me/3cr4Wqqkh',
@@ -74,24 +35,7 @@ const AD = {
     'ARAkLkA8rmlFeiCktEJQ-QTwRiyYHAFDLMNDBH0CD3qpjd0HR4irJ6LEkR7JwFF4XvnO2E4Nx0-eM-GABDLOPaOdRMv-_zctNHEKA',
 };
 
-async function cloudConnection(name: string) {
-  const c = await t.company(name);
-  const res = await t.as(c.admin).post('/whatsapp', {
-    name: 'Ads',
-    channel: 'cloud_api',
-    channelConfig: {
-      phoneNumberId: graph.phoneNumberId,
-      accessToken: graph.token,
-      appSecret: APP_SECRET,
-      verifyToken: 'verify-1',
-      graphBaseUrl: graph.url,
-    },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const w = await res.json();
-  await waitFor(async () => t.app.sessions.isRunningHere(w.id));
-  return { ...c, whatsappId: w.id as number };
-}
+const cloudConnection = (name: string) => connect(name, 'Ads');
 
 describe('source tracking from ads', () => {
   test('a customer from a click-to-WhatsApp ad opens a ticket that records the ad, live and on reload', async () => {

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
@@ -9,6 +8,7 @@ import { secretBox } from '../../../lib/crypto.js';
 import { testApp, waitFor, type TestApp } from '../../../../test/helpers.js';
 import { sealCloudConfig } from './cloud-api-config.js';
 import { startFakeGraph } from './fake-graph-api.js';
+import { cloudApiFixtures } from '../../../../test/cloud-api-fixtures.js';
 
 /**
  * Issue 18.1, through the real server: a tenant admin must not reach internal services through the Cloud API
@@ -45,47 +45,9 @@ describe('with ALLOW_PRIVATE_URLS (a local Graph double)', async () => {
   const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' } });
   const company = await t.company('SsrfCo');
 
-  const signedPost = (whatsappId: number, payload: unknown) => {
-    const raw = JSON.stringify(payload);
-    return fetch(`${t.url}/api/webhooks/cloud-api/${whatsappId}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`,
-      },
-      body: raw,
-    });
-  };
-  const imageFrom = (from: string, id: string, mediaId: string) => ({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: 'WABA1',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: {
-                display_phone_number: graph.displayPhoneNumber,
-                phone_number_id: graph.phoneNumberId,
-              },
-              contacts: [{ profile: { name: 'Attacker' }, wa_id: from }],
-              messages: [
-                {
-                  from,
-                  id,
-                  timestamp: String(Math.floor(Date.now() / 1000)),
-                  type: 'image',
-                  image: { id: mediaId, mime_type: 'image/jpeg' },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    ],
-  });
+  const { signedPost, webhookMessage } = cloudApiFixtures(t, graph, APP_SECRET);
+  const imageFrom = (from: string, id: string, mediaId: string) =>
+    webhookMessage(from, id, 'Attacker', { type: 'image', image: { id: mediaId, mime_type: 'image/jpeg' } });
 
   const res = await t
     .as(company.admin)

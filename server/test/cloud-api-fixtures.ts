@@ -1,0 +1,69 @@
+import { createHmac } from 'node:crypto';
+import { expect } from 'vitest';
+import type { FakeGraph } from '../src/messaging/channels/cloud-api/fake-graph-api.js';
+import { waitFor, type TestApp } from './helpers.js';
+
+/**
+ * Meta's side of a Cloud API connection in tests: webhook payloads, signed as Meta signs them, and a
+ * connection of a new company pointed at the local Graph double (the app must allow private URLs).
+ */
+export function cloudApiFixtures(t: TestApp, graph: FakeGraph, appSecret: string) {
+  /** POST to the connection's webhook, signed with the app secret over the raw body. */
+  const signedPost = (whatsappId: number, payload: unknown, secret = appSecret) => {
+    const raw = JSON.stringify(payload);
+    return fetch(`${t.url}/api/webhooks/cloud-api/${whatsappId}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`,
+      },
+      body: raw,
+    });
+  };
+
+  /** One inbound message as Meta's webhook carries it; `message` is the message's own fields (type, text…). */
+  const webhookMessage = (from: string, id: string, name: string, message: Record<string, unknown>) => ({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: 'WABA1',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: {
+                display_phone_number: graph.displayPhoneNumber,
+                phone_number_id: graph.phoneNumberId,
+              },
+              contacts: [{ profile: { name }, wa_id: from }],
+              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...message }],
+            },
+          },
+        ],
+      },
+    ],
+  });
+
+  /** A new company with a running Cloud API connection on the Graph double. */
+  async function cloudConnection(companyName: string, connectionName = 'Cloud') {
+    const c = await t.company(companyName);
+    const res = await t.as(c.admin).post('/whatsapp', {
+      name: connectionName,
+      channel: 'cloud_api',
+      channelConfig: {
+        phoneNumberId: graph.phoneNumberId,
+        accessToken: graph.token,
+        appSecret,
+        verifyToken: 'verify-1',
+        graphBaseUrl: graph.url,
+      },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const w = await res.json();
+    await waitFor(async () => t.app.sessions.isRunningHere(w.id));
+    return { ...c, whatsappId: w.id as number };
+  }
+
+  return { signedPost, webhookMessage, cloudConnection };
+}
