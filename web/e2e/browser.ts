@@ -1,5 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080';
@@ -89,4 +92,97 @@ export async function createCompany(
   });
   if (res.status !== 201) throw new Error(`company ${name}: ${res.status} ${await res.text()}`);
   return email;
+}
+
+/**
+ * Signs `who` in through the API and hands the session to the web client (one shared session: a second
+ * login would end the first). `prefs` are extra localStorage entries (e.g. `{ preferredTheme: 'dark' }`).
+ * Answers the token.
+ */
+export async function signInPage(
+  page: Page,
+  who: { email: string; password: string } = DEMO_ADMIN,
+  prefs: Record<string, string> = {},
+): Promise<string> {
+  const res = await page.request.post('/api/auth/login', { data: who });
+  assert.equal(res.status(), 200, await res.text());
+  const { token, user } = (await res.json()) as { token: string; user: { id: number; companyId: number } };
+  await page.goto('/login');
+  await page.evaluate(
+    ({ token, user, prefs }) => {
+      localStorage.setItem('token', JSON.stringify(token));
+      localStorage.setItem('companyId', String(user.companyId));
+      localStorage.setItem('userId', String(user.id));
+      for (const [k, v] of Object.entries(prefs)) localStorage.setItem(k, v);
+    },
+    { token, user, prefs },
+  );
+  return token;
+}
+
+/** The API as `token` sees it, through the page's request context; every call must succeed. */
+export function pageApi(page: Page, token: string) {
+  const call = async <T>(method: string, path: string, data?: unknown): Promise<T> => {
+    const res = await page.request.fetch(`/api${path}`, {
+      method,
+      data,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const ok = method === 'GET' ? res.status() === 200 : res.ok();
+    assert.ok(ok, `${method} ${path}: ${res.status()} ${await res.text()}`);
+    return (await res.json().catch(() => ({}))) as T;
+  };
+  return {
+    get: <T>(path: string) => call<T>('GET', path),
+    post: <T>(path: string, data?: unknown) => call<T>('POST', path, data),
+    put: <T>(path: string, data: unknown = {}) => call<T>('PUT', path, data),
+    delete: <T>(path: string) => call<T>('DELETE', path),
+    send: <T>(method: 'post' | 'put', path: string, data: unknown) =>
+      call<T>(method.toUpperCase(), path, data),
+  };
+}
+export type PageApi = ReturnType<typeof pageApi>;
+
+/** A small valid PNG (a colour gradient), written to a temporary file; answers its path. */
+export function writePng(width = 96, height = 64): string {
+  const crcTable = Array.from({ length: 256 }, (_v, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // RGB
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const at = y * (width * 3 + 1) + 1 + x * 3;
+      rows[at] = 20;
+      rows[at + 1] = 120 + Math.round((x / width) * 100);
+      rows[at + 2] = 80 + Math.round((y / height) * 170);
+    }
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+  const path = join(tmpdir(), `recado-e2e-${Date.now()}-${Math.random().toString(36).slice(2)}.png`);
+  writeFileSync(path, png);
+  return path;
 }

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_ADMIN, launch, newPage, screenshot } from './browser.js';
+import { DEMO_ADMIN, launch, newPage, pageApi, screenshot } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -20,22 +20,6 @@ async function signIn(page: Page): Promise<string> {
   await page.getByTestId('greeting').waitFor();
   return page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
 }
-
-const api = (page: Page, token: string) => ({
-  get: async <T>(path: string): Promise<T> => {
-    const res = await page.request.get(`/api${path}`, { headers: { authorization: `Bearer ${token}` } });
-    assert.equal(res.status(), 200, `GET ${path}: ${await res.text()}`);
-    return (await res.json()) as T;
-  },
-  send: async <T>(method: 'post' | 'put', path: string, data: unknown): Promise<T> => {
-    const res = await page.request[method](`/api${path}`, {
-      data,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    assert.ok(res.ok(), `${method.toUpperCase()} ${path}: ${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  },
-});
 
 const row = (page: Page, name: string) => page.locator(`[data-testid="connection-row"][data-name="${name}"]`);
 const statusOf = (r: Locator) => r.getByTestId('connection-status');
@@ -58,7 +42,7 @@ test('connections: list, add a simulator connection, session buttons, live updat
   const page = await newPage(browser);
   try {
     const token = await signIn(page);
-    const http = api(page, token);
+    const http = pageApi(page, token);
 
     // The demo company's simulator connection is listed, connected, with its channel chip.
     await page.goto('/connections');
@@ -408,7 +392,7 @@ test('connections: a Cloud API connection whose Graph never answered says why, a
     assert.equal(refused.status(), 400);
     assert.equal(((await refused.json()) as { error: string }).error, 'ERR_URL_NOT_ALLOWED');
     // A public-looking name that resolves nowhere: the channel cannot prove it is Graph.
-    const created = await api(page, token).send<{ id: number }>('post', '/whatsapp', {
+    const created = await pageApi(page, token).send<{ id: number }>('post', '/whatsapp', {
       name,
       channel: 'cloud_api',
       channelConfig: {
@@ -424,7 +408,7 @@ test('connections: a Cloud API connection whose Graph never answered says why, a
       await row(page, name).getByTestId('connection-status-reason').innerText(),
       'A Graph API está inacessível; tentando novamente.',
     );
-    const [shown] = (await api(page, token).get<{ id: number; status: string }[]>('/whatsapp')).filter(
+    const [shown] = (await pageApi(page, token).get<{ id: number; status: string }[]>('/whatsapp')).filter(
       (w) => w.id === created.id,
     );
     assert.notEqual(shown?.status, 'CONNECTED');

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN, DEMO_USER, launch, newPage, screenshot } from './browser.js';
+import { DEMO_USER, launch, newPage, screenshot, signInPage } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -10,23 +10,6 @@ before(async () => {
 after(async () => {
   await browser.close();
 });
-
-/** Signs in through the API and hands the token to the web client (one session for both). */
-async function apiLogin(page: Page, who = DEMO_ADMIN): Promise<string> {
-  const res = await page.request.post('/api/auth/login', { data: who });
-  assert.equal(res.status(), 200, await res.text());
-  const { token, user } = (await res.json()) as { token: string; user: { id: number; companyId: number } };
-  await page.goto('/login');
-  await page.evaluate(
-    ({ token, user }) => {
-      localStorage.setItem('token', JSON.stringify(token));
-      localStorage.setItem('companyId', String(user.companyId));
-      localStorage.setItem('userId', String(user.id));
-    },
-    { token, user },
-  );
-  return token;
-}
 
 const call = async <T>(
   page: Page,
@@ -63,7 +46,7 @@ const figure = async (page: Page, id: string) => Number(await page.getByTestId(i
 test('dashboard: the counters follow a simulator conversation accepted and closed', async () => {
   const page = await newPage(browser);
   try {
-    const token = await apiLogin(page);
+    const token = await signInPage(page);
     let connections = await call<{ id: number; name: string }[]>(page, token, 'get', '/whatsapp');
     if (!connections.some((w) => w.name === 'Simulador')) {
       await call(page, token, 'post', '/whatsapp', { name: 'Simulador', channel: 'simulator' });
@@ -183,7 +166,7 @@ test('dashboard: the counters follow a simulator conversation accepted and close
 test('dashboard: an attendant who opens / lands on the tickets', async () => {
   const page = await newPage(browser);
   try {
-    await apiLogin(page, DEMO_USER);
+    await signInPage(page, DEMO_USER);
     await page.goto('/');
     await page.waitForURL(/\/tickets$/);
     const res = await page.request.get('/api/dashboard?days=7', {

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, DEMO_ADMIN, SUPER_USER, launch, newPage, screenshot } from './browser.js';
+import { apiLogin, BASE_URL, launch, newPage, screenshot, signInPage, SUPER_USER } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -10,32 +10,6 @@ before(async () => {
 after(async () => {
   await browser.close();
 });
-
-async function apiLogin(who: { email: string; password: string }): Promise<string> {
-  const res = await fetch(`${BASE_URL}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(who),
-  });
-  assert.equal(res.status, 200, `login of ${who.email}`);
-  return ((await res.json()) as { token: string }).token;
-}
-
-/** Signs the page in as the demo admin through the API and stores the token as the client does. */
-async function signIn(page: Page, prefs: Record<string, string> = {}) {
-  await page.goto('/login');
-  const res = await page.request.post('/api/auth/login', { data: DEMO_ADMIN });
-  assert.equal(res.status(), 200);
-  const { token } = (await res.json()) as { token: string };
-  await page.evaluate(
-    ({ token, prefs }) => {
-      localStorage.setItem('token', JSON.stringify(token));
-      for (const [k, v] of Object.entries(prefs)) localStorage.setItem(k, v);
-    },
-    { token, prefs },
-  );
-  return token;
-}
 
 /** No YouTube from the closed network: thumbnails fail (the fallback shows), the player is a stub page. */
 async function stubYoutube(page: Page) {
@@ -54,7 +28,7 @@ test('help videos: grid, thumbnail fallback, player modal closed with Escape', a
   const page = await newPage(browser);
   try {
     await stubYoutube(page);
-    const token = await signIn(page);
+    const token = await signInPage(page);
 
     // Empty state, when this server has no helps yet.
     const existing = (await (
@@ -68,7 +42,7 @@ test('help videos: grid, thumbnail fallback, player modal closed with Escape', a
     }
 
     // The super user publishes videos.
-    const superToken = await apiLogin(SUPER_USER);
+    const superToken = await apiLogin(SUPER_USER.email, SUPER_USER.password);
     for (const help of [
       {
         title,
@@ -149,7 +123,7 @@ test('help videos: grid, thumbnail fallback, player modal closed with Escape', a
 test('to-do list: add, edit, delete, blank ignored, kept in localStorage only', async () => {
   const page = await newPage(browser);
   try {
-    await signIn(page);
+    await signInPage(page);
     const sent: string[] = [];
     page.on('request', (req) => sent.push(`${req.url()} ${req.postData() ?? ''}`));
 

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { createCompany, launch, newPage, screenshot } from './browser.js';
+import { createCompany, launch, newPage, pageApi, screenshot } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -38,22 +38,6 @@ async function signIn(page: Page, email: string, password: string, dark = false)
 }
 
 // The browser's own token: a second login of the same user would end the browser's session.
-const api = (page: Page, token: string) => {
-  const call = async <T>(method: string, path: string, data?: unknown): Promise<T> => {
-    const res = await page.request.fetch(`/api${path}`, {
-      method,
-      data,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    assert.ok(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
-  return {
-    get: <T>(path: string) => call<T>('GET', path),
-    post: <T>(path: string, data: unknown) => call<T>('POST', path, data),
-    put: <T>(path: string, data?: unknown) => call<T>('PUT', path, data ?? {}),
-  };
-};
 
 /** Polls until `fn` answers something truthy (server state that arrives asynchronously). */
 async function eventually<T>(fn: () => Promise<T | undefined | null | false>, what: string): Promise<T> {
@@ -82,7 +66,7 @@ test('kanban: lanes from tags, drag a card and a second board follows; tag a tic
   const pageB = await newPage(browser);
   try {
     const token = await signIn(pageA, adminEmail, 'Admin@123');
-    const http = api(pageA, token);
+    const http = pageApi(pageA, token);
     const secondEmail = `kanban-b-${stamp}@e2e.local`;
     await http.post('/users', {
       name: 'Bruno Board',

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN, launch, newPage, screenshot } from './browser.js';
+import type { Browser } from 'playwright-core';
+import { launch, newPage, PageApi, pageApi, screenshot, signInPage } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -14,47 +14,6 @@ after(async () => {
 /** Customers of this file only (other files have their own numbers and names). */
 const FIRST = { from: '5511988880101', name: 'Marina Sino', body: 'Bom dia! Alguém pode me atender?' };
 const SECOND = { from: '5511988880102', name: 'Otávio Sino', body: 'Oi, queria saber do meu pedido' };
-
-/** Signs in through the API and hands the token to the web client (one shared session). */
-async function apiLogin(page: Page): Promise<string> {
-  const res = await page.request.post('/api/auth/login', { data: DEMO_ADMIN });
-  assert.equal(res.status(), 200, await res.text());
-  const { token, user } = (await res.json()) as { token: string; user: { id: number; companyId: number } };
-  await page.goto('/login');
-  await page.evaluate(
-    ({ token, user }) => {
-      localStorage.setItem('token', JSON.stringify(token));
-      localStorage.setItem('companyId', String(user.companyId));
-      localStorage.setItem('userId', String(user.id));
-    },
-    { token, user },
-  );
-  return token;
-}
-
-const api = (page: Page, token: string) => ({
-  get: async <T>(path: string): Promise<T> => {
-    const res = await page.request.get(`/api${path}`, { headers: { authorization: `Bearer ${token}` } });
-    assert.equal(res.status(), 200, `GET ${path}: ${await res.text()}`);
-    return (await res.json()) as T;
-  },
-  post: async <T>(path: string, data?: unknown): Promise<T> => {
-    const res = await page.request.post(`/api${path}`, {
-      data,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    assert.ok(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`);
-    return (await res.json().catch(() => ({}))) as T;
-  },
-  put: async <T>(path: string, data: unknown): Promise<T> => {
-    const res = await page.request.put(`/api${path}`, {
-      data,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    assert.ok(res.ok(), `PUT ${path}: ${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  },
-});
 
 interface Ticket {
   id: number;
@@ -82,10 +41,10 @@ test('notifications: the bell counts waiting and unread tickets live, on any pag
       return ask(...args);
     }) as typeof Notification.requestPermission;
   });
-  let http: ReturnType<typeof api> | undefined;
+  let http: PageApi | undefined;
   try {
-    const token = await apiLogin(page);
-    http = api(page, token);
+    const token = await signInPage(page);
+    http = pageApi(page, token);
     let connections = await http.get<{ id: number; name: string }[]>('/whatsapp');
     if (!connections.some((w) => w.name === 'Simulador')) {
       await http.post('/whatsapp', { name: 'Simulador', channel: 'simulator' });

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_ADMIN, launch, newPage, screenshot } from './browser.js';
+import { DEMO_ADMIN, launch, newPage, PageApi, pageApi, screenshot } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -22,21 +22,6 @@ async function signIn(page: Page): Promise<string> {
 }
 
 // The browser's own token: a second login would end the browser's session (core: one session per user).
-const api = (page: Page, token: string) => ({
-  get: async <T>(path: string): Promise<T> => {
-    const res = await page.request.get(`/api${path}`, { headers: { authorization: `Bearer ${token}` } });
-    assert.equal(res.status(), 200, `GET ${path}: ${await res.text()}`);
-    return (await res.json()) as T;
-  },
-  put: async <T>(path: string, data: unknown): Promise<T> => {
-    const res = await page.request.put(`/api${path}`, {
-      data,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    assert.ok(res.ok(), `PUT ${path}: ${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  },
-});
 
 const toast = (page: Page, text: string) =>
   page.locator('#notistack-snackbar').filter({ hasText: text }).first();
@@ -60,11 +45,11 @@ test('queues: create with a colour, schedules and a two-level option tree; dupli
   const suffix = Date.now().toString(36).slice(-4);
   const name = `Financeiro ${suffix}`;
   const page = await newPage(browser);
-  let http: ReturnType<typeof api> | undefined;
+  let http: PageApi | undefined;
   let scheduleType = 'disabled';
   try {
     const token = await signIn(page);
-    http = api(page, token);
+    http = pageApi(page, token);
     // Queue-level attendance time shows its tab.
     const settings = await http.get<{ key: string; value: string }[]>('/settings');
     scheduleType = settings.find((s) => s.key === 'scheduleType')?.value ?? 'disabled';

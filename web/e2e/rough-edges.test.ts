@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_ADMIN, launch, newPage, screenshot } from './browser.js';
+import { DEMO_ADMIN, launch, newPage, PageApi, pageApi, screenshot, signInPage } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -15,41 +15,7 @@ after(async () => {
 const stamp = Date.now().toString(36);
 const suffix = String(Date.now() % 10_000).padStart(4, '0');
 
-/** Signs in through the API and hands the token to the client: the test and the page share one session. */
-async function apiLogin(page: Page): Promise<string> {
-  const res = await page.request.post('/api/auth/login', { data: DEMO_ADMIN });
-  assert.equal(res.status(), 200, await res.text());
-  const { token, user } = (await res.json()) as { token: string; user: { id: number; companyId: number } };
-  await page.goto('/login');
-  await page.evaluate(
-    ({ token, user }) => {
-      localStorage.setItem('token', JSON.stringify(token));
-      localStorage.setItem('companyId', String(user.companyId));
-      localStorage.setItem('userId', String(user.id));
-      localStorage.setItem('language', 'pt');
-    },
-    { token, user },
-  );
-  return token;
-}
-
-function api(page: Page, token: string) {
-  const headers = { authorization: `Bearer ${token}` };
-  return {
-    get: async <T>(path: string): Promise<T> => {
-      const res = await page.request.get(`/api${path}`, { headers });
-      assert.equal(res.status(), 200, `GET ${path}: ${await res.text()}`);
-      return (await res.json()) as T;
-    },
-    post: async <T>(path: string, data?: unknown): Promise<T> => {
-      const res = await page.request.post(`/api${path}`, { data, headers });
-      assert.ok(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`);
-      return (await res.json().catch(() => ({}))) as T;
-    },
-  };
-}
-
-async function simulatorOf(http: ReturnType<typeof api>) {
+async function simulatorOf(http: PageApi) {
   let list = await http.get<{ id: number; name: string; channel: string }[]>('/whatsapp');
   if (!list.some((w) => w.channel === 'simulator')) {
     await http.post('/whatsapp', { name: 'Simulador', channel: 'simulator' });
@@ -79,8 +45,8 @@ async function settle(page: Page) {
 test('new ticket from Contacts shows the contact; the same contact has one avatar colour', async () => {
   const page = await newPage(browser);
   try {
-    const token = await apiLogin(page);
-    const http = api(page, token);
+    const token = await signInPage(page, DEMO_ADMIN, { language: 'pt' });
+    const http = pageApi(page, token);
     const name = `Contato Inicio ${stamp}`;
     const number = `5511977${suffix}01`;
     await http.post('/contacts', { name, number });
@@ -122,8 +88,8 @@ test('new ticket from Contacts shows the contact; the same contact has one avata
 test('formatting, edit after the signature, quote and edit on the phone, tags, reopen, tooltip and toasts', async () => {
   const page = await newPage(browser);
   try {
-    const token = await apiLogin(page);
-    const http = api(page, token);
+    const token = await signInPage(page, DEMO_ADMIN, { language: 'pt' });
+    const http = pageApi(page, token);
     const sim = await simulatorOf(http);
     const customer = { from: `5511966${suffix}02`, name: `Cliente Formato ${stamp}` };
 
@@ -246,7 +212,7 @@ test('formatting, edit after the signature, quote and edit on the phone, tags, r
 test('a duplicate user e-mail flags the field', async () => {
   const page = await newPage(browser);
   try {
-    await apiLogin(page);
+    await signInPage(page, DEMO_ADMIN, { language: 'pt' });
     await page.goto('/users');
     await page.getByRole('button', { name: 'Adicionar usuário' }).click();
     const dialog = page.getByRole('dialog');

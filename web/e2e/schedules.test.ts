@@ -1,11 +1,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN, launch, newPage, screenshot } from './browser.js';
+import type { Browser } from 'playwright-core';
+import {
+  DEMO_ADMIN,
+  launch,
+  newPage,
+  PageApi,
+  pageApi,
+  screenshot,
+  signInPage,
+  writePng,
+} from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -13,92 +18,6 @@ before(async () => {
 });
 after(async () => {
   await browser.close();
-});
-
-/** A small valid PNG, written to a temporary file. */
-function writePng(width = 48, height = 32): string {
-  const crcTable = Array.from({ length: 256 }, (_v, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const at = y * (width * 3 + 1) + 1 + x * 3;
-      rows[at] = 200;
-      rows[at + 1] = 80 + x;
-      rows[at + 2] = 40 + y * 3;
-    }
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-  const path = join(tmpdir(), `recado-e2e-qm-${Date.now()}.png`);
-  writeFileSync(path, png);
-  return path;
-}
-
-/** Signs in through the API and hands the token to the page (one shared session). */
-async function apiLogin(page: Page, theme?: 'dark' | 'light'): Promise<string> {
-  const res = await page.request.post('/api/auth/login', { data: DEMO_ADMIN });
-  assert.equal(res.status(), 200, await res.text());
-  const { token, user } = (await res.json()) as { token: string; user: { id: number; companyId: number } };
-  await page.goto('/login');
-  await page.evaluate(
-    ({ token, user, theme }) => {
-      localStorage.setItem('token', JSON.stringify(token));
-      localStorage.setItem('companyId', String(user.companyId));
-      localStorage.setItem('userId', String(user.id));
-      if (theme) localStorage.setItem('preferredTheme', theme);
-    },
-    { token, user, theme },
-  );
-  return token;
-}
-
-const api = (page: Page, token: string) => ({
-  get: async <T>(path: string): Promise<T> => {
-    const res = await page.request.get(`/api${path}`, { headers: { authorization: `Bearer ${token}` } });
-    assert.equal(res.status(), 200, `GET ${path}: ${await res.text()}`);
-    return (await res.json()) as T;
-  },
-  post: async <T>(path: string, data?: unknown): Promise<T> => {
-    const res = await page.request.post(`/api${path}`, {
-      data,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    assert.ok(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`);
-    return (await res.json().catch(() => ({}))) as T;
-  },
-  put: async <T>(path: string, data: unknown): Promise<T> => {
-    const res = await page.request.put(`/api${path}`, {
-      data,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    assert.ok(res.ok(), `PUT ${path}: ${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  },
 });
 
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 30_000) {
@@ -119,7 +38,7 @@ interface PhoneMessage {
 }
 
 /** The demo company's simulator connection (created when the seed has none). */
-async function simulatorOf(http: ReturnType<typeof api>) {
+async function simulatorOf(http: PageApi) {
   let list = await http.get<{ id: number; name: string }[]>('/whatsapp');
   if (!list.some((w) => w.name === 'Simulador')) {
     await http.post('/whatsapp', { name: 'Simulador', channel: 'simulator' });
@@ -138,8 +57,8 @@ const localInput = (d: Date) =>
 test('schedules: a message scheduled from /schedules?contactId reaches the simulator customer', async () => {
   const page = await newPage(browser);
   try {
-    const token = await apiLogin(page);
-    const http = api(page, token);
+    const token = await signInPage(page);
+    const http = pageApi(page, token);
     const simulator = await simulatorOf(http);
     const number = freshNumber('71');
     const contact = await http.post<{ id: number; number: string }>('/contacts', {
@@ -219,7 +138,7 @@ test('schedules: a message scheduled from /schedules?contactId reaches the simul
 test('schedules: dark theme calendar and a new schedule from a day cell', async () => {
   const page = await newPage(browser);
   try {
-    await apiLogin(page, 'dark');
+    await signInPage(page, DEMO_ADMIN, { preferredTheme: 'dark' });
     await page.goto('/schedules');
     await page.getByTestId('calendar').waitFor();
     await page.getByRole('button', { name: /Semana/ }).click();
@@ -237,8 +156,8 @@ test('schedules: dark theme calendar and a new schedule from a day cell', async 
 test('quick messages: created on its screen with an image, chosen with "/" in a ticket, sent with the image', async () => {
   const page = await newPage(browser);
   try {
-    const token = await apiLogin(page);
-    const http = api(page, token);
+    const token = await signInPage(page);
+    const http = pageApi(page, token);
     const simulator = await simulatorOf(http);
     const code = `prazo${Date.now().toString(36).slice(-4)}`;
     const text = `Entregamos em até 3 dias úteis (${code}).`;

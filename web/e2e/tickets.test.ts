@@ -1,12 +1,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, DEMO_ADMIN, DEMO_USER, FAKE_MEDIA, launch, newPage, screenshot } from './browser.js';
+import type { Browser } from 'playwright-core';
+import {
+  BASE_URL,
+  DEMO_ADMIN,
+  DEMO_USER,
+  FAKE_MEDIA,
+  launch,
+  newPage,
+  pageApi,
+  screenshot,
+  signInPage,
+  writePng,
+} from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -20,94 +27,6 @@ after(async () => {
 const HAS_FFMPEG = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0;
 
 const CUSTOMER = { from: '5511999990001', name: 'Cliente Teste', body: 'Olá, preciso de ajuda' };
-
-/** A small valid PNG (a green-to-blue gradient), written to a temporary file. */
-function writePng(width = 96, height = 64): string {
-  const crcTable = Array.from({ length: 256 }, (_v, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // RGB
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const at = y * (width * 3 + 1) + 1 + x * 3;
-      rows[at] = 20;
-      rows[at + 1] = 120 + Math.round((x / width) * 100);
-      rows[at + 2] = 80 + Math.round((y / height) * 170);
-    }
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-  const path = join(tmpdir(), `recado-e2e-${Date.now()}.png`);
-  writeFileSync(path, png);
-  return path;
-}
-
-/**
- * Signs in through the API (the refresh cookie lands in the browser context) and hands the token to
- * the web client, so the test and the page share one session: a second login would end the first.
- */
-async function apiLogin(page: Page, who = DEMO_ADMIN): Promise<string> {
-  const res = await page.request.post('/api/auth/login', { data: who });
-  assert.equal(res.status(), 200, await res.text());
-  const { token, user } = (await res.json()) as { token: string; user: { id: number; companyId: number } };
-  await page.goto('/login');
-  await page.evaluate(
-    ({ token, user }) => {
-      localStorage.setItem('token', JSON.stringify(token));
-      localStorage.setItem('companyId', String(user.companyId));
-      localStorage.setItem('userId', String(user.id));
-    },
-    { token, user },
-  );
-  return token;
-}
-
-const api = (page: Page, token: string) => ({
-  get: async <T>(path: string): Promise<T> => {
-    const res = await page.request.get(`/api${path}`, { headers: { authorization: `Bearer ${token}` } });
-    assert.equal(res.status(), 200, `GET ${path}: ${await res.text()}`);
-    return (await res.json()) as T;
-  },
-  post: async <T>(path: string, data?: unknown): Promise<T> => {
-    const res = await page.request.post(`/api${path}`, {
-      data,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    assert.ok(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`);
-    return (await res.json().catch(() => ({}))) as T;
-  },
-  put: async <T>(path: string, data: unknown): Promise<T> => {
-    const res = await page.request.put(`/api${path}`, {
-      data,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    assert.ok(res.ok(), `PUT ${path}: ${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  },
-});
 
 async function until<T>(
   read: () => Promise<T>,
@@ -135,8 +54,8 @@ interface PhoneMessage {
 test('tickets: a customer writes, the attendant accepts, answers with text and an image, and resolves', async () => {
   const page = await newPage(browser);
   try {
-    const token = await apiLogin(page);
-    const http = api(page, token);
+    const token = await signInPage(page);
+    const http = pageApi(page, token);
 
     // The demo company's simulator connection (created when the seed has none).
     let connections = await http.get<{ id: number; name: string }[]>('/whatsapp');
@@ -339,8 +258,8 @@ test('tickets: new ticket, older pages, reply, emoji, edit, delete, audio, retur
   });
   const page = await context.newPage();
   try {
-    const token = await apiLogin(page);
-    const http = api(page, token);
+    const token = await signInPage(page);
+    const http = pageApi(page, token);
     const simulator = (await http.get<{ id: number; name: string }[]>('/whatsapp')).find(
       (w) => w.name === 'Simulador',
     )!;
@@ -384,20 +303,34 @@ test('tickets: new ticket, older pages, reply, emoji, edit, delete, audio, retur
     await bubble('Mensagem 35').waitFor();
     assert.equal(await bubble('Mensagem 1').count(), 0, 'page 2 not loaded yet');
     const scroller = chat.locator('[data-testid="message-list"] [data-virtuoso-scroller]');
-    for (let i = 0; i < 20 && (await bubble('Mensagem 1').count()) === 0; i++) {
-      await scroller.evaluate((el) => (el.scrollTop = 0));
-      await page.waitForTimeout(300);
-    }
+    // Scroll to the top until the older page arrives; the check and the scroll happen together in the page,
+    // so a page that arrives in between is never scrolled away again.
+    const atTopUntilLoaded = () =>
+      scroller.evaluate((el) => {
+        const loaded = [...el.querySelectorAll('[data-testid="message-body"]')].some(
+          (b) => b.textContent?.trim() === 'Mensagem 1',
+        );
+        if (!loaded) el.scrollTop = 0;
+        return loaded;
+      });
+    for (let i = 0; i < 40 && !(await atTopUntilLoaded()); i++)
+      await bubble('Mensagem 1')
+        .first()
+        .waitFor({ timeout: 500 })
+        .catch(() => undefined);
     await bubble('Mensagem 1').first().waitFor();
-    // The view kept its place: the message that was at the top (the newest page's first) is still in view.
-    await page.waitForTimeout(300);
+    // The view kept its place: older rows went above it, and the newest page's first message is still in view.
+    await until(
+      () => scroller.evaluate((el) => el.scrollTop),
+      (top) => top > 0,
+      'older rows were added above the view',
+    );
     const view = (await scroller.boundingBox())!;
     const kept = (await bubble('Mensagem 6').boundingBox())!;
     assert.ok(
       kept.y >= view.y - 2 && kept.y < view.y + view.height / 2,
       `kept in view: ${kept.y} in ${view.y}+${view.height}`,
     );
-    assert.ok((await scroller.evaluate((el) => el.scrollTop)) > 0, 'older rows were added above the view');
 
     // Back to the bottom; reply to the last message through its menu.
     await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight));
@@ -611,7 +544,7 @@ test('tickets: a ticket the user may not see shows the unauthorized toast and go
   const adminPage = await newPage(browser);
   const page = await newPage(browser);
   try {
-    const admin = api(adminPage, await apiLogin(adminPage, DEMO_ADMIN));
+    const admin = pageApi(adminPage, await signInPage(adminPage, DEMO_ADMIN));
     const waiting = await admin.get<{ tickets: { uuid: string; queueId: number | null }[] }>(
       '/tickets?status=pending&showAll=true',
     );
@@ -622,7 +555,7 @@ test('tickets: a ticket the user may not see shows the unauthorized toast and go
     await admin.put(`/users/${attendant.id}`, { showQueuelessTickets: false });
 
     // The attendant (no queues, no queueless tickets) opens that ticket's address.
-    await apiLogin(page, DEMO_USER);
+    await signInPage(page, DEMO_USER);
     await page.goto(`/tickets/${queueless.uuid}`);
     await page.getByText('Você não tem permissão para acessar este atendimento.').waitFor();
     await page.waitForURL(/\/tickets$/);
