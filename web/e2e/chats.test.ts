@@ -18,7 +18,11 @@ const LONG = { timeout: 30_000 };
 /** Signs in through the login page (optionally in the dark theme); answers the token the client stored. */
 async function signIn(page: Page, email: string, password: string, dark = false): Promise<string> {
   await page.goto('/login');
-  if (dark) await page.evaluate(() => localStorage.setItem('preferredTheme', 'dark'));
+  if (dark) {
+    // The theme is read when the app starts: stored, then loaded again.
+    await page.evaluate(() => localStorage.setItem('preferredTheme', 'dark'));
+    await page.reload();
+  }
   await page.locator('input[name="email"]').fill(email);
   await page.locator('input[name="password"]').fill(password);
   await page.getByTestId('login-submit').click();
@@ -85,6 +89,10 @@ test('internal chat: A starts a chat with B and writes; B sees the dot and the p
     await pageB.getByTestId('chats-button').click();
     const row = pageB.getByTestId('chats-popover-row').filter({ hasText: `Plantão ${stamp}` });
     await row.filter({ hasText: 'Obrigada!' }).waitFor(LONG);
+    // The popover has faded in (opacity 1) before the picture.
+    await pageB.waitForFunction(() =>
+      [...document.querySelectorAll('[role="dialog"]')].some((d) => getComputedStyle(d).opacity === '1'),
+    );
     await screenshot(pageB, 'chats-popover-dark');
 
     // B opens it: the messages are there, the dot and the badge go; B is not the owner.
