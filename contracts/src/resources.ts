@@ -63,6 +63,12 @@ export const RESOURCES = {
     deleteIdField: 'id',
   },
   /** Internal chat: only members hear `company-{id}-chat` (also new-message, with the message). */
-  chat: { path: '/chats', listField: 'records', entity: 'chat', recordField: 'chat', deleteIdField: 'chatId' },
+  chat: {
+    path: '/chats',
+    listField: 'records',
+    entity: 'chat',
+    recordField: 'chat',
+    deleteIdField: 'chatId',
+  },
 } as const satisfies Record<string, ResourceSpec>;
 export type ResourceName = keyof typeof RESOURCES;
