@@ -62,5 +62,13 @@ export const RESOURCES = {
     recordField: 'record',
     deleteIdField: 'id',
   },
+  /** Internal chat: only members hear `company-{id}-chat` (also new-message, with the message). */
+  chat: {
+    path: '/chats',
+    listField: 'records',
+    entity: 'chat',
+    recordField: 'chat',
+    deleteIdField: 'chatId',
+  },
 } as const satisfies Record<string, ResourceSpec>;
 export type ResourceName = keyof typeof RESOURCES;

@@ -100,6 +100,8 @@ import { withInboundEvents } from './messaging/inbound-events.js';
 import { botListeners } from './modules/bot/bot-listener.js';
 import { ratingListeners } from './modules/ratings/rating-listener.js';
 import { customerMessages } from './modules/customer-messages/customer-messages.js';
+import { chatService } from './modules/chats/chat-service.js';
+import { chatRoutes } from './modules/chats/chat-routes.js';
 import { customerMessageListeners } from './modules/customer-messages/customer-messages-listener.js';
 
 export interface AppDeps {
@@ -261,6 +263,7 @@ function makeServices(deps: {
     campaignSettings: campaignSettingService({ db }),
     campaignDispatch: campaignDispatcher,
     campaigns: campaignService({ db, events, clock, media, dispatch: campaignDispatcher }),
+    chats: chatService({ db, events, bus }),
   };
 }
 
@@ -405,6 +408,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           queueIntegrationRoutes(services.queueIntegrations),
           promptRoutes(services.prompts),
           dashboardRoutes(services.dashboard),
+          chatRoutes(services.chats),
         ])
           await priv.register(routes);
       });
@@ -436,6 +440,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     simulator: (t, whatsappId, number) => services.simulator.mayFollow(t, whatsappId, number),
     // A ticket's room: same company, and a ticket this user may see.
     ticket: (t, ticketId) => mayFollowTicket(database.db, t, ticketId),
+    // An internal chat's room: members only.
+    chat: (t, chatId) => services.chats.isMember(t, chatId),
   };
   io = await createSocketServer({
     httpServer: app.server,

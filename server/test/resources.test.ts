@@ -47,6 +47,7 @@ describe('resources answer and emit under the names contracts declare', async ()
     }),
     queue: () => ({ name: unique('Fila '), color: '#00AA02' }),
     campaign: () => ({ name: unique('Camp '), message1: 'Olá {nome}!' }),
+    chat: () => ({ title: unique('Chat '), users: [{ id: c.admin.user.id, name: 'Kit Admin' }] }),
   };
 
   for (const name of Object.keys(RESOURCES) as ResourceName[]) {

@@ -25,6 +25,7 @@ const events: Events = {
   toAdmins: () => undefined,
   toUser: () => undefined,
   toRoom: (room, _cid, entity, payload) => void sent.push({ room, entity, payload: payload as never }),
+  toRoomNamed: () => undefined,
   endSessions: () => undefined,
 };
 let pipeline: ReturnType<typeof inboundPipeline>;

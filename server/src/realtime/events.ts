@@ -17,6 +17,11 @@ export interface Events {
    * call reach each socket once, however many of them it is in.
    */
   toRoom(room: string | string[], companyId: number, entity: CompanyEntity, payload: unknown): void;
+  /**
+   * An event whose name is not `company-{id}-{entity}` (the per-user and per-chat chat channels of
+   * contracts/chats.ts) to server-decided rooms, each socket once.
+   */
+  toRoomNamed(room: string | string[], event: string, payload: unknown): void;
   /** Ends the sockets of ended sessions (after a new login elsewhere, logout or password reset). */
   endSessions(sessionIds: string[], reason: string): void;
 }
@@ -29,6 +34,7 @@ export function socketEvents(getIo: () => Server | undefined): Events {
     toAdmins: (cid, entity, payload) => emit(rooms.admins(cid), companyEvent(cid, entity), payload),
     toUser: (cid, uid, entity, payload) => emit(rooms.user(cid, uid), companyEvent(cid, entity), payload),
     toRoom: (room, cid, entity, payload) => emit(room, companyEvent(cid, entity), payload),
+    toRoomNamed: (room, event, payload) => emit(room, event, payload),
     endSessions(sessionIds, reason) {
       const io = getIo();
       if (!io) return;

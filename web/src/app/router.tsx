@@ -31,6 +31,7 @@ const CampaignsPage = lazy(() => import('../pages/campaigns/CampaignsPage.js'));
 const CampaignReportPage = lazy(() => import('../pages/campaigns/CampaignReportPage.js'));
 const PromptsPage = lazy(() => import('../pages/prompts/PromptsPage.js'));
 const QueueIntegrationsPage = lazy(() => import('../pages/queue-integrations/QueueIntegrationsPage.js'));
+const ChatsPage = lazy(() => import('../pages/chats/ChatsPage.js'));
 const ComingSoonPage = lazy(() => import('../pages/placeholder/ComingSoonPage.js'));
 const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage.js'));
 
@@ -96,7 +97,10 @@ const router = createBrowserRouter([
           },
           { path: '/financeiro', element: soon('invoices') },
           { path: '/announcements', element: soon('announcements') },
-          { path: '/chats/:id?', element: <PlanRoute flag="useInternalChat">{soon('chats')}</PlanRoute> },
+          {
+            path: '/chats/:id?',
+            element: <PlanRoute flag="useInternalChat">{page(<ChatsPage />)}</PlanRoute>,
+          },
           { path: '/contact-lists', element: <CampaignsRoute>{page(<ContactListsPage />)}</CampaignsRoute> },
           {
             path: '/contact-lists/:contactListId/contacts',

@@ -50,6 +50,7 @@ import { useConnectionsWarning } from './useConnectionsWarning.js';
 import { Logo } from '../components/Logo.js';
 import { isActive, menuEntries, type MenuEntry } from './menu-entries.js';
 import { companyUsesCampaigns } from '../pages/campaign-settings/campaigns-access.js';
+import { useUnreadChats } from '../api/chats.js';
 
 const ICONS: Record<string, ComponentType<SvgIconProps>> = {
   dashboard: SpaceDashboardOutlinedIcon,
@@ -120,7 +121,7 @@ function MenuItemLink({
       >
         <ListItemIcon sx={iconSx(collapsed)}>
           <Badge
-            color="warning"
+            color={entry.key === 'chats' ? 'error' : 'warning'}
             variant="dot"
             invisible={!warning}
             data-testid={warning ? `menu-${entry.key}-warning` : undefined}
@@ -259,6 +260,8 @@ export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavi
   plan.useCampaigns = companyUsesCampaigns(user);
   const { main, admin } = menuEntries(user, plan, hasCshow());
   const connectionsWarning = useConnectionsWarning(admin.some((e) => e.key === 'connections'));
+  // Core §2: a dot on the internal chat entry while the user has unread chat messages.
+  const unreadChats = useUnreadChats(main.some((e) => e.key === 'chats'));
   const version = useQuery({
     queryKey: ['version'],
     queryFn: () => api.get<{ version: string }>('/version'),
@@ -284,7 +287,12 @@ export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavi
         sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden', pb: 1 }}
       >
         <List disablePadding>
-          <Entries list={main} collapsed={collapsed} onNavigate={onNavigate} />
+          <Entries
+            list={main}
+            collapsed={collapsed}
+            onNavigate={onNavigate}
+            warnings={{ chats: unreadChats > 0 }}
+          />
         </List>
         {admin.length > 0 && (
           <List

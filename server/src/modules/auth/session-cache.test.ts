@@ -51,6 +51,7 @@ describe('session cache', () => {
       toAdmins: () => undefined,
       toUser: () => undefined,
       toRoom: () => undefined,
+      toRoomNamed: () => undefined,
       endSessions: () => undefined,
     };
     const events = invalidatingEvents(quiet, cache);

@@ -1,0 +1,136 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { COMPANY_ADMIN_PASSWORD, createCompany, launch, newPage, screenshot } from './browser.js';
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+});
+
+const stamp = Date.now().toString(36);
+/** Generous: a loaded 2-core machine builds, serves and drives two browsers at once. */
+const LONG = { timeout: 30_000 };
+
+/** Signs in through the login page (optionally in the dark theme); answers the token the client stored. */
+async function signIn(page: Page, email: string, password: string, dark = false): Promise<string> {
+  await page.goto('/login');
+  if (dark) {
+    // The theme is read when the app starts: stored, then loaded again.
+    await page.evaluate(() => localStorage.setItem('preferredTheme', 'dark'));
+    await page.reload();
+  }
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('greeting').waitFor(LONG);
+  return page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
+}
+
+const messages = (page: Page) => page.getByTestId('chat-message');
+
+test('internal chat: A starts a chat with B and writes; B sees the dot and the popover live, opens it and the dot goes', async () => {
+  const adminEmail = await createCompany('Papo', 5, stamp, 'Ana Papo');
+  const pageA = await newPage(browser);
+  const pageB = await newPage(browser);
+  try {
+    const tokenA = await signIn(pageA, adminEmail, COMPANY_ADMIN_PASSWORD);
+    const emailB = `papo-b-${stamp}@e2e.local`;
+    const res = await pageA.request.post('/api/users', {
+      data: { name: 'Bruno Papo', email: emailB, password: 'User@1234', profile: 'user' },
+      headers: { authorization: `Bearer ${tokenA}` },
+    });
+    assert.equal(res.status(), 201, await res.text());
+    await signIn(pageB, emailB, 'User@1234', true);
+    await pageB.getByTestId('menu-chats').waitFor(LONG);
+    assert.equal(await pageB.getByTestId('menu-chats-warning').count(), 0);
+
+    // A: the chat modal alerts on an empty title, then on no users.
+    await pageA.goto('/chats');
+    await pageA.getByTestId('chat-list-empty').waitFor(LONG);
+    await pageA.getByTestId('chat-new').click();
+    await pageA.getByTestId('chat-dialog-save').click();
+    await pageA.getByTestId('chat-dialog-alert').filter({ hasText: 'título' }).waitFor(LONG);
+    await pageA.getByTestId('chat-title-input').fill(`Plantão ${stamp}`);
+    await pageA.getByTestId('chat-dialog-save').click();
+    await pageA.getByTestId('chat-dialog-alert').filter({ hasText: 'usuário' }).waitFor(LONG);
+    await pageA.getByTestId('chat-users-input').fill('Bruno');
+    await pageA.getByRole('option', { name: 'Bruno Papo' }).click();
+    await pageA.getByTestId('chat-dialog-save').click();
+    await pageA.getByTestId('chat-dialog').waitFor({ state: 'detached', ...LONG });
+    await pageA.waitForURL(/\/chats\/[0-9a-f-]{36}$/, LONG);
+    await pageA
+      .getByTestId('chat-pane-title')
+      .filter({ hasText: `Plantão ${stamp}` })
+      .waitFor(LONG);
+    // The owner edits and deletes.
+    await pageA.getByTestId('chat-edit').waitFor(LONG);
+    assert.equal(await pageA.getByTestId('chat-delete').count(), 1);
+
+    // Enter sends; whitespace-only is not sent.
+    const input = pageA.getByTestId('chat-input');
+    await input.fill('Bom dia, Bruno! Pode cobrir o turno?');
+    await input.press('Enter');
+    await messages(pageA).filter({ hasText: 'Pode cobrir o turno?' }).waitFor(LONG);
+    await input.fill('   ');
+    await input.press('Enter');
+    await input.fill('Obrigada!');
+    await input.press('Enter');
+    await messages(pageA).filter({ hasText: 'Obrigada!' }).waitFor(LONG);
+    assert.equal(await messages(pageA).count(), 2);
+    await screenshot(pageA, 'chats-light');
+
+    // B, elsewhere in the app: the side menu dot and the popover, live.
+    await pageB.getByTestId('menu-chats-warning').waitFor(LONG);
+    await pageB.getByTestId('chats-button-badge').filter({ hasText: '1' }).waitFor(LONG);
+    await pageB.getByTestId('chats-button').click();
+    const row = pageB.getByTestId('chats-popover-row').filter({ hasText: `Plantão ${stamp}` });
+    await row.filter({ hasText: 'Obrigada!' }).waitFor(LONG);
+    // The popover has faded in (opacity 1) before the picture.
+    await pageB.waitForFunction(() =>
+      [...document.querySelectorAll('[role="dialog"]')].some((d) => getComputedStyle(d).opacity === '1'),
+    );
+    await screenshot(pageB, 'chats-popover-dark');
+
+    // B opens it: the messages are there, the dot and the badge go; B is not the owner.
+    await row.click();
+    await pageB.waitForURL(/\/chats\/[0-9a-f-]{36}$/, LONG);
+    await messages(pageB).filter({ hasText: 'Pode cobrir o turno?' }).waitFor(LONG);
+    await pageB.getByTestId('menu-chats-warning').waitFor({ state: 'detached', ...LONG });
+    await pageB
+      .getByTestId('chats-button-badge')
+      .filter({ hasText: '1' })
+      .waitFor({ state: 'hidden', ...LONG });
+    assert.equal(await pageB.getByTestId('chat-edit').count(), 0);
+    assert.equal(await pageB.getByTestId('chat-delete').count(), 0);
+
+    // B answers; A reads it live.
+    await pageB.getByTestId('chat-input').fill('Posso sim, Ana.');
+    await pageB.getByTestId('chat-send').click();
+    await messages(pageA).filter({ hasText: 'Posso sim, Ana.' }).waitFor(LONG);
+    await screenshot(pageB, 'chats-dark');
+
+    // 500 px: two tabs, the chosen chat's messages shown.
+    const narrow = await newPage(browser, { width: 500, height: 800 });
+    try {
+      await signIn(narrow, emailB, 'User@1234');
+      await narrow.goto(pageB.url());
+      await messages(narrow).filter({ hasText: 'Posso sim, Ana.' }).waitFor(LONG);
+      await screenshot(narrow, 'chats-narrow-messages');
+      await narrow.getByRole('tab', { name: 'Conversas' }).click();
+      await narrow
+        .getByTestId('chat-row')
+        .filter({ hasText: `Plantão ${stamp}` })
+        .waitFor(LONG);
+      await screenshot(narrow, 'chats-narrow-list');
+    } finally {
+      await narrow.context().close();
+    }
+  } finally {
+    await pageA.context().close();
+    await pageB.context().close();
+  }
+});
