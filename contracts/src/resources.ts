@@ -62,5 +62,12 @@ export const RESOURCES = {
     recordField: 'record',
     deleteIdField: 'id',
   },
+  announcement: {
+    path: '/announcements',
+    listField: 'records',
+    entity: 'announcement',
+    recordField: 'record',
+    deleteIdField: 'id',
+  },
 } as const satisfies Record<string, ResourceSpec>;
 export type ResourceName = keyof typeof RESOURCES;

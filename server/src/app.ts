@@ -101,6 +101,11 @@ import { botListeners } from './modules/bot/bot-listener.js';
 import { ratingListeners } from './modules/ratings/rating-listener.js';
 import { customerMessages } from './modules/customer-messages/customer-messages.js';
 import { customerMessageListeners } from './modules/customer-messages/customer-messages-listener.js';
+import { announcementService } from './modules/announcements/announcement-service.js';
+import { announcementRoutes } from './modules/announcements/announcement-routes.js';
+import { pushService } from './modules/push/push-service.js';
+import { pushRoutes } from './modules/push/push-routes.js';
+import { pushListeners } from './modules/push/push-listener.js';
 
 export interface AppDeps {
   config: Config;
@@ -178,6 +183,8 @@ function makeServices(deps: {
   ratingListeners(bus, { ratings, customerMessages: automaticMessages });
   customerMessageListeners(bus, automaticMessages);
   campaignListeners(bus, campaignDispatcher);
+  const push = pushService({ db, jobs, vapid: config.vapid, allowPrivateUrls: config.allowPrivateUrls, log });
+  pushListeners(bus, push);
   const schedules = scheduleService({
     db,
     events,
@@ -197,6 +204,7 @@ function makeServices(deps: {
     ...Object.values(bot.jobs),
     ...Object.values(schedules.jobs),
     ...Object.values(contactLists.jobs),
+    ...Object.values(push.jobs),
   );
   return {
     bus,
@@ -261,6 +269,8 @@ function makeServices(deps: {
     campaignSettings: campaignSettingService({ db }),
     campaignDispatch: campaignDispatcher,
     campaigns: campaignService({ db, events, clock, media, dispatch: campaignDispatcher }),
+    announcements: announcementService({ db, events, media }),
+    push,
   };
 }
 
@@ -405,6 +415,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           queueIntegrationRoutes(services.queueIntegrations),
           promptRoutes(services.prompts),
           dashboardRoutes(services.dashboard),
+          announcementRoutes(services.announcements),
+          pushRoutes(services.push),
         ])
           await priv.register(routes);
       });

@@ -34,6 +34,16 @@ export interface DomainEvents {
   'inbound.received': { ref: ConnectionRef; messages: InboundMessage[] };
   /** A contact was created by a user (form or import); contacts created by inbound messages are not. */
   'contact.created': { companyId: number; contact: ContactRow; by: number };
+  /** An internal-chat message was stored; recipientIds are the chat's members except the sender. */
+  'chat.message': {
+    companyId: number;
+    chatId: number;
+    messageId: number;
+    senderId: number;
+    recipientIds: number[];
+    title: string;
+    body: string;
+  };
 }
 
 export type DomainBus = EventBus<DomainEvents>;
