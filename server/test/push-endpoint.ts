@@ -57,11 +57,16 @@ export function browserKeys() {
       const shared = ecdh.computeSecret(serverPublic);
       const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), ecdh.getPublicKey(), serverPublic]);
       const ikm = Buffer.from(hkdfSync('sha256', shared, auth, keyInfo, 32));
-      const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
+      const cek = Buffer.from(
+        hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16),
+      );
       const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
       const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
       decipher.setAuthTag(record.subarray(record.length - 16));
-      const plain = Buffer.concat([decipher.update(record.subarray(0, record.length - 16)), decipher.final()]);
+      const plain = Buffer.concat([
+        decipher.update(record.subarray(0, record.length - 16)),
+        decipher.final(),
+      ]);
       // The last record ends with the delimiter 0x02 and optional zero padding.
       let end = plain.length - 1;
       while (end >= 0 && plain[end] === 0) end--;
@@ -90,7 +95,11 @@ export async function verifyVapid(header: string | undefined, publicKey: string,
     'ES256',
   );
   const { payload } = await compactVerify(match[1]!, key);
-  const claims = JSON.parse(Buffer.from(payload).toString('utf8')) as { aud: string; exp: number; sub: string };
+  const claims = JSON.parse(Buffer.from(payload).toString('utf8')) as {
+    aud: string;
+    exp: number;
+    sub: string;
+  };
   if (claims.aud !== endpointOrigin) throw new Error(`VAPID audience ${claims.aud} is not ${endpointOrigin}`);
   return claims;
 }
