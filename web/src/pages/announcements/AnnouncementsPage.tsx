@@ -13,23 +13,22 @@ export default function AnnouncementsPage() {
   const columns: ResourceColumn<Announcement>[] = [
     {
       header: t('announcements.titleField'),
-      sx: { maxWidth: 360 },
       cell: (a) => (
-        <>
+        <Box sx={{ maxWidth: { xs: 130, sm: 240, md: 420 } }}>
           <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap title={a.title}>
             {a.title}
           </Typography>
           <Typography variant="caption" color="text.secondary" noWrap component="div" title={a.text}>
             {a.text}
           </Typography>
-        </>
+        </Box>
       ),
     },
     {
       header: t('announcements.priority'),
       align: 'center',
-      headSx: { width: 130 },
-      sx: { whiteSpace: 'nowrap' },
+      headSx: { width: { md: 130 } },
+      sx: { whiteSpace: 'nowrap', px: { xs: 0.5, md: 2 } },
       cell: (a) => <PriorityChip priority={a.priority} />,
     },
     {
@@ -55,7 +54,8 @@ export default function AnnouncementsPage() {
     {
       header: t('announcements.status'),
       align: 'center',
-      headSx: { width: 110 },
+      headSx: { width: { md: 110 } },
+      sx: { px: { xs: 0.5, md: 2 } },
       cell: (a) => (
         <Chip
           size="small"
