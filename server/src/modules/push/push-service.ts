@@ -16,6 +16,7 @@ const MAX_PER_USER = 10;
 /** How long a push service keeps an undelivered push (seconds). */
 const TTL_SECONDS = 4 * 3600;
 const BODY_MAX = 140;
+const SUBSCRIBER_CACHE_MS = 5000;
 
 const Payload = z.object({
   title: z.string().max(200),
@@ -175,15 +176,24 @@ export function pushService(deps: {
     },
   });
 
-  /** Whether anyone of the company could receive a push (listeners skip the job otherwise). */
+  /**
+   * Whether anyone of the company could receive a push (listeners skip the job otherwise). Remembered for a
+   * few seconds, so a burst of inbound messages costs one look-up; a subscription made in another process
+   * counts from the next look-up.
+   */
+  const known = new Map<number, { value: boolean; at: number }>();
   async function anySubscriber(companyId: number) {
     if (!vapid) return false;
-    const [hit] = await db
+    const hit = known.get(companyId);
+    if (hit && Date.now() - hit.at < SUBSCRIBER_CACHE_MS) return hit.value;
+    const [row] = await db
       .select({ one: sql<number>`1` })
       .from(pushSubscriptions)
       .where(eq(pushSubscriptions.companyId, companyId))
       .limit(1);
-    return Boolean(hit);
+    if (known.size > 10_000) known.clear();
+    known.set(companyId, { value: Boolean(row), at: Date.now() });
+    return Boolean(row);
   }
 
   return {
@@ -193,6 +203,7 @@ export function pushService(deps: {
     /** Saves (or moves to this user) a browser's subscription. */
     async subscribe(t: Tenant, input: PushSubscriptionInput) {
       assertPublicUrl(input.endpoint, { allowPrivate: deps.allowPrivateUrls, field: 'endpoint' });
+      known.delete(t.companyId);
       await db
         .insert(pushSubscriptions)
         .values({
