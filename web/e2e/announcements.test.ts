@@ -137,6 +137,17 @@ test('announcements: the super user posts one with an image; another company use
   await user.getByTestId('notifications-button').waitFor();
   assert.equal(await dotShown(user), false, 'the dot stays off after a reload');
 
+  // Web Push is offered from the profile menu (off until asked for), and the service worker installs.
+  await user.getByTestId('profile-button').click();
+  await user.locator('[data-testid="push-toggle"][data-state="off"]').waitFor();
+  await user.keyboard.press('Escape');
+  const worker = await user.evaluate(async () => {
+    const reg = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+    await navigator.serviceWorker.ready;
+    return { scope: reg.scope, active: Boolean(reg.active) };
+  });
+  assert.deepEqual(worker, { scope: new URL('/', user.url()).href, active: true });
+
   // The reader is not the super user: /announcements refuses and goes to / after a second.
   await user.goto('/announcements');
   await user.getByText('Você não tem permissão para acessar esta página').waitFor();
