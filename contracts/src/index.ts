@@ -30,3 +30,4 @@ export * from './search.js';
 export * from './visibility.js';
 export * from './dashboard.js';
 export * from './chats.js';
+export * from './announcements.js';

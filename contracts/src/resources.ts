@@ -70,5 +70,12 @@ export const RESOURCES = {
     recordField: 'chat',
     deleteIdField: 'chatId',
   },
+  announcement: {
+    path: '/announcements',
+    listField: 'records',
+    entity: 'announcement',
+    recordField: 'record',
+    deleteIdField: 'id',
+  },
 } as const satisfies Record<string, ResourceSpec>;
 export type ResourceName = keyof typeof RESOURCES;

@@ -103,6 +103,11 @@ import { customerMessages } from './modules/customer-messages/customer-messages.
 import { chatService } from './modules/chats/chat-service.js';
 import { chatRoutes } from './modules/chats/chat-routes.js';
 import { customerMessageListeners } from './modules/customer-messages/customer-messages-listener.js';
+import { announcementService } from './modules/announcements/announcement-service.js';
+import { announcementRoutes } from './modules/announcements/announcement-routes.js';
+import { pushService } from './modules/push/push-service.js';
+import { pushRoutes } from './modules/push/push-routes.js';
+import { pushListeners } from './modules/push/push-listener.js';
 
 export interface AppDeps {
   config: Config;
@@ -180,6 +185,8 @@ function makeServices(deps: {
   ratingListeners(bus, { ratings, customerMessages: automaticMessages });
   customerMessageListeners(bus, automaticMessages);
   campaignListeners(bus, campaignDispatcher);
+  const push = pushService({ db, jobs, vapid: config.vapid, allowPrivateUrls: config.allowPrivateUrls, log });
+  pushListeners(bus, push);
   const schedules = scheduleService({
     db,
     events,
@@ -199,6 +206,7 @@ function makeServices(deps: {
     ...Object.values(bot.jobs),
     ...Object.values(schedules.jobs),
     ...Object.values(contactLists.jobs),
+    ...Object.values(push.jobs),
   );
   return {
     bus,
@@ -264,6 +272,8 @@ function makeServices(deps: {
     campaignDispatch: campaignDispatcher,
     campaigns: campaignService({ db, events, clock, media, dispatch: campaignDispatcher }),
     chats: chatService({ db, events, bus }),
+    announcements: announcementService({ db, events, media }),
+    push,
   };
 }
 
@@ -409,6 +419,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           promptRoutes(services.prompts),
           dashboardRoutes(services.dashboard),
           chatRoutes(services.chats),
+          announcementRoutes(services.announcements),
+          pushRoutes(services.push),
         ])
           await priv.register(routes);
       });

@@ -167,3 +167,40 @@ describe('outside production', () => {
     expect(() => loadConfig({ DATA_DIR, ALLOW_PRIVATE_URLS: 'yes please' })).toThrow();
   });
 });
+
+describe('Web Push keys (VAPID_*)', () => {
+  test('generated once into DATA_DIR outside production, reused on the next load', () => {
+    const DATA_DIR = dir();
+    const first = loadConfig({ NODE_ENV: 'development', DATA_DIR });
+    expect(first.vapid!.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
+    expect(Buffer.from(first.vapid!.privateKey, 'base64url')).toHaveLength(32);
+    expect(first.vapid!.subject).toBe('mailto:no-reply@recado.local');
+    expect(statSync(join(DATA_DIR, '.vapid.json')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ NODE_ENV: 'development', DATA_DIR }).vapid).toEqual(first.vapid);
+    // A damaged file is replaced.
+    writeFileSync(join(DATA_DIR, '.vapid.json'), '{"publicKey":"x"');
+    expect(loadConfig({ NODE_ENV: 'development', DATA_DIR }).vapid!.publicKey).not.toBe(
+      first.vapid!.publicKey,
+    );
+  });
+
+  test('production: from the environment, or push off; half a pair or a bad key refused', () => {
+    const env = prod();
+    expect(loadConfig(env).vapid).toBeNull();
+    expect(() => statSync(join(env.DATA_DIR, '.vapid.json'))).toThrow();
+    const keys = loadConfig({ NODE_ENV: 'development', DATA_DIR: dir() }).vapid!;
+    const given = loadConfig(
+      prod({
+        VAPID_PUBLIC_KEY: keys.publicKey,
+        VAPID_PRIVATE_KEY: keys.privateKey,
+        VAPID_SUBJECT: 'https://recado.example.com',
+      }),
+    );
+    expect(given.vapid).toEqual({ ...keys, subject: 'https://recado.example.com' });
+    expect(() => loadConfig(prod({ VAPID_PUBLIC_KEY: keys.publicKey }))).toThrow(/VAPID_PUBLIC_KEY/);
+    expect(() => loadConfig(prod({ VAPID_PUBLIC_KEY: 'short', VAPID_PRIVATE_KEY: keys.privateKey }))).toThrow(
+      /VAPID/,
+    );
+    expect(() => loadConfig(prod({ VAPID_SUBJECT: 'admin@example.com' }))).toThrow(/VAPID_SUBJECT/);
+  });
+});

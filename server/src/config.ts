@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createECDH, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -40,6 +40,10 @@ const EnvSchema = z.object({
   FFMPEG_PATH: z.string().default('ffmpeg'),
   /** Tenant-supplied URLs may reach private and loopback addresses (tests, self-hosted set-ups). */
   ALLOW_PRIVATE_URLS: z.enum(['true', 'false', '1', '0', '']).default('false'),
+  /** Web Push (docs/push.md): the VAPID key pair (base64url) and the contact the push services see. */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().optional(),
 });
 
 export interface Config {
@@ -68,6 +72,8 @@ export interface Config {
   ffmpegPath: string | false;
   /** ALLOW_PRIVATE_URLS: outbound calls to tenant URLs may reach private/loopback addresses (never metadata). */
   allowPrivateUrls: boolean;
+  /** Web Push keys; null when push is off (production without VAPID_* keys). */
+  vapid: { publicKey: string; privateKey: string; subject: string } | null;
 }
 
 const KNOWN_DEFAULTS = new Set(['', 'changeme', 'secret', 'recado', 'default']);
@@ -172,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writeFileSync(file, generated, { mode: 0o600 });
     return generated;
   };
+  const vapid = vapidKeys(e, dataDir, production);
   const superPassword = e.SUPERUSER_PASSWORD;
   if (
     production &&
@@ -212,5 +219,59 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     ffmpegPath: ['', 'off', 'false'].includes(e.FFMPEG_PATH.trim()) ? false : e.FFMPEG_PATH.trim(),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS === 'true' || e.ALLOW_PRIVATE_URLS === '1',
+    vapid,
   };
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** A P-256 key pair in the base64url form Web Push uses (65-byte public point, 32-byte private scalar). */
+const newVapidKeys = () => {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    // A scalar with leading zero bytes comes back shorter: Web Push wants exactly 32 bytes.
+    privateKey: Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()])
+      .subarray(-32)
+      .toString('base64url'),
+  };
+};
+const validVapid = (k: { publicKey?: string; privateKey?: string }) =>
+  Boolean(
+    k.publicKey &&
+    k.privateKey &&
+    BASE64URL.test(k.publicKey) &&
+    BASE64URL.test(k.privateKey) &&
+    Buffer.from(k.publicKey, 'base64url').length === 65 &&
+    Buffer.from(k.privateKey, 'base64url').length === 32,
+  );
+
+/**
+ * Web Push keys: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (both or neither); outside production, missing keys
+ * are generated once into DATA_DIR/.vapid.json. Production without them runs with push off.
+ */
+function vapidKeys(e: z.infer<typeof EnvSchema>, dataDir: string, production: boolean): Config['vapid'] {
+  const subject = e.VAPID_SUBJECT?.trim() || 'mailto:no-reply@recado.local';
+  if (!/^(mailto:|https:\/\/)/.test(subject))
+    throw new Error('VAPID_SUBJECT must be a mailto: address or an https:// URL');
+  const given = { publicKey: e.VAPID_PUBLIC_KEY?.trim(), privateKey: e.VAPID_PRIVATE_KEY?.trim() };
+  if (given.publicKey || given.privateKey) {
+    if (!validVapid(given))
+      throw new Error(
+        'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must both be set to a P-256 key pair in base64url (npx web-push generate-vapid-keys)',
+      );
+    return { publicKey: given.publicKey!, privateKey: given.privateKey!, subject };
+  }
+  if (production) return null;
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, '.vapid.json');
+  try {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: string; privateKey?: string };
+    if (validVapid(stored)) return { publicKey: stored.publicKey!, privateKey: stored.privateKey!, subject };
+  } catch {
+    // Missing or unreadable: generated below.
+  }
+  const generated = newVapidKeys();
+  writeFileSync(file, JSON.stringify(generated), { mode: 0o600 });
+  return { ...generated, subject };
 }

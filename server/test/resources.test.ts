@@ -12,8 +12,11 @@ const t = await testApp();
 describe('resources answer and emit under the names contracts declare', async () => {
   const c = await t.company('Kit');
   const api = t.as(c.admin);
-  const created = async (path: string, body: Record<string, unknown>) => {
-    const res = await api.post(path, body);
+  // Announcements are the platform's: the super user writes them, every company hears them.
+  const platform = t.as(await t.superuser());
+  const writerOf = (name: ResourceName) => (name === 'announcement' ? platform : api);
+  const created = async (path: string, body: Record<string, unknown>, writer = api) => {
+    const res = await writer.post(path, body);
     expect(res.status, await res.clone().text()).toBe(201);
     return (await res.json()) as { id: number };
   };
@@ -48,6 +51,7 @@ describe('resources answer and emit under the names contracts declare', async ()
     queue: () => ({ name: unique('Fila '), color: '#00AA02' }),
     campaign: () => ({ name: unique('Camp '), message1: 'Olá {nome}!' }),
     chat: () => ({ title: unique('Chat '), users: [{ id: c.admin.user.id, name: 'Kit Admin' }] }),
+    announcement: () => ({ title: unique('Aviso '), text: 'Manutenção hoje às 22h' }),
   };
 
   for (const name of Object.keys(RESOURCES) as ResourceName[]) {
@@ -56,7 +60,7 @@ describe('resources answer and emit under the names contracts declare', async ()
       const socket = await t.socket(c.admin.token);
       const event = companyEvent(c.id, spec.entity);
       const onCreate = nextEvent<Record<string, { id: number }>>(socket, event);
-      const record = await created(spec.path, bodies[name]());
+      const record = await created(spec.path, bodies[name](), writerOf(name));
       expect((await onCreate)[spec.recordField]?.id).toBe(record.id);
 
       const list = await api.get(spec.path);
@@ -67,7 +71,7 @@ describe('resources answer and emit under the names contracts declare', async ()
       expect((rows as { id: number }[]).some((r) => r.id === record.id)).toBe(true);
 
       const onDelete = nextEvent<Record<string, unknown>>(socket, event);
-      expect((await api.del(`${spec.path}/${record.id}`)).status).toBe(200);
+      expect((await writerOf(name).del(`${spec.path}/${record.id}`)).status).toBe(200);
       const deleted = await onDelete;
       expect(deleted.action).toBe('delete');
       expect(Number(deleted[spec.deleteIdField])).toBe(record.id);

@@ -54,12 +54,12 @@ export const PLAN_REFUSAL_REDIRECT_MS = 1000;
  * de-duplicated toast: a second mount or a second guard shows nothing more), then / after 1 s. The
  * screen itself is not rendered, so none of its requests go out.
  */
-export function PlanRefusal() {
+export function PlanRefusal({ message = 'common.noPlanAccess' }: { message?: string } = {}) {
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
   const navigate = useNavigate();
   useEffect(() => {
-    enqueueSnackbar(t('common.noPlanAccess'), {
+    enqueueSnackbar(t(message), {
       variant: 'error',
       key: 'plan-refusal',
       preventDuplicate: true,
@@ -67,8 +67,14 @@ export function PlanRefusal() {
     });
     const timer = window.setTimeout(() => void navigate('/', { replace: true }), PLAN_REFUSAL_REDIRECT_MS);
     return () => window.clearTimeout(timer);
-  }, [enqueueSnackbar, navigate, t]);
+  }, [enqueueSnackbar, navigate, t, message]);
   return null;
+}
+
+/** Screens of the platform owner (announcements): others get the refusal and go to / after 1 s. */
+export function SuperRoute({ children }: { children: ReactNode }) {
+  const { user } = useAuth();
+  return user?.super ? children : <PlanRefusal message="common.superOnly" />;
 }
 
 /** Every plan-gated route goes through here: its screen when the company's plan has `flag`, else the refusal. */

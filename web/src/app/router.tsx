@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
-import { FullPageSpinner, PlanRoute, PublicOnly, RequireAuth } from './guards.js';
+import { FullPageSpinner, PlanRoute, PublicOnly, RequireAuth, SuperRoute } from './guards.js';
 import { useAuth } from './auth.js';
 import { homeFor } from './landing.js';
 import { CampaignsRoute } from '../pages/campaign-settings/campaigns-access.js';
@@ -22,6 +22,7 @@ const QueuesPage = lazy(() => import('../pages/queues/QueuesPage.js'));
 const TagsPage = lazy(() => import('../pages/tags/TagsPage.js'));
 const KanbanPage = lazy(() => import('../pages/kanban/KanbanPage.js'));
 const QuickMessagesPage = lazy(() => import('../pages/quick-messages/QuickMessagesPage.js'));
+const AnnouncementsPage = lazy(() => import('../pages/announcements/AnnouncementsPage.js'));
 const SchedulesPage = lazy(() => import('../pages/schedules/SchedulesPage.js'));
 const ContactListsPage = lazy(() => import('../pages/contact-lists/ContactListsPage.js'));
 const ContactListItemsPage = lazy(() => import('../pages/contact-lists/ContactListItemsPage.js'));
@@ -96,7 +97,10 @@ const router = createBrowserRouter([
             element: <PlanRoute flag="useExternalApi">{soon('messagesApi')}</PlanRoute>,
           },
           { path: '/financeiro', element: soon('invoices') },
-          { path: '/announcements', element: soon('announcements') },
+          {
+            path: '/announcements',
+            element: <SuperRoute>{page(<AnnouncementsPage />)}</SuperRoute>,
+          },
           {
             path: '/chats/:id?',
             element: <PlanRoute flag="useInternalChat">{page(<ChatsPage />)}</PlanRoute>,

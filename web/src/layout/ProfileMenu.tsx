@@ -13,8 +13,12 @@ import {
 } from '@mui/material';
 import PersonOutlineOutlinedIcon from '@mui/icons-material/PersonOutlineOutlined';
 import LogoutOutlinedIcon from '@mui/icons-material/LogoutOutlined';
+import NotificationsActiveOutlinedIcon from '@mui/icons-material/NotificationsActiveOutlined';
+import NotificationsOffOutlinedIcon from '@mui/icons-material/NotificationsOffOutlined';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../app/auth.js';
+import { useToast } from '../app/useToast.js';
+import { forgetPushSubscription, usePushNavigation, usePushSubscription } from '../api/push.js';
 import { ProfileDialog } from './ProfileDialog.js';
 
 export const initials = (name: string) =>
@@ -25,13 +29,56 @@ export const initials = (name: string) =>
     .map((p) => p[0]?.toUpperCase() ?? '')
     .join('') || '?';
 
-/** The avatar menu: own profile and logout. */
+/** Web Push opt-in (docs/push.md): on or off for this browser; hidden where the browser cannot. */
+function PushMenuItem({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const { user } = useAuth();
+  const push = usePushSubscription(Boolean(user));
+  if (push.state === 'unsupported') return null;
+  const on = push.state === 'on';
+  return (
+    <MenuItem
+      data-testid="push-toggle"
+      data-state={push.state}
+      disabled={push.state === 'busy'}
+      onClick={async () => {
+        onDone();
+        if (push.state === 'denied') return toast.warning('layout.push.denied');
+        try {
+          if (on) {
+            await push.turnOff();
+            toast.info('layout.push.disabled');
+          } else {
+            const result = await push.turnOn();
+            if (result === 'on') toast.success('layout.push.enabled');
+            else if (Notification.permission === 'denied') toast.warning('layout.push.denied');
+          }
+        } catch {
+          toast.warning('layout.push.failed');
+        }
+      }}
+    >
+      <ListItemIcon>
+        {on ? (
+          <NotificationsOffOutlinedIcon fontSize="small" />
+        ) : (
+          <NotificationsActiveOutlinedIcon fontSize="small" />
+        )}
+      </ListItemIcon>
+      {t(on ? 'layout.push.disable' : 'layout.push.enable')}
+    </MenuItem>
+  );
+}
+
+/** The avatar menu: own profile, push notifications and logout. */
 export function ProfileMenu() {
   const { t } = useTranslation();
   const { user, logout } = useAuth();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
+  usePushNavigation();
   if (!user) return null;
   const label = t('layout.account');
   return (
@@ -80,10 +127,12 @@ export function ProfileMenu() {
           </ListItemIcon>
           {t('layout.profile')}
         </MenuItem>
+        <PushMenuItem onDone={() => setAnchor(null)} />
         <MenuItem
           data-testid="logout"
           onClick={async () => {
             setAnchor(null);
+            await forgetPushSubscription();
             await logout();
             navigate('/login', { replace: true });
           }}

@@ -24,7 +24,7 @@ const PAGE_TITLE: Record<string, string | null> = {
   campaignsList: null,
   contactLists: 'contactLists.title',
   campaignsConfig: 'campaignSettings.title',
-  announcements: null,
+  announcements: 'announcements.title',
   prompts: 'prompts.title',
   queueIntegration: 'queueIntegrations.title',
   connections: 'connections.title',

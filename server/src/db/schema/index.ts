@@ -12,3 +12,4 @@ export * from './bot.js';
 export * from './prompts.js';
 export * from './queue-integrations.js';
 export * from './chats.js';
+export * from './announcements.js';

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ANNOUNCEMENT_MEDIA_EXTENSIONS,
+  AnnouncementInput,
+  AnnouncementSeenInput,
+  AnnouncementUpdate,
+  IdParam,
+  ListQuery,
+} from '@recado/contracts';
+import { extensionOf, MAX_UPLOAD_BYTES, mimeOf, readOneFile } from '../../http/uploads.js';
+import type { AnnouncementService } from './announcement-service.js';
+
+const IMAGE_TYPES = /^image\/(png|jpeg|jpg|pjpeg)$/;
+/** Operations §5: .png, .jpg, .jpeg only — by name and by declared type. */
+const acceptImage = (f: { mimetype: string; filename: string }) =>
+  (ANNOUNCEMENT_MEDIA_EXTENSIONS as readonly string[]).includes(extensionOf(f.filename)) &&
+  IMAGE_TYPES.test(f.mimetype);
+
+export const announcementRoutes =
+  (announcements: AnnouncementService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get('/announcements', { schema: { querystring: ListQuery } }, (req) =>
+      announcements.list(req.tenant, req.query),
+    );
+    app.get('/announcements/feed', (req) => announcements.feed(req.tenant));
+    app.post('/announcements/seen', { schema: { body: AnnouncementSeenInput } }, (req) =>
+      announcements.markSeen(req.tenant, req.body.ids),
+    );
+    app.get('/announcements/:id', { schema: { params: IdParam } }, (req) =>
+      announcements.get(req.tenant, req.params.id),
+    );
+    app.post('/announcements', { schema: { body: AnnouncementInput } }, async (req, reply) =>
+      reply.status(201).send(await announcements.create(req.tenant, req.body)),
+    );
+    app.put('/announcements/:id', { schema: { params: IdParam, body: AnnouncementUpdate } }, (req) =>
+      announcements.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete('/announcements/:id', { schema: { params: IdParam } }, (req) =>
+      announcements.remove(req.tenant, req.params.id),
+    );
+    app.post('/announcements/:id/media-upload', { schema: { params: IdParam } }, async (req) => {
+      // Authorise before the upload is read.
+      await announcements.assertWritable(req.tenant, req.params.id);
+      const { file } = await readOneFile(req, { maxBytes: MAX_UPLOAD_BYTES, accept: acceptImage });
+      return announcements.setMedia(req.tenant, req.params.id, file);
+    });
+    app.delete('/announcements/:id/media-upload', { schema: { params: IdParam } }, (req) =>
+      announcements.removeMedia(req.tenant, req.params.id),
+    );
+    app.get('/announcements/:id/media', { schema: { params: IdParam } }, async (req, reply) => {
+      const file = await announcements.mediaFile(req.tenant, req.params.id);
+      return reply
+        .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
+        .header('cache-control', 'private, max-age=60')
+        .header('x-content-type-options', 'nosniff')
+        .type(mimeOf(file.filename))
+        .send(file.data);
+    });
+  };
