@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installErrorHandler } from './http/errors.js';
 import { requireAuth } from './http/auth-hooks.js';
+import { access, installAccess } from './http/access.js';
 import { requestSerializer } from './http/log-redaction.js';
 import { originPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { tokenService } from './lib/tokens.js';
@@ -295,6 +296,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // Every route declares who may call it (config.access); one hook enforces it (docs/security.md).
+  installAccess(app, database.db);
   if (pretty) app.addHook('onResponse', briefRequestLog);
 
   // Assigned once the HTTP server is ready; services emit through the getter below.
@@ -369,7 +372,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           },
         }),
       );
-      api.get('/plans/list', () => services.plans.listPublic());
+      api.get('/plans/list', { config: access.public }, () => services.plans.listPublic());
       await api.register(
         authRoutes({
           auth: services.auth,

@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.js';
 import type { MessageService, OutboundFile } from './message-service.js';
 import { isRecording } from './voice-note.js';
 import { MAX_UPLOAD_BYTES, MESSAGE_MEDIA, mimeOf, readUpload } from '../../http/uploads.js';
+import { access } from '../../http/access.js';
 
 const TicketParam = z.object({ ticketId: z.coerce.number().int().positive().max(2147483647) });
 const PageQuery = z.object({ pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1) });
@@ -12,10 +13,12 @@ const PageQuery = z.object({ pageNumber: z.coerce.number().int().min(1).max(1000
 export const messageRoutes =
   (messages: MessageService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/messages/:ticketId', { schema: { params: TicketParam, querystring: PageQuery } }, (req) =>
-      messages.list(req.tenant, req.params.ticketId, req.query.pageNumber),
+    app.get(
+      '/messages/:ticketId',
+      { config: access.user, schema: { params: TicketParam, querystring: PageQuery } },
+      (req) => messages.list(req.tenant, req.params.ticketId, req.query.pageNumber),
     );
-    app.post('/messages/:ticketId', { schema: { params: TicketParam } }, async (req) => {
+    app.post('/messages/:ticketId', { config: access.user, schema: { params: TicketParam } }, async (req) => {
       if (req.isMultipart()) {
         // Form data: medias (several files), body, fromMe.
         const { files: parts, fields } = await readUpload(req, {
@@ -42,21 +45,25 @@ export const messageRoutes =
         );
       return messages.send(req.tenant, req.params.ticketId, input.data);
     });
-    app.delete('/messages/:id', { schema: { params: IdParam } }, (req) =>
+    app.delete('/messages/:id', { config: access.user, schema: { params: IdParam } }, (req) =>
       messages.remove(req.tenant, req.params.id),
     );
-    app.put('/messages/:id', { schema: { params: IdParam, body: MessageEdit } }, (req) =>
+    app.put('/messages/:id', { config: access.user, schema: { params: IdParam, body: MessageEdit } }, (req) =>
       messages.edit(req.tenant, req.params.id, req.body.body),
     );
-    app.post('/messages/:ticketId/read', { schema: { params: TicketParam } }, (req) =>
+    app.post('/messages/:ticketId/read', { config: access.user, schema: { params: TicketParam } }, (req) =>
       messages.markRead(req.tenant, req.params.ticketId),
     );
-    app.get('/messages/:id/media', { schema: { params: IdParam } }, async (req, reply) => {
-      const file = await messages.mediaFile(req.tenant, req.params.id);
-      return reply
-        .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
-        .header('cache-control', 'private, max-age=3600')
-        .type(mimeOf(file.filename, file.mediaType === 'image' ? 'image/jpeg' : undefined))
-        .send(file.data);
-    });
+    app.get(
+      '/messages/:id/media',
+      { config: access.user, schema: { params: IdParam } },
+      async (req, reply) => {
+        const file = await messages.mediaFile(req.tenant, req.params.id);
+        return reply
+          .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
+          .header('cache-control', 'private, max-age=3600')
+          .type(mimeOf(file.filename, file.mediaType === 'image' ? 'image/jpeg' : undefined))
+          .send(file.data);
+      },
+    );
   };

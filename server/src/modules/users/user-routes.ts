@@ -2,27 +2,30 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParam, LanguageParam, ListQuery, UserInput, UserUpdate } from '@recado/contracts';
 import { patchSchema } from '../../http/patch-schema.js';
 import type { UserService } from './user-service.js';
+import { access } from '../../http/access.js';
 
 const UserPatch = patchSchema(UserUpdate);
 
 export const userRoutes =
   (users: UserService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/users/', { schema: { querystring: ListQuery } }, (req) =>
+    app.get('/users/', { config: access.user, schema: { querystring: ListQuery } }, (req) =>
       users.page(req.tenant, req.query.searchParam, req.query.pageNumber),
     );
-    app.get('/users/list', (req) => users.list(req.tenant));
-    app.get('/users/:id', { schema: { params: IdParam } }, (req) => users.get(req.tenant, req.params.id));
-    app.post('/users', { schema: { body: UserInput } }, async (req, reply) =>
+    app.get('/users/list', { config: access.user }, (req) => users.list(req.tenant));
+    app.get('/users/:id', { config: access.user, schema: { params: IdParam } }, (req) =>
+      users.get(req.tenant, req.params.id),
+    );
+    app.post('/users', { config: access.admin, schema: { body: UserInput } }, async (req, reply) =>
       reply.status(201).send(await users.create(req.tenant, req.body)),
     );
-    app.put('/users/:id', { schema: { params: IdParam, body: UserPatch } }, (req) =>
+    app.put('/users/:id', { config: access.user, schema: { params: IdParam, body: UserPatch } }, (req) =>
       users.update(req.tenant, req.params.id, req.body),
     );
-    app.delete('/users/:id', { schema: { params: IdParam } }, (req) =>
+    app.delete('/users/:id', { config: access.admin, schema: { params: IdParam } }, (req) =>
       users.remove(req.tenant, req.params.id),
     );
-    app.post('/users/set-language/:lang', { schema: { params: LanguageParam } }, (req) =>
+    app.post('/users/set-language/:lang', { config: access.user, schema: { params: LanguageParam } }, (req) =>
       users.setLanguage(req.tenant, req.params.lang),
     );
   };
