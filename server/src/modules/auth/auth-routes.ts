@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply } from 'fastify';
-import { ForgotPasswordParams, LoginInput, ResetPasswordInput, SignupInput } from '@recado/contracts';
+import {
+  ForgotPasswordParams,
+  JsonAnswer,
+  LoginInput,
+  ResetPasswordInput,
+  SignupInput,
+} from '@recado/contracts';
 import type { AuthService, Issued } from './auth-service.js';
 import type { CompanyService } from '../companies/company-service.js';
 import type { Authenticate } from '../../http/auth-hooks.js';
@@ -51,36 +57,51 @@ export const authRoutes =
     const perAddress = { max: o.loginLimit, timeWindow: '5 minutes' };
 
     // Failed logins are limited by the auth service's throttle (per address, account and known browser).
-    app.post('/auth/login', { config: access.public, schema: { body: LoginInput } }, async (req, reply) =>
-      answer(
-        reply,
-        await o.auth.login(req.body.email, req.body.password, {
-          userAgent: req.headers['user-agent'],
-          ip: req.ip,
-          device: req.cookies[DEVICE_COOKIE],
-        }),
-      ),
+    app.post(
+      '/auth/login',
+      { config: access.public, schema: { response: { 200: JsonAnswer }, body: LoginInput } },
+      async (req, reply) =>
+        answer(
+          reply,
+          await o.auth.login(req.body.email, req.body.password, {
+            userAgent: req.headers['user-agent'],
+            ip: req.ip,
+            device: req.cookies[DEVICE_COOKIE],
+          }),
+        ),
     );
-    app.post('/auth/refresh_token', { config: access.public }, async (req, reply) =>
-      answer(reply, await o.auth.refresh(req.cookies[REFRESH_COOKIE])),
+    app.post(
+      '/auth/refresh_token',
+      { config: access.public, schema: { response: { 200: JsonAnswer } } },
+      async (req, reply) => answer(reply, await o.auth.refresh(req.cookies[REFRESH_COOKIE])),
     );
     app.delete(
       '/auth/logout',
-      { config: access.user, onRequest: requireAuth(o.authenticate) },
+      {
+        config: access.user,
+        onRequest: requireAuth(o.authenticate),
+        schema: { response: { 200: JsonAnswer } },
+      },
       async (req, reply) => {
         await o.auth.logout(req.tenant);
         reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' });
         return { message: 'Logged out' };
       },
     );
-    app.get('/auth/me', { config: access.user, onRequest: requireAuth(o.authenticate) }, (req) =>
-      o.auth.authUser(req.tenant.companyId, req.tenant.userId),
+    app.get(
+      '/auth/me',
+      {
+        config: access.user,
+        onRequest: requireAuth(o.authenticate),
+        schema: { response: { 200: JsonAnswer } },
+      },
+      (req) => o.auth.authUser(req.tenant.companyId, req.tenant.userId),
     );
 
     app.post(
       '/companies/cadastro',
       {
-        schema: { body: SignupInput },
+        schema: { response: { 201: JsonAnswer }, body: SignupInput },
         config: { ...access.public, rateLimit: perAddress },
       },
       async (req, reply) => reply.status(201).send(await o.companies.signup(req.body)),
@@ -88,14 +109,20 @@ export const authRoutes =
     app.post(
       '/forgetpassword/:email',
       // Per address here; per e-mail, the service sends at most 3 codes an hour.
-      { schema: { params: ForgotPasswordParams }, config: { ...access.public, rateLimit: perAddress } },
+      {
+        schema: { response: { 200: JsonAnswer }, params: ForgotPasswordParams },
+        config: { ...access.public, rateLimit: perAddress },
+      },
       (req) => o.auth.forgotPassword(req.params.email),
     );
     // Deliberate change from the spec: e-mail, code and password travel in the body, never in the path.
     app.post(
       '/resetpasswords',
       // Per address here; each code dies after five wrong tries.
-      { schema: { body: ResetPasswordInput }, config: { ...access.public, rateLimit: perAddress } },
+      {
+        schema: { response: { 200: JsonAnswer }, body: ResetPasswordInput },
+        config: { ...access.public, rateLimit: perAddress },
+      },
       (req) => o.auth.resetPassword(req.body),
     );
   };

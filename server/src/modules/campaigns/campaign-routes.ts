@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CampaignInput, CampaignListQuery, CampaignUpdate, IdParam } from '@recado/contracts';
+import { CampaignInput, CampaignListQuery, CampaignUpdate, IdParam, JsonAnswer } from '@recado/contracts';
 import { readOneFile } from '../../http/uploads.js';
 import type { CampaignService } from './campaign-service.js';
 import { access } from '../../http/access.js';
@@ -14,40 +14,63 @@ export const campaignRoutes =
   async (app) => {
     app.get(
       '/campaigns',
-      { config: access.plan('useCampaigns'), schema: { querystring: CampaignListQuery } },
+      {
+        config: access.plan('useCampaigns'),
+        schema: { response: { 200: JsonAnswer }, querystring: CampaignListQuery },
+      },
       (req) => campaigns.list(req.tenant, req.query),
     );
-    app.get('/campaigns/:id', { config: access.plan('useCampaigns'), schema: { params: IdParam } }, (req) =>
-      campaigns.get(req.tenant, req.params.id),
+    app.get(
+      '/campaigns/:id',
+      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => campaigns.get(req.tenant, req.params.id),
     );
     app.post(
       '/campaigns',
-      { config: access.plan('useCampaigns', 'admin'), schema: { body: CampaignInput } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 201: JsonAnswer }, body: CampaignInput },
+      },
       async (req, reply) => reply.status(201).send(await campaigns.create(req.tenant, req.body)),
     );
     app.put(
       '/campaigns/:id',
-      { config: access.plan('useCampaigns', 'admin'), schema: { params: IdParam, body: CampaignUpdate } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: CampaignUpdate },
+      },
       (req) => campaigns.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/campaigns/:id',
-      { config: access.plan('useCampaigns', 'admin'), schema: { params: IdParam } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
       (req) => campaigns.remove(req.tenant, req.params.id),
     );
     app.post(
       '/campaigns/:id/cancel',
-      { config: access.plan('useCampaigns', 'admin'), schema: { params: IdParam } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
       (req) => campaigns.cancel(req.tenant, req.params.id),
     );
     app.post(
       '/campaigns/:id/restart',
-      { config: access.plan('useCampaigns', 'admin'), schema: { params: IdParam } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
       (req) => campaigns.restart(req.tenant, req.params.id),
     );
     app.post(
       '/campaigns/:id/media-upload',
-      { config: access.plan('useCampaigns', 'admin'), schema: { params: IdParam } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
       async (req) => {
         const { file } = await readOneFile(req, {
           maxBytes: CAMPAIGN_MEDIA_MAX_BYTES,
@@ -58,7 +81,10 @@ export const campaignRoutes =
     );
     app.delete(
       '/campaigns/:id/media-upload',
-      { config: access.plan('useCampaigns', 'admin'), schema: { params: IdParam } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
       (req) => campaigns.deleteMedia(req.tenant, req.params.id),
     );
   };

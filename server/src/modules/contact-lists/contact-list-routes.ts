@@ -7,6 +7,7 @@ import {
   ContactListItemUpdate,
   ContactListsQuery,
   IdParam,
+  JsonAnswer,
   MAX_CONTACT_LIST_UPLOAD_BYTES,
 } from '@recado/contracts';
 import type { ContactListService } from './contact-list-service.js';
@@ -18,36 +19,53 @@ export const contactListRoutes =
   async (app) => {
     app.get(
       '/contact-lists',
-      { config: access.plan('useCampaigns'), schema: { querystring: ContactListsQuery } },
+      {
+        config: access.plan('useCampaigns'),
+        schema: { response: { 200: JsonAnswer }, querystring: ContactListsQuery },
+      },
       (req) => lists.list(req.tenant, req.query),
     );
-    app.get('/contact-lists/list', { config: access.plan('useCampaigns') }, (req) =>
-      lists.listAll(req.tenant),
+    app.get(
+      '/contact-lists/list',
+      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer } } },
+      (req) => lists.listAll(req.tenant),
     );
     app.get(
       '/contact-lists/:id',
-      { config: access.plan('useCampaigns'), schema: { params: IdParam } },
+      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
       (req) => lists.get(req.tenant, req.params.id),
     );
     app.post(
       '/contact-lists',
-      { config: access.plan('useCampaigns', 'admin'), schema: { body: ContactListInput } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 201: JsonAnswer }, body: ContactListInput },
+      },
       async (req, reply) => reply.status(201).send(await lists.create(req.tenant, req.body)),
     );
     app.put(
       '/contact-lists/:id',
-      { config: access.plan('useCampaigns', 'admin'), schema: { params: IdParam, body: ContactListInput } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: ContactListInput },
+      },
       (req) => lists.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/contact-lists/:id',
-      { config: access.plan('useCampaigns', 'admin'), schema: { params: IdParam } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
       (req) => lists.remove(req.tenant, req.params.id),
     );
     // Multipart: one .xls/.xlsx file (field `file`).
     app.post(
       '/contact-lists/:id/upload',
-      { config: access.plan('useCampaigns', 'admin'), schema: { params: IdParam } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
       async (req) => {
         const { file } = await readOneFile(req, {
           maxBytes: MAX_CONTACT_LIST_UPLOAD_BYTES,
@@ -61,30 +79,39 @@ export const contactListRoutes =
 
     app.get(
       '/contact-list-items',
-      { config: access.plan('useCampaigns'), schema: { querystring: ContactListItemQuery } },
+      {
+        config: access.plan('useCampaigns'),
+        schema: { response: { 200: JsonAnswer }, querystring: ContactListItemQuery },
+      },
       (req) => lists.listItems(req.tenant, req.query),
     );
     app.get(
       '/contact-list-items/:id',
-      { config: access.plan('useCampaigns'), schema: { params: IdParam } },
+      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
       (req) => lists.getItem(req.tenant, req.params.id),
     );
     app.post(
       '/contact-list-items',
-      { config: access.plan('useCampaigns', 'admin'), schema: { body: ContactListItemInput } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 201: JsonAnswer }, body: ContactListItemInput },
+      },
       async (req, reply) => reply.status(201).send(await lists.createItem(req.tenant, req.body)),
     );
     app.put(
       '/contact-list-items/:id',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { params: IdParam, body: ContactListItemUpdate },
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: ContactListItemUpdate },
       },
       (req) => lists.updateItem(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/contact-list-items/:id',
-      { config: access.plan('useCampaigns', 'admin'), schema: { params: IdParam } },
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
       (req) => lists.removeItem(req.tenant, req.params.id),
     );
   };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { DashboardQuery, DashboardRangeQuery } from '@recado/contracts';
+import { DashboardQuery, DashboardRangeQuery, FileAnswer, JsonAnswer } from '@recado/contracts';
 import type { DashboardService } from './dashboard-service.js';
 import { access } from '../../http/access.js';
 
@@ -7,27 +7,29 @@ import { access } from '../../http/access.js';
 export const dashboardRoutes =
   (dashboard: DashboardService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/dashboard', { config: access.admin, schema: { querystring: DashboardQuery } }, (req) =>
-      dashboard.counters(req.tenant, req.query),
+    app.get(
+      '/dashboard',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardQuery } },
+      (req) => dashboard.counters(req.tenant, req.query),
     );
     app.get(
       '/dashboard/ticketsUsers',
-      { config: access.admin, schema: { querystring: DashboardRangeQuery } },
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardRangeQuery } },
       (req) => dashboard.ticketsUsers(req.tenant, req.query),
     );
     app.get(
       '/dashboard/ticketsDay',
-      { config: access.admin, schema: { querystring: DashboardRangeQuery } },
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardRangeQuery } },
       (req) => dashboard.ticketsDay(req.tenant, req.query),
     );
     app.get(
       '/dashboard/sourceTracking',
-      { config: access.admin, schema: { querystring: DashboardRangeQuery } },
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardRangeQuery } },
       (req) => dashboard.sourceTracking(req.tenant, req.query),
     );
     app.get(
       '/dashboard/export',
-      { config: access.admin, schema: { querystring: DashboardRangeQuery } },
+      { config: access.admin, schema: { response: { 200: FileAnswer }, querystring: DashboardRangeQuery } },
       async (req, reply) => {
         const { filename, csv } = await dashboard.exportCsv(req.tenant, req.query);
         return reply

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IdParam, MessageEdit, MessageSend } from '@recado/contracts';
+import { FileAnswer, IdParam, JsonAnswer, MessageEdit, MessageSend } from '@recado/contracts';
 import { AppError } from '../../http/errors.js';
 import type { MessageService, OutboundFile } from './message-service.js';
 import { isRecording } from './voice-note.js';
@@ -15,48 +15,61 @@ export const messageRoutes =
   async (app) => {
     app.get(
       '/messages/:ticketId',
-      { config: access.user, schema: { params: TicketParam, querystring: PageQuery } },
+      {
+        config: access.user,
+        schema: { response: { 200: JsonAnswer }, params: TicketParam, querystring: PageQuery },
+      },
       (req) => messages.list(req.tenant, req.params.ticketId, req.query.pageNumber),
     );
-    app.post('/messages/:ticketId', { config: access.user, schema: { params: TicketParam } }, async (req) => {
-      if (req.isMultipart()) {
-        // Form data: medias (several files), body, fromMe.
-        const { files: parts, fields } = await readUpload(req, {
-          maxBytes: MAX_UPLOAD_BYTES,
-          maxFiles: 10,
-          requireFile: false,
-          accept: (f) => MESSAGE_MEDIA.test(f.mimetype),
-        });
-        // The web recorder names its recordings audio-record-*: they go as voice notes.
-        const files: OutboundFile[] = parts.map(({ mimetype, filename, data }) => {
-          const file = { mimetype, filename, data };
-          return { ...file, recording: isRecording(file) };
-        });
-        const input = MessageSend.safeParse({ body: fields.body ?? '' });
-        if (!input.success) throw new AppError('ERR_VALIDATION', 400, 'invalid body');
-        return messages.send(req.tenant, req.params.ticketId, input.data, files);
-      }
-      const input = MessageSend.safeParse(req.body ?? {});
-      if (!input.success)
-        throw new AppError(
-          'ERR_VALIDATION',
-          400,
-          input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-        );
-      return messages.send(req.tenant, req.params.ticketId, input.data);
-    });
-    app.delete('/messages/:id', { config: access.user, schema: { params: IdParam } }, (req) =>
-      messages.remove(req.tenant, req.params.id),
+    app.post(
+      '/messages/:ticketId',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: TicketParam } },
+      async (req) => {
+        if (req.isMultipart()) {
+          // Form data: medias (several files), body, fromMe.
+          const { files: parts, fields } = await readUpload(req, {
+            maxBytes: MAX_UPLOAD_BYTES,
+            maxFiles: 10,
+            requireFile: false,
+            accept: (f) => MESSAGE_MEDIA.test(f.mimetype),
+          });
+          // The web recorder names its recordings audio-record-*: they go as voice notes.
+          const files: OutboundFile[] = parts.map(({ mimetype, filename, data }) => {
+            const file = { mimetype, filename, data };
+            return { ...file, recording: isRecording(file) };
+          });
+          const input = MessageSend.safeParse({ body: fields.body ?? '' });
+          if (!input.success) throw new AppError('ERR_VALIDATION', 400, 'invalid body');
+          return messages.send(req.tenant, req.params.ticketId, input.data, files);
+        }
+        const input = MessageSend.safeParse(req.body ?? {});
+        if (!input.success)
+          throw new AppError(
+            'ERR_VALIDATION',
+            400,
+            input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          );
+        return messages.send(req.tenant, req.params.ticketId, input.data);
+      },
     );
-    app.put('/messages/:id', { config: access.user, schema: { params: IdParam, body: MessageEdit } }, (req) =>
-      messages.edit(req.tenant, req.params.id, req.body.body),
+    app.delete(
+      '/messages/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => messages.remove(req.tenant, req.params.id),
     );
-    app.post('/messages/:ticketId/read', { config: access.user, schema: { params: TicketParam } }, (req) =>
-      messages.markRead(req.tenant, req.params.ticketId),
+    app.put(
+      '/messages/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam, body: MessageEdit } },
+      (req) => messages.edit(req.tenant, req.params.id, req.body.body),
+    );
+    app.post(
+      '/messages/:ticketId/read',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: TicketParam } },
+      (req) => messages.markRead(req.tenant, req.params.ticketId),
     );
     app.get(
       '/messages/:id/media',
-      { config: access.user, schema: { params: IdParam } },
+      { config: access.user, schema: { response: { 200: FileAnswer }, params: IdParam } },
       async (req, reply) => {
         const file = await messages.mediaFile(req.tenant, req.params.id);
         return reply

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, PromptInput, PromptUpdate } from '@recado/contracts';
+import { IdParam, JsonAnswer, PromptInput, PromptUpdate } from '@recado/contracts';
 import type { PromptService } from './prompt-service.js';
 import { access } from '../../http/access.js';
 
@@ -7,23 +7,38 @@ import { access } from '../../http/access.js';
 export const promptRoutes =
   (prompts: PromptService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/prompt', { config: access.plan('useOpenAi') }, (req) => prompts.list(req.tenant));
-    app.get('/prompt/:id', { config: access.plan('useOpenAi'), schema: { params: IdParam } }, (req) =>
-      prompts.get(req.tenant, req.params.id),
+    app.get(
+      '/prompt',
+      { config: access.plan('useOpenAi'), schema: { response: { 200: JsonAnswer } } },
+      (req) => prompts.list(req.tenant),
+    );
+    app.get(
+      '/prompt/:id',
+      { config: access.plan('useOpenAi'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => prompts.get(req.tenant, req.params.id),
     );
     app.post(
       '/prompt',
-      { config: access.plan('useOpenAi', 'admin'), schema: { body: PromptInput } },
+      {
+        config: access.plan('useOpenAi', 'admin'),
+        schema: { response: { 201: JsonAnswer }, body: PromptInput },
+      },
       async (req, reply) => reply.status(201).send(await prompts.create(req.tenant, req.body)),
     );
     app.put(
       '/prompt/:id',
-      { config: access.plan('useOpenAi', 'admin'), schema: { params: IdParam, body: PromptUpdate } },
+      {
+        config: access.plan('useOpenAi', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: PromptUpdate },
+      },
       (req) => prompts.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/prompt/:id',
-      { config: access.plan('useOpenAi', 'admin'), schema: { params: IdParam } },
+      {
+        config: access.plan('useOpenAi', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
       (req) => prompts.remove(req.tenant, req.params.id),
     );
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   IdParam,
+  JsonAnswer,
   QueueIntegrationInput,
   QueueIntegrationListQuery,
   QueueIntegrationTestSession,
@@ -14,32 +15,44 @@ export const queueIntegrationRoutes =
   async (app) => {
     app.get(
       '/queueIntegration',
-      { config: access.plan('useIntegrations'), schema: { querystring: QueueIntegrationListQuery } },
+      {
+        config: access.plan('useIntegrations'),
+        schema: { response: { 200: JsonAnswer }, querystring: QueueIntegrationListQuery },
+      },
       (req) => integrations.list(req.tenant, req.query),
     );
     app.get(
       '/queueIntegration/:id',
-      { config: access.plan('useIntegrations'), schema: { params: IdParam } },
+      { config: access.plan('useIntegrations'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
       (req) => integrations.get(req.tenant, req.params.id),
     );
     app.post(
       '/queueIntegration',
-      { config: access.plan('useIntegrations'), schema: { body: QueueIntegrationInput } },
+      {
+        config: access.plan('useIntegrations'),
+        schema: { response: { 201: JsonAnswer }, body: QueueIntegrationInput },
+      },
       async (req, reply) => reply.status(201).send(await integrations.create(req.tenant, req.body)),
     );
     app.post(
       '/queueIntegration/testSession',
-      { config: access.plan('useIntegrations'), schema: { body: QueueIntegrationTestSession } },
+      {
+        config: access.plan('useIntegrations'),
+        schema: { response: { 200: JsonAnswer }, body: QueueIntegrationTestSession },
+      },
       (req) => integrations.testSession(req.tenant, req.body),
     );
     app.put(
       '/queueIntegration/:id',
-      { config: access.plan('useIntegrations'), schema: { params: IdParam, body: QueueIntegrationInput } },
+      {
+        config: access.plan('useIntegrations'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: QueueIntegrationInput },
+      },
       (req) => integrations.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/queueIntegration/:id',
-      { config: access.plan('useIntegrations'), schema: { params: IdParam } },
+      { config: access.plan('useIntegrations'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
       (req) => integrations.remove(req.tenant, req.params.id),
     );
   };

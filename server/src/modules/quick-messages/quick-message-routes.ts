@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  FileAnswer,
   IdParam,
+  JsonAnswer,
   QuickMessageInput,
   QuickMessageListQuery,
   QuickMessageSuggestQuery,
@@ -15,34 +17,44 @@ export const quickMessageRoutes =
   async (app) => {
     app.get(
       '/quick-messages',
-      { config: access.user, schema: { querystring: QuickMessageListQuery } },
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: QuickMessageListQuery } },
       (req) => quick.list(req.tenant, req.query),
     );
     // companyId and userId are accepted for the spec's client; the signed-in user decides what is listed.
     app.get(
       '/quick-messages/list',
-      { config: access.user, schema: { querystring: QuickMessageSuggestQuery } },
+      {
+        config: access.user,
+        schema: { response: { 200: JsonAnswer }, querystring: QuickMessageSuggestQuery },
+      },
       (req) => quick.suggestions(req.tenant),
     );
-    app.get('/quick-messages/:id', { config: access.user, schema: { params: IdParam } }, (req) =>
-      quick.get(req.tenant, req.params.id),
+    app.get(
+      '/quick-messages/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => quick.get(req.tenant, req.params.id),
     );
     app.post(
       '/quick-messages',
-      { config: access.user, schema: { body: QuickMessageInput } },
+      { config: access.user, schema: { response: { 201: JsonAnswer }, body: QuickMessageInput } },
       async (req, reply) => reply.status(201).send(await quick.create(req.tenant, req.body)),
     );
     app.put(
       '/quick-messages/:id',
-      { config: access.user, schema: { params: IdParam, body: QuickMessageUpdate } },
+      {
+        config: access.user,
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: QuickMessageUpdate },
+      },
       (req) => quick.update(req.tenant, req.params.id, req.body),
     );
-    app.delete('/quick-messages/:id', { config: access.user, schema: { params: IdParam } }, (req) =>
-      quick.remove(req.tenant, req.params.id),
+    app.delete(
+      '/quick-messages/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => quick.remove(req.tenant, req.params.id),
     );
     app.post(
       '/quick-messages/:id/media-upload',
-      { config: access.user, schema: { params: IdParam } },
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
       async (req) => {
         // Read (and authorise) before the upload is stored.
         await quick.get(req.tenant, req.params.id);
@@ -56,12 +68,12 @@ export const quickMessageRoutes =
     );
     app.delete(
       '/quick-messages/:id/media-upload',
-      { config: access.user, schema: { params: IdParam } },
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
       (req) => quick.removeMedia(req.tenant, req.params.id),
     );
     app.get(
       '/quick-messages/:id/media',
-      { config: access.user, schema: { params: IdParam } },
+      { config: access.user, schema: { response: { 200: FileAnswer }, params: IdParam } },
       async (req, reply) => {
         const file = await quick.mediaFile(req.tenant, req.params.id);
         return reply

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  FileAnswer,
   IdParam,
+  JsonAnswer,
   SCHEDULE_MEDIA_EXTENSIONS,
   SCHEDULE_MEDIA_TYPES,
   ScheduleInput,
@@ -21,30 +23,38 @@ export const scheduleRoutes =
   async (app) => {
     app.get(
       '/schedules',
-      { config: access.plan('useSchedules'), schema: { querystring: ScheduleListQuery } },
+      {
+        config: access.plan('useSchedules'),
+        schema: { response: { 200: JsonAnswer }, querystring: ScheduleListQuery },
+      },
       (req) => schedules.list(req.tenant, req.query),
     );
-    app.get('/schedules/:id', { config: access.plan('useSchedules'), schema: { params: IdParam } }, (req) =>
-      schedules.get(req.tenant, req.params.id),
+    app.get(
+      '/schedules/:id',
+      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => schedules.get(req.tenant, req.params.id),
     );
     app.post(
       '/schedules',
-      { config: access.plan('useSchedules'), schema: { body: ScheduleInput } },
+      { config: access.plan('useSchedules'), schema: { response: { 201: JsonAnswer }, body: ScheduleInput } },
       async (req, reply) => reply.status(201).send(await schedules.create(req.tenant, req.body)),
     );
     app.put(
       '/schedules/:id',
-      { config: access.plan('useSchedules'), schema: { params: IdParam, body: ScheduleUpdate } },
+      {
+        config: access.plan('useSchedules'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: ScheduleUpdate },
+      },
       (req) => schedules.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/schedules/:id',
-      { config: access.plan('useSchedules'), schema: { params: IdParam } },
+      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
       (req) => schedules.remove(req.tenant, req.params.id),
     );
     app.post(
       '/schedules/:id/media-upload',
-      { config: access.plan('useSchedules'), schema: { params: IdParam } },
+      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
       async (req) => {
         await schedules.get(req.tenant, req.params.id);
         const { file } = await readOneFile(req, { maxBytes: MAX_UPLOAD_BYTES, accept: acceptImage });
@@ -53,12 +63,12 @@ export const scheduleRoutes =
     );
     app.delete(
       '/schedules/:id/media-upload',
-      { config: access.plan('useSchedules'), schema: { params: IdParam } },
+      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
       (req) => schedules.removeMedia(req.tenant, req.params.id),
     );
     app.get(
       '/schedules/:id/media',
-      { config: access.plan('useSchedules'), schema: { params: IdParam } },
+      { config: access.plan('useSchedules'), schema: { response: { 200: FileAnswer }, params: IdParam } },
       async (req, reply) => {
         const file = await schedules.mediaFile(req.tenant, req.params.id);
         return reply

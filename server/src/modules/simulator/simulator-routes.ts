@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SimulatorInbound } from '@recado/contracts';
+import { FileAnswer, JsonAnswer, SimulatorInbound } from '@recado/contracts';
 import type { SimulatorService } from './simulator-service.js';
 import { access } from '../../http/access.js';
 
@@ -19,7 +19,7 @@ export const simulatorRoutes =
       '/simulator/:whatsappId/inbound',
       {
         config: access.user,
-        schema: { params: Params, body: SimulatorInbound },
+        schema: { response: { 202: JsonAnswer }, params: Params, body: SimulatorInbound },
         bodyLimit: 30 * 1024 * 1024,
       },
       async (req, reply) => {
@@ -29,22 +29,28 @@ export const simulatorRoutes =
     );
     app.get(
       '/simulator/:whatsappId/conversations',
-      { config: access.user, schema: { params: Params } },
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: Params } },
       (req) => simulator.customers(req.tenant, req.params.whatsappId),
     );
     app.get(
       '/simulator/:whatsappId/conversations/:number',
-      { config: access.user, schema: { params: NumberParams } },
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: NumberParams } },
       (req) => simulator.conversation(req.tenant, req.params.whatsappId, req.params.number),
     );
     app.post(
       '/simulator/:whatsappId/read/:number',
-      { config: access.user, schema: { params: NumberParams } },
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: NumberParams } },
       (req) => simulator.read(req.tenant, req.params.whatsappId, req.params.number),
     );
     app.get(
       '/simulator/:whatsappId/media/:providerId',
-      { config: access.user, schema: { params: Params.extend({ providerId: z.string().min(1).max(128) }) } },
+      {
+        config: access.user,
+        schema: {
+          response: { 200: FileAnswer },
+          params: Params.extend({ providerId: z.string().min(1).max(128) }),
+        },
+      },
       async (req, reply) => {
         const file = await simulator.media(req.tenant, req.params.whatsappId, req.params.providerId);
         return reply

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   IdParam,
+  JsonAnswer,
   KanbanQuery,
   TagInput,
   TagListQuery,
@@ -17,43 +18,66 @@ export const tagRoutes =
   (tags: TagService): FastifyPluginAsyncZod =>
   async (app) => {
     // GET /tags and /tags/ (trailing slashes are ignored): the paged list.
-    app.get('/tags', { config: access.user, schema: { querystring: TagListQuery } }, (req) =>
-      tags.list(req.tenant, req.query),
+    app.get(
+      '/tags',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: TagListQuery } },
+      (req) => tags.list(req.tenant, req.query),
     );
-    app.get('/tags/list', { config: access.user }, (req) => tags.all(req.tenant));
-    app.get('/tags/kanban', { config: access.plan('useKanban') }, (req) => tags.kanbanLanes(req.tenant));
-    app.get('/tags/:id', { config: access.user, schema: { params: IdParam } }, (req) =>
-      tags.get(req.tenant, req.params.id),
+    app.get('/tags/list', { config: access.user, schema: { response: { 200: JsonAnswer } } }, (req) =>
+      tags.all(req.tenant),
     );
-    app.post('/tags', { config: access.user, schema: { body: TagInput } }, async (req, reply) =>
-      reply.status(201).send(await tags.create(req.tenant, req.body)),
+    app.get(
+      '/tags/kanban',
+      { config: access.plan('useKanban'), schema: { response: { 200: JsonAnswer } } },
+      (req) => tags.kanbanLanes(req.tenant),
     );
-    app.put('/tags/:id', { config: access.user, schema: { params: IdParam, body: TagUpdate } }, (req) =>
-      tags.update(req.tenant, req.params.id, req.body),
+    app.get(
+      '/tags/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => tags.get(req.tenant, req.params.id),
     );
-    app.delete('/tags/:id', { config: access.user, schema: { params: IdParam } }, (req) =>
-      tags.remove(req.tenant, req.params.id),
+    app.post(
+      '/tags',
+      { config: access.user, schema: { response: { 201: JsonAnswer }, body: TagInput } },
+      async (req, reply) => reply.status(201).send(await tags.create(req.tenant, req.body)),
     );
-    app.post('/tags/sync', { config: access.user, schema: { body: TagSyncInput } }, (req) =>
-      tags.sync(req.tenant, req.body),
+    app.put(
+      '/tags/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam, body: TagUpdate } },
+      (req) => tags.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete(
+      '/tags/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => tags.remove(req.tenant, req.params.id),
+    );
+    app.post(
+      '/tags/sync',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, body: TagSyncInput } },
+      (req) => tags.sync(req.tenant, req.body),
     );
 
     app.get(
       '/ticket/kanban',
-      { config: access.plan('useKanban'), schema: { querystring: KanbanQuery } },
+      {
+        config: access.plan('useKanban'),
+        schema: { response: { 200: JsonAnswer }, querystring: KanbanQuery },
+      },
       (req) => tags.kanbanTickets(req.tenant, req.query),
     );
     app.put(
       '/ticket-tags/:ticketId/:tagId',
-      { config: access.user, schema: { params: TicketTagParams } },
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: TicketTagParams } },
       (req) => tags.addToTicket(req.tenant, req.params.ticketId, req.params.tagId),
     );
     app.delete(
       '/ticket-tags/:ticketId/:tagId',
-      { config: access.user, schema: { params: TicketTagParams } },
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: TicketTagParams } },
       (req) => tags.removeFromTicket(req.tenant, req.params.ticketId, req.params.tagId),
     );
-    app.delete('/ticket-tags/:ticketId', { config: access.user, schema: { params: TicketIdParam } }, (req) =>
-      tags.clearKanban(req.tenant, req.params.ticketId),
+    app.delete(
+      '/ticket-tags/:ticketId',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: TicketIdParam } },
+      (req) => tags.clearKanban(req.tenant, req.params.ticketId),
     );
   };

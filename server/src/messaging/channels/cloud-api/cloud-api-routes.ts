@@ -1,3 +1,4 @@
+import { FileAnswer, JsonAnswer } from '@recado/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
@@ -51,7 +52,7 @@ export const cloudApiWebhookRoutes =
 
     app.get<{ Params: { whatsappId: string } }>(
       '/webhooks/cloud-api/:whatsappId',
-      { config: access.public },
+      { config: access.public, schema: { response: { 200: FileAnswer } } },
       async (req, reply) => {
         const config = await connectionConfig(req.params.whatsappId);
         const challenge = config ? verifyChallenge(req.query, config.verifyToken) : null;
@@ -62,7 +63,7 @@ export const cloudApiWebhookRoutes =
 
     app.post<{ Params: { whatsappId: string }; Body: unknown }>(
       '/webhooks/cloud-api/:whatsappId',
-      { config: access.public },
+      { config: access.public, schema: { response: { 200: JsonAnswer } } },
       async (req, reply) => {
         const whatsappId = req.params.whatsappId;
         const config = await connectionConfig(whatsappId);
