@@ -48,6 +48,13 @@ describe('access declared on the route', () => {
 const EXPECTED = `
 GET    /api/version                                     public
 GET    /api/health                                      public
+GET    /api/openapi.json                                public
+GET    /api/docs                                        public
+GET    /api/docs/static/index.html                      public
+GET    /api/docs/static/swagger-initializer.js          public
+GET    /api/docs/json                                   public
+GET    /api/docs/yaml                                   public
+GET    /api/docs/static/*                               public
 GET    /api/webhooks/cloud-api/:whatsappId              public
 POST   /api/webhooks/cloud-api/:whatsappId              public
 GET    /api/plans/list                                  public
@@ -210,4 +217,5 @@ GET    /api/dashboard                                   admin
 GET    /api/dashboard/ticketsUsers                      admin
 GET    /api/dashboard/ticketsDay                        admin
 GET    /api/dashboard/sourceTracking                    admin
-GET    /api/dashboard/export                            admin`.trim();
+GET    /api/dashboard/export                            admin
+`.trim();
