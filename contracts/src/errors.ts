@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Error codes the server answers with ({ error: code, message }). The web client translates each one. */
 export const ERROR_CODES = [
   'ERR_INTERNAL_SERVER_ERROR',
@@ -78,3 +80,12 @@ export interface ErrorBody {
   /** Present on ERR_VALIDATION: which fields failed and why. */
   fields?: { path: string; message: string }[];
 }
+
+/** The error answer as a schema (OpenAPI documents every 4xx/5xx with it). */
+export const ErrorResponse = z
+  .object({
+    error: z.enum(ERROR_CODES),
+    message: z.string(),
+    fields: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'ErrorResponse', description: 'Every failure: an ERR_* code and a message.' });

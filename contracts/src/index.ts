@@ -31,3 +31,4 @@ export * from './visibility.js';
 export * from './dashboard.js';
 export * from './chats.js';
 export * from './announcements.js';
+export * from './responses.js';

@@ -14,6 +14,9 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installErrorHandler } from './http/errors.js';
 import { requireAuth } from './http/auth-hooks.js';
+import { access, installAccess } from './http/access.js';
+import { JsonList } from '@recado/contracts';
+import { openApiRoutes, registerOpenApi } from './http/openapi.js';
 import { requestSerializer } from './http/log-redaction.js';
 import { originPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { tokenService } from './lib/tokens.js';
@@ -308,6 +311,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // Every route declares who may call it (config.access); one hook enforces it (docs/security.md).
+  installAccess(app, database.db);
+  await registerOpenApi(app);
   if (pretty) app.addHook('onResponse', briefRequestLog);
 
   // Assigned once the HTTP server is ready; services emit through the getter below.
@@ -369,6 +375,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(
     async (api) => {
       await api.register(systemRoutes);
+      await api.register(openApiRoutes);
       // Meta's webhook: signed with the app secret, no user token.
       await api.register(
         cloudApiWebhookRoutes({
@@ -382,7 +389,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           },
         }),
       );
-      api.get('/plans/list', () => services.plans.listPublic());
+      api.get('/plans/list', { config: access.public, schema: { response: { 200: JsonList } } }, () =>
+        services.plans.listPublic(),
+      );
       await api.register(
         authRoutes({
           auth: services.auth,

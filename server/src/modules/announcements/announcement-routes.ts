@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { FileAnswer, JsonAnswer } from '@recado/contracts';
+import { access } from '../../http/access.js';
 import {
   ANNOUNCEMENT_MEDIA_EXTENSIONS,
   AnnouncementInput,
@@ -19,41 +21,70 @@ const acceptImage = (f: { mimetype: string; filename: string }) =>
 export const announcementRoutes =
   (announcements: AnnouncementService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/announcements', { schema: { querystring: ListQuery } }, (req) =>
-      announcements.list(req.tenant, req.query),
+    app.get(
+      '/announcements',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: ListQuery } },
+      (req) => announcements.list(req.tenant, req.query),
     );
-    app.get('/announcements/feed', (req) => announcements.feed(req.tenant));
-    app.post('/announcements/seen', { schema: { body: AnnouncementSeenInput } }, (req) =>
-      announcements.markSeen(req.tenant, req.body.ids),
+    app.get(
+      '/announcements/feed',
+      { config: access.user, schema: { response: { 200: JsonAnswer } } },
+      (req) => announcements.feed(req.tenant),
     );
-    app.get('/announcements/:id', { schema: { params: IdParam } }, (req) =>
-      announcements.get(req.tenant, req.params.id),
+    app.post(
+      '/announcements/seen',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, body: AnnouncementSeenInput } },
+      (req) => announcements.markSeen(req.tenant, req.body.ids),
     );
-    app.post('/announcements', { schema: { body: AnnouncementInput } }, async (req, reply) =>
-      reply.status(201).send(await announcements.create(req.tenant, req.body)),
+    app.get(
+      '/announcements/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => announcements.get(req.tenant, req.params.id),
     );
-    app.put('/announcements/:id', { schema: { params: IdParam, body: AnnouncementUpdate } }, (req) =>
-      announcements.update(req.tenant, req.params.id, req.body),
+    app.post(
+      '/announcements',
+      { config: access.super, schema: { response: { 201: JsonAnswer }, body: AnnouncementInput } },
+      async (req, reply) => reply.status(201).send(await announcements.create(req.tenant, req.body)),
     );
-    app.delete('/announcements/:id', { schema: { params: IdParam } }, (req) =>
-      announcements.remove(req.tenant, req.params.id),
+    app.put(
+      '/announcements/:id',
+      {
+        config: access.super,
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: AnnouncementUpdate },
+      },
+      (req) => announcements.update(req.tenant, req.params.id, req.body),
     );
-    app.post('/announcements/:id/media-upload', { schema: { params: IdParam } }, async (req) => {
-      // Authorise before the upload is read.
-      await announcements.assertWritable(req.tenant, req.params.id);
-      const { file } = await readOneFile(req, { maxBytes: MAX_UPLOAD_BYTES, accept: acceptImage });
-      return announcements.setMedia(req.tenant, req.params.id, file);
-    });
-    app.delete('/announcements/:id/media-upload', { schema: { params: IdParam } }, (req) =>
-      announcements.removeMedia(req.tenant, req.params.id),
+    app.delete(
+      '/announcements/:id',
+      { config: access.super, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => announcements.remove(req.tenant, req.params.id),
     );
-    app.get('/announcements/:id/media', { schema: { params: IdParam } }, async (req, reply) => {
-      const file = await announcements.mediaFile(req.tenant, req.params.id);
-      return reply
-        .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
-        .header('cache-control', 'private, max-age=60')
-        .header('x-content-type-options', 'nosniff')
-        .type(mimeOf(file.filename))
-        .send(file.data);
-    });
+    app.post(
+      '/announcements/:id/media-upload',
+      { config: access.super, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      async (req) => {
+        // Authorise before the upload is read.
+        await announcements.assertWritable(req.tenant, req.params.id);
+        const { file } = await readOneFile(req, { maxBytes: MAX_UPLOAD_BYTES, accept: acceptImage });
+        return announcements.setMedia(req.tenant, req.params.id, file);
+      },
+    );
+    app.delete(
+      '/announcements/:id/media-upload',
+      { config: access.super, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => announcements.removeMedia(req.tenant, req.params.id),
+    );
+    app.get(
+      '/announcements/:id/media',
+      { config: access.user, schema: { response: { 200: FileAnswer }, params: IdParam } },
+      async (req, reply) => {
+        const file = await announcements.mediaFile(req.tenant, req.params.id);
+        return reply
+          .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
+          .header('cache-control', 'private, max-age=60')
+          .header('x-content-type-options', 'nosniff')
+          .type(mimeOf(file.filename))
+          .send(file.data);
+      },
+    );
   };

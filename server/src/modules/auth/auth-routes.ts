@@ -1,10 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply } from 'fastify';
-import { ForgotPasswordParams, LoginInput, ResetPasswordInput, SignupInput } from '@recado/contracts';
+import {
+  ForgotPasswordParams,
+  JsonAnswer,
+  LoginInput,
+  ResetPasswordInput,
+  SignupInput,
+} from '@recado/contracts';
 import type { AuthService, Issued } from './auth-service.js';
 import type { CompanyService } from '../companies/company-service.js';
 import type { Authenticate } from '../../http/auth-hooks.js';
 import { requireAuth } from '../../http/auth-hooks.js';
+import { access } from '../../http/access.js';
 
 export const REFRESH_COOKIE = 'jrt';
 /** "This browser signed in to this account before": lets it past the per-account limit (docs/security.md). */
@@ -50,47 +57,72 @@ export const authRoutes =
     const perAddress = { max: o.loginLimit, timeWindow: '5 minutes' };
 
     // Failed logins are limited by the auth service's throttle (per address, account and known browser).
-    app.post('/auth/login', { schema: { body: LoginInput } }, async (req, reply) =>
-      answer(
-        reply,
-        await o.auth.login(req.body.email, req.body.password, {
-          userAgent: req.headers['user-agent'],
-          ip: req.ip,
-          device: req.cookies[DEVICE_COOKIE],
-        }),
-      ),
+    app.post(
+      '/auth/login',
+      { config: access.public, schema: { response: { 200: JsonAnswer }, body: LoginInput } },
+      async (req, reply) =>
+        answer(
+          reply,
+          await o.auth.login(req.body.email, req.body.password, {
+            userAgent: req.headers['user-agent'],
+            ip: req.ip,
+            device: req.cookies[DEVICE_COOKIE],
+          }),
+        ),
     );
-    app.post('/auth/refresh_token', async (req, reply) =>
-      answer(reply, await o.auth.refresh(req.cookies[REFRESH_COOKIE])),
+    app.post(
+      '/auth/refresh_token',
+      { config: access.public, schema: { response: { 200: JsonAnswer } } },
+      async (req, reply) => answer(reply, await o.auth.refresh(req.cookies[REFRESH_COOKIE])),
     );
-    app.delete('/auth/logout', { onRequest: requireAuth(o.authenticate) }, async (req, reply) => {
-      await o.auth.logout(req.tenant);
-      reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' });
-      return { message: 'Logged out' };
-    });
-    app.get('/auth/me', { onRequest: requireAuth(o.authenticate) }, (req) =>
-      o.auth.authUser(req.tenant.companyId, req.tenant.userId),
+    app.delete(
+      '/auth/logout',
+      {
+        config: access.user,
+        onRequest: requireAuth(o.authenticate),
+        schema: { response: { 200: JsonAnswer } },
+      },
+      async (req, reply) => {
+        await o.auth.logout(req.tenant);
+        reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' });
+        return { message: 'Logged out' };
+      },
+    );
+    app.get(
+      '/auth/me',
+      {
+        config: access.user,
+        onRequest: requireAuth(o.authenticate),
+        schema: { response: { 200: JsonAnswer } },
+      },
+      (req) => o.auth.authUser(req.tenant.companyId, req.tenant.userId),
     );
 
     app.post(
       '/companies/cadastro',
       {
-        schema: { body: SignupInput },
-        config: { rateLimit: perAddress },
+        schema: { response: { 201: JsonAnswer }, body: SignupInput },
+        config: { ...access.public, rateLimit: perAddress },
       },
       async (req, reply) => reply.status(201).send(await o.companies.signup(req.body)),
     );
     app.post(
       '/forgetpassword/:email',
       // Per address here; per e-mail, the service sends at most 3 codes an hour.
-      { schema: { params: ForgotPasswordParams }, config: { rateLimit: perAddress } },
+      {
+        schema: { response: { 200: JsonAnswer }, params: ForgotPasswordParams },
+        config: { ...access.public, rateLimit: perAddress },
+      },
       (req) => o.auth.forgotPassword(req.params.email),
     );
     // Deliberate change from the spec: e-mail, code and password travel in the body, never in the path.
     app.post(
       '/resetpasswords',
       // Per address here; each code dies after five wrong tries.
-      { schema: { body: ResetPasswordInput }, config: { rateLimit: perAddress } },
+      {
+        schema: { response: { 200: JsonAnswer }, body: ResetPasswordInput },
+        config: { ...access.public, rateLimit: perAddress },
+      },
       (req) => o.auth.resetPassword(req.body),
     );
   };

@@ -1,12 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CampaignSettingsInput } from '@recado/contracts';
+import { CampaignSettingsInput, JsonAnswer } from '@recado/contracts';
 import type { CampaignSettingService } from './campaign-setting-service.js';
+import { access } from '../../http/access.js';
 
 export const campaignSettingRoutes =
   (settings: CampaignSettingService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/campaign-settings', (req) => settings.list(req.tenant));
-    app.post('/campaign-settings', { schema: { body: CampaignSettingsInput } }, (req) =>
-      settings.save(req.tenant, req.body),
+    app.get(
+      '/campaign-settings',
+      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer } } },
+      (req) => settings.list(req.tenant),
+    );
+    app.post(
+      '/campaign-settings',
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, body: CampaignSettingsInput },
+      },
+      (req) => settings.save(req.tenant, req.body),
     );
   };

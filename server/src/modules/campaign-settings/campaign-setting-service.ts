@@ -9,7 +9,6 @@ import {
 import type { Db } from '../../db/client.js';
 import { campaignSettings } from '../../db/schema/index.js';
 import type { Tenant } from '../../http/tenant.js';
-import { requireCampaignManager, requireCampaigns } from './campaign-access.js';
 
 /** The company's campaign settings as values (defaults for keys never saved): what the dispatch engine reads. */
 export async function readCampaignSettings(db: Db, companyId: number): Promise<CampaignSettingsValues> {
@@ -27,14 +26,11 @@ const asPairs = (values: CampaignSettingsValues): CampaignSetting[] =>
 export function campaignSettingService({ db }: { db: Db }) {
   return {
     async list(t: Tenant): Promise<CampaignSetting[]> {
-      await requireCampaigns(db, t);
       return asPairs(await readCampaignSettings(db, t.companyId));
     },
 
     /** POST /campaign-settings { settings }: the keys sent are stored (as JSON values); the others stay. */
     async save(t: Tenant, input: { settings: Partial<CampaignSettingsValues> }): Promise<CampaignSetting[]> {
-      requireCampaignManager(t);
-      await requireCampaigns(db, t);
       const entries = Object.entries(input.settings).filter(
         ([key, value]) => value !== undefined && key in CAMPAIGN_SETTING_DEFAULTS,
       );

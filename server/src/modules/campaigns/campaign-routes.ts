@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CampaignInput, CampaignListQuery, CampaignUpdate, IdParam } from '@recado/contracts';
+import { CampaignInput, CampaignListQuery, CampaignUpdate, IdParam, JsonAnswer } from '@recado/contracts';
 import { readOneFile } from '../../http/uploads.js';
 import type { CampaignService } from './campaign-service.js';
+import { access } from '../../http/access.js';
 
 /** Campaign media: what a WhatsApp message can carry. */
 export const CAMPAIGN_MEDIA_MAX_BYTES = 16 * 1024 * 1024;
@@ -11,35 +12,79 @@ const CAMPAIGN_MEDIA_MIME =
 export const campaignRoutes =
   (campaigns: CampaignService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/campaigns', { schema: { querystring: CampaignListQuery } }, (req) =>
-      campaigns.list(req.tenant, req.query),
+    app.get(
+      '/campaigns',
+      {
+        config: access.plan('useCampaigns'),
+        schema: { response: { 200: JsonAnswer }, querystring: CampaignListQuery },
+      },
+      (req) => campaigns.list(req.tenant, req.query),
     );
-    app.get('/campaigns/:id', { schema: { params: IdParam } }, (req) =>
-      campaigns.get(req.tenant, req.params.id),
+    app.get(
+      '/campaigns/:id',
+      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => campaigns.get(req.tenant, req.params.id),
     );
-    app.post('/campaigns', { schema: { body: CampaignInput } }, async (req, reply) =>
-      reply.status(201).send(await campaigns.create(req.tenant, req.body)),
+    app.post(
+      '/campaigns',
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 201: JsonAnswer }, body: CampaignInput },
+      },
+      async (req, reply) => reply.status(201).send(await campaigns.create(req.tenant, req.body)),
     );
-    app.put('/campaigns/:id', { schema: { params: IdParam, body: CampaignUpdate } }, (req) =>
-      campaigns.update(req.tenant, req.params.id, req.body),
+    app.put(
+      '/campaigns/:id',
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: CampaignUpdate },
+      },
+      (req) => campaigns.update(req.tenant, req.params.id, req.body),
     );
-    app.delete('/campaigns/:id', { schema: { params: IdParam } }, (req) =>
-      campaigns.remove(req.tenant, req.params.id),
+    app.delete(
+      '/campaigns/:id',
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
+      (req) => campaigns.remove(req.tenant, req.params.id),
     );
-    app.post('/campaigns/:id/cancel', { schema: { params: IdParam } }, (req) =>
-      campaigns.cancel(req.tenant, req.params.id),
+    app.post(
+      '/campaigns/:id/cancel',
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
+      (req) => campaigns.cancel(req.tenant, req.params.id),
     );
-    app.post('/campaigns/:id/restart', { schema: { params: IdParam } }, (req) =>
-      campaigns.restart(req.tenant, req.params.id),
+    app.post(
+      '/campaigns/:id/restart',
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
+      (req) => campaigns.restart(req.tenant, req.params.id),
     );
-    app.post('/campaigns/:id/media-upload', { schema: { params: IdParam } }, async (req) => {
-      const { file } = await readOneFile(req, {
-        maxBytes: CAMPAIGN_MEDIA_MAX_BYTES,
-        accept: (f) => CAMPAIGN_MEDIA_MIME.test(f.mimetype),
-      });
-      return campaigns.uploadMedia(req.tenant, req.params.id, file);
-    });
-    app.delete('/campaigns/:id/media-upload', { schema: { params: IdParam } }, (req) =>
-      campaigns.deleteMedia(req.tenant, req.params.id),
+    app.post(
+      '/campaigns/:id/media-upload',
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
+      async (req) => {
+        const { file } = await readOneFile(req, {
+          maxBytes: CAMPAIGN_MEDIA_MAX_BYTES,
+          accept: (f) => CAMPAIGN_MEDIA_MIME.test(f.mimetype),
+        });
+        return campaigns.uploadMedia(req.tenant, req.params.id, file);
+      },
+    );
+    app.delete(
+      '/campaigns/:id/media-upload',
+      {
+        config: access.plan('useCampaigns', 'admin'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam },
+      },
+      (req) => campaigns.deleteMedia(req.tenant, req.params.id),
     );
   };

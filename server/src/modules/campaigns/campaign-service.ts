@@ -17,7 +17,6 @@ import type { Events } from '../../realtime/events.js';
 import type { Clock } from '../../lib/clock.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { MediaPayload } from '../../messaging/channel.js';
-import { requireCampaignManager, requireCampaigns } from '../campaign-settings/campaign-access.js';
 import { countsOf, pageOf, withNames, type CampaignRow } from './campaign-queries.js';
 import type { CampaignDispatch } from './campaign-dispatch.js';
 
@@ -94,20 +93,16 @@ export function campaignService(deps: {
     row,
 
     async list(t: Tenant, q: CampaignListQuery) {
-      await requireCampaigns(db, t);
       const page = await pageOf(db, t.companyId, q.searchParam, q.pageNumber, PAGE_SIZE);
       return { records: await withNames(db, page.rows, clock.now()), hasMore: page.hasMore };
     },
 
     async get(t: Tenant, id: number): Promise<CampaignReport> {
-      await requireCampaigns(db, t);
       const r = await row(t.companyId, id);
       return { ...(await view(r)), counts: await countsOf(db, r.id) };
     },
 
     async create(t: Tenant, input: CampaignInput): Promise<Campaign> {
-      await requireCampaigns(db, t);
-      requireCampaignManager(t);
       const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
       const refs: Refs = {
         whatsappId: input.whatsappId ?? null,
@@ -148,8 +143,6 @@ export function campaignService(deps: {
     },
 
     async update(t: Tenant, id: number, input: CampaignUpdate): Promise<Campaign> {
-      await requireCampaigns(db, t);
-      requireCampaignManager(t);
       const current = await row(t.companyId, id);
       assertEditable(current);
       const next = { ...current };
@@ -202,8 +195,6 @@ export function campaignService(deps: {
     },
 
     async remove(t: Tenant, id: number) {
-      await requireCampaigns(db, t);
-      requireCampaignManager(t);
       const r = await row(t.companyId, id);
       if (r.status === 'EM_ANDAMENTO')
         throw new AppError('ERR_CAMPAIGN_INVALID_STATUS', 409, 'Stop the campaign before deleting it');
@@ -216,8 +207,6 @@ export function campaignService(deps: {
 
     /** EM_ANDAMENTO → CANCELADA: the send chain sees it before its next send. */
     async cancel(t: Tenant, id: number): Promise<Campaign> {
-      await requireCampaigns(db, t);
-      requireCampaignManager(t);
       await row(t.companyId, id);
       const [r] = await db
         .update(campaigns)
@@ -239,8 +228,6 @@ export function campaignService(deps: {
 
     /** CANCELADA → EM_ANDAMENTO: a new send chain continues with the rows not yet sent. */
     async restart(t: Tenant, id: number): Promise<Campaign> {
-      await requireCampaigns(db, t);
-      requireCampaignManager(t);
       await row(t.companyId, id);
       const token = randomUUID();
       const r = await db.transaction(async (tx) => {
@@ -267,8 +254,6 @@ export function campaignService(deps: {
     },
 
     async uploadMedia(t: Tenant, id: number, file: MediaPayload): Promise<Campaign> {
-      await requireCampaigns(db, t);
-      requireCampaignManager(t);
       const current = await row(t.companyId, id);
       assertEditable(current);
       const path = await deps.media.save(t.companyId, file.data, file.filename, 'campaigns');
@@ -284,8 +269,6 @@ export function campaignService(deps: {
     },
 
     async deleteMedia(t: Tenant, id: number): Promise<Campaign> {
-      await requireCampaigns(db, t);
-      requireCampaignManager(t);
       const current = await row(t.companyId, id);
       assertEditable(current);
       const [r] = await db

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { JsonAnswer } from '@recado/contracts';
+import { access } from '../../http/access.js';
 import {
   ChatIdParam,
   ChatInput,
@@ -14,29 +16,66 @@ export const chatRoutes =
   (chats: ChatService): FastifyPluginAsyncZod =>
   async (app) => {
     // Plan flag useInternalChat: the service refuses every call with ERR_NO_PERMISSION without it.
-    app.get('/chats', { schema: { querystring: ChatListQuery } }, (req) => chats.list(req.tenant, req.query));
-    app.get('/chats/:id', { schema: { params: ChatIdParam } }, (req) => chats.get(req.tenant, req.params.id));
-    app.post('/chats', { schema: { body: ChatInput } }, async (req, reply) =>
-      reply.status(201).send(await chats.create(req.tenant, req.body)),
+    app.get(
+      '/chats',
+      {
+        config: access.plan('useInternalChat'),
+        schema: { response: { 200: JsonAnswer }, querystring: ChatListQuery },
+      },
+      (req) => chats.list(req.tenant, req.query),
     );
-    app.put('/chats/:id', { schema: { params: ChatIdParam, body: ChatUpdate } }, (req) =>
-      chats.update(req.tenant, req.params.id, req.body),
+    app.get(
+      '/chats/:id',
+      {
+        config: access.plan('useInternalChat'),
+        schema: { response: { 200: JsonAnswer }, params: ChatIdParam },
+      },
+      (req) => chats.get(req.tenant, req.params.id),
     );
-    app.delete('/chats/:id', { schema: { params: ChatIdParam } }, (req) =>
-      chats.remove(req.tenant, req.params.id),
+    app.post(
+      '/chats',
+      { config: access.plan('useInternalChat'), schema: { response: { 201: JsonAnswer }, body: ChatInput } },
+      async (req, reply) => reply.status(201).send(await chats.create(req.tenant, req.body)),
+    );
+    app.put(
+      '/chats/:id',
+      {
+        config: access.plan('useInternalChat'),
+        schema: { response: { 200: JsonAnswer }, params: ChatIdParam, body: ChatUpdate },
+      },
+      (req) => chats.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete(
+      '/chats/:id',
+      {
+        config: access.plan('useInternalChat'),
+        schema: { response: { 200: JsonAnswer }, params: ChatIdParam },
+      },
+      (req) => chats.remove(req.tenant, req.params.id),
     );
     app.get(
       '/chats/:id/messages',
-      { schema: { params: ChatIdParam, querystring: ChatMessagesQuery } },
+      {
+        config: access.plan('useInternalChat'),
+        schema: { response: { 200: JsonAnswer }, params: ChatIdParam, querystring: ChatMessagesQuery },
+      },
       (req) => chats.messages(req.tenant, req.params.id, req.query.pageNumber),
     );
     app.post(
       '/chats/:id/messages',
-      { schema: { params: ChatIdParam, body: ChatMessageInput } },
+      {
+        config: access.plan('useInternalChat'),
+        schema: { response: { 201: JsonAnswer }, params: ChatIdParam, body: ChatMessageInput },
+      },
       async (req, reply) =>
         reply.status(201).send(await chats.send(req.tenant, req.params.id, req.body.message)),
     );
-    app.post('/chats/:id/read', { schema: { params: ChatIdParam, body: ChatReadInput } }, (req) =>
-      chats.markRead(req.tenant, req.params.id, req.body?.userId),
+    app.post(
+      '/chats/:id/read',
+      {
+        config: access.plan('useInternalChat'),
+        schema: { response: { 200: JsonAnswer }, params: ChatIdParam, body: ChatReadInput },
+      },
+      (req) => chats.markRead(req.tenant, req.params.id, req.body?.userId),
     );
   };

@@ -3,7 +3,6 @@ import {
   ContactListItemInput,
   MAX_CONTACT_LIST_UPLOAD_ROWS,
   PAGE_SIZE,
-  can,
   contactListItemsOf,
   normalizeNumber,
   onlyDigits,
@@ -29,7 +28,6 @@ import type { Channel } from '../../messaging/channel.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { Events } from '../../realtime/events.js';
 import { whatsappService, type WhatsappService } from '../whatsapps/whatsapp-service.js';
-import { requireCampaignManager, requireCampaigns } from '../campaign-settings/campaign-access.js';
 import { readContactSheet } from './spreadsheet.js';
 import { z } from 'zod';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
@@ -239,7 +237,6 @@ export function contactListService(deps: ContactListServiceDeps) {
 
     /** GET /contact-lists: by name, searched by name; { records, hasMore } from one extra row. */
     async list(t: Tenant, q: ContactListsQuery): Promise<ContactListPage> {
-      await requireCampaigns(db, t);
       const rows = await db
         .select({ list: contactLists, count: countOf })
         .from(contactLists)
@@ -260,7 +257,6 @@ export function contactListService(deps: ContactListServiceDeps) {
 
     /** GET /contact-lists/list: every list of the company (the campaign dialog's picker). */
     async listAll(t: Tenant): Promise<ContactList[]> {
-      await requireCampaigns(db, t);
       const rows = await db
         .select({ list: contactLists, count: countOf })
         .from(contactLists)
@@ -270,13 +266,10 @@ export function contactListService(deps: ContactListServiceDeps) {
     },
 
     async get(t: Tenant, id: number): Promise<ContactList> {
-      await requireCampaigns(db, t);
       return loadList(t.companyId, id);
     },
 
     async create(t: Tenant, input: ContactListInput): Promise<ContactList> {
-      requireCampaignManager(t);
-      await requireCampaigns(db, t);
       const [r] = await db
         .insert(contactLists)
         .values({ companyId: t.companyId, name: input.name })
@@ -287,8 +280,6 @@ export function contactListService(deps: ContactListServiceDeps) {
     },
 
     async update(t: Tenant, id: number, input: ContactListInput): Promise<ContactList> {
-      requireCampaignManager(t);
-      await requireCampaigns(db, t);
       const [r] = await db
         .update(contactLists)
         .set({ name: input.name, updatedAt: new Date() })
@@ -302,8 +293,6 @@ export function contactListService(deps: ContactListServiceDeps) {
 
     /** The items go with the list; campaigns that used it keep their history with no list (set null). */
     async remove(t: Tenant, id: number) {
-      requireCampaignManager(t);
-      await requireCampaigns(db, t);
       const [gone] = await db
         .delete(contactLists)
         .where(and(eq(contactLists.id, id), eq(contactLists.companyId, t.companyId)))
@@ -319,8 +308,6 @@ export function contactListService(deps: ContactListServiceDeps) {
      * e-mail (so uploading the same file twice adds nothing); a number repeated in the file is reported.
      */
     async upload(t: Tenant, id: number, data: Buffer): Promise<ContactListUploadResult> {
-      requireCampaignManager(t);
-      await requireCampaigns(db, t);
       await listRow(t.companyId, id);
       const rows = await readContactSheet(data, MAX_CONTACT_LIST_UPLOAD_ROWS);
       const errorBag: ContactListUploadError[] = [];
@@ -406,7 +393,6 @@ export function contactListService(deps: ContactListServiceDeps) {
 
     /** GET /contact-list-items: one list's items by name; { contacts, hasMore }. */
     async listItems(t: Tenant, q: ContactListItemQuery): Promise<ContactListItemPage> {
-      await requireCampaigns(db, t);
       await listRow(t.companyId, q.contactListId);
       const rows = await db
         .select()
@@ -425,7 +411,6 @@ export function contactListService(deps: ContactListServiceDeps) {
     },
 
     async getItem(t: Tenant, id: number): Promise<ContactListItemView> {
-      await requireCampaigns(db, t);
       return itemView(await itemRow(t.companyId, id));
     },
 
@@ -433,8 +418,6 @@ export function contactListService(deps: ContactListServiceDeps) {
       t: Tenant,
       input: { name: string; number: string; email: string; contactListId: number },
     ): Promise<ContactListItemView> {
-      requireCampaignManager(t);
-      await requireCampaigns(db, t);
       await listRow(t.companyId, input.contactListId);
       const number = normalizeNumber(input.number);
       const isWhatsappValid = await checkNumber(await defaultChannel(t.companyId), number);
@@ -457,8 +440,6 @@ export function contactListService(deps: ContactListServiceDeps) {
     },
 
     async updateItem(t: Tenant, id: number, input: ContactListItemUpdate): Promise<ContactListItemView> {
-      requireCampaignManager(t);
-      await requireCampaigns(db, t);
       const before = await itemRow(t.companyId, id);
       const number = input.number === undefined ? undefined : normalizeNumber(input.number);
       const renumbered = number !== undefined && number !== before.number;
@@ -483,8 +464,6 @@ export function contactListService(deps: ContactListServiceDeps) {
     },
 
     async removeItem(t: Tenant, id: number) {
-      if (!can(t, 'contacts-page:deleteContact') && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
-      await requireCampaigns(db, t);
       const [gone] = await db
         .delete(contactListItems)
         .where(and(eq(contactListItems.id, id), eq(contactListItems.companyId, t.companyId)))

@@ -1,29 +1,60 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ContactInput, ContactListQuery, ContactUpdate, ContactUploadRows, IdParam } from '@recado/contracts';
+import {
+  ContactInput,
+  ContactListQuery,
+  ContactUpdate,
+  ContactUploadRows,
+  IdParam,
+  JsonAnswer,
+} from '@recado/contracts';
 import type { ContactService } from './contact-service.js';
+import { access } from '../../http/access.js';
 
 export const contactRoutes =
   (contacts: ContactService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/contacts', { schema: { querystring: ContactListQuery } }, (req) =>
-      contacts.list(req.tenant, req.query),
+    app.get(
+      '/contacts',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: ContactListQuery } },
+      (req) => contacts.list(req.tenant, req.query),
     );
-    app.get('/contacts/list', (req) => contacts.listAll(req.tenant));
-    app.get('/contacts/:id', { schema: { params: IdParam } }, (req) =>
-      contacts.get(req.tenant, req.params.id),
+    app.get('/contacts/list', { config: access.user, schema: { response: { 200: JsonAnswer } } }, (req) =>
+      contacts.listAll(req.tenant),
     );
-    app.post('/contacts', { schema: { body: ContactInput } }, async (req, reply) =>
-      reply.status(201).send(await contacts.create(req.tenant, req.body)),
+    app.get(
+      '/contacts/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => contacts.get(req.tenant, req.params.id),
     );
-    app.put('/contacts/:id', { schema: { params: IdParam, body: ContactUpdate } }, (req) =>
-      contacts.update(req.tenant, req.params.id, req.body),
+    app.post(
+      '/contacts',
+      { config: access.user, schema: { response: { 201: JsonAnswer }, body: ContactInput } },
+      async (req, reply) => reply.status(201).send(await contacts.create(req.tenant, req.body)),
     );
-    app.delete('/contacts/:id', { schema: { params: IdParam } }, (req) =>
-      contacts.remove(req.tenant, req.params.id),
+    app.put(
+      '/contacts/:id',
+      {
+        config: access.user,
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: ContactUpdate },
+      },
+      (req) => contacts.update(req.tenant, req.params.id, req.body),
     );
-    app.post('/contacts/import', (req) => contacts.importAddressBook(req.tenant));
+    app.delete(
+      '/contacts/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => contacts.remove(req.tenant, req.params.id),
+    );
+    app.post('/contacts/import', { config: access.user, schema: { response: { 200: JsonAnswer } } }, (req) =>
+      contacts.importAddressBook(req.tenant),
+    );
     // 5,000 rows of name, number and e-mail fit easily; the array length is what the schema limits.
-    app.post('/contacts/upload', { schema: { body: ContactUploadRows }, bodyLimit: 4 * 1024 * 1024 }, (req) =>
-      contacts.upload(req.tenant, req.body),
+    app.post(
+      '/contacts/upload',
+      {
+        config: access.user,
+        schema: { response: { 200: JsonAnswer }, body: ContactUploadRows },
+        bodyLimit: 4 * 1024 * 1024,
+      },
+      (req) => contacts.upload(req.tenant, req.body),
     );
   };

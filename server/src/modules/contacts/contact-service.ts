@@ -3,7 +3,6 @@ import { and, asc, eq, like, or, sql, type SQL } from 'drizzle-orm';
 import {
   CONTACT_SEARCH_MIN_LENGTH,
   PAGE_SIZE,
-  can,
   legacyBrazilianNumber,
   normalizeNumber,
   onlyDigits,
@@ -356,7 +355,6 @@ export function contactService(deps: ContactServiceDeps) {
     },
 
     async remove(t: Tenant, id: number) {
-      if (!can(t, 'contacts-page:deleteContact')) throw new AppError('ERR_NO_PERMISSION', 403);
       const [gone] = await db
         .delete(contacts)
         .where(and(eq(contacts.id, id), eq(contacts.companyId, t.companyId)))

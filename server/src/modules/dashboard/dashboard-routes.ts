@@ -1,28 +1,41 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { DashboardQuery, DashboardRangeQuery } from '@recado/contracts';
+import { DashboardQuery, DashboardRangeQuery, FileAnswer, JsonAnswer } from '@recado/contracts';
 import type { DashboardService } from './dashboard-service.js';
+import { access } from '../../http/access.js';
 
 /** The dashboard (operations §7 "Dashboard"): admins only, one company's figures, definitions in docs/metrics.md. */
 export const dashboardRoutes =
   (dashboard: DashboardService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/dashboard', { schema: { querystring: DashboardQuery } }, (req) =>
-      dashboard.counters(req.tenant, req.query),
+    app.get(
+      '/dashboard',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardQuery } },
+      (req) => dashboard.counters(req.tenant, req.query),
     );
-    app.get('/dashboard/ticketsUsers', { schema: { querystring: DashboardRangeQuery } }, (req) =>
-      dashboard.ticketsUsers(req.tenant, req.query),
+    app.get(
+      '/dashboard/ticketsUsers',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardRangeQuery } },
+      (req) => dashboard.ticketsUsers(req.tenant, req.query),
     );
-    app.get('/dashboard/ticketsDay', { schema: { querystring: DashboardRangeQuery } }, (req) =>
-      dashboard.ticketsDay(req.tenant, req.query),
+    app.get(
+      '/dashboard/ticketsDay',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardRangeQuery } },
+      (req) => dashboard.ticketsDay(req.tenant, req.query),
     );
-    app.get('/dashboard/sourceTracking', { schema: { querystring: DashboardRangeQuery } }, (req) =>
-      dashboard.sourceTracking(req.tenant, req.query),
+    app.get(
+      '/dashboard/sourceTracking',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardRangeQuery } },
+      (req) => dashboard.sourceTracking(req.tenant, req.query),
     );
-    app.get('/dashboard/export', { schema: { querystring: DashboardRangeQuery } }, async (req, reply) => {
-      const { filename, csv } = await dashboard.exportCsv(req.tenant, req.query);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .send(csv);
-    });
+    app.get(
+      '/dashboard/export',
+      { config: access.admin, schema: { response: { 200: FileAnswer }, querystring: DashboardRangeQuery } },
+      async (req, reply) => {
+        const { filename, csv } = await dashboard.exportCsv(req.tenant, req.query);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${filename}"`)
+          .send(csv);
+      },
+    );
   };

@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  FileAnswer,
   FileListInput,
   FileListQuery,
   FileListUpdate,
   IdParam,
+  JsonAnswer,
   MAX_FILE_LIST_UPLOAD_BYTES,
 } from '@recado/contracts';
 import { AppError } from '../../http/errors.js';
 import { readOneFile } from '../../http/uploads.js';
 import type { FileListService } from './file-list-service.js';
+import { access } from '../../http/access.js';
 
 const OptionTarget = z.object({
   optionId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
@@ -19,37 +22,62 @@ const OptionTarget = z.object({
 export const fileListRoutes =
   (fileLists: FileListService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/files', { schema: { querystring: FileListQuery } }, (req) =>
-      fileLists.list(req.tenant, req.query),
+    app.get(
+      '/files',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: FileListQuery } },
+      (req) => fileLists.list(req.tenant, req.query),
     );
-    app.get('/files/list', (req) => fileLists.listAll(req.tenant));
-    app.get('/files/:id', { schema: { params: IdParam } }, (req) => fileLists.get(req.tenant, req.params.id));
-    app.post('/files', { schema: { body: FileListInput } }, async (req, reply) =>
-      reply.status(201).send(await fileLists.create(req.tenant, req.body)),
+    app.get('/files/list', { config: access.user, schema: { response: { 200: JsonAnswer } } }, (req) =>
+      fileLists.listAll(req.tenant),
     );
-    app.put('/files/:id', { schema: { params: IdParam, body: FileListUpdate } }, (req) =>
-      fileLists.update(req.tenant, req.params.id, req.body),
+    app.get(
+      '/files/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => fileLists.get(req.tenant, req.params.id),
     );
-    app.delete('/files/:id', { schema: { params: IdParam } }, (req) =>
-      fileLists.remove(req.tenant, req.params.id),
+    app.post(
+      '/files',
+      { config: access.admin, schema: { response: { 201: JsonAnswer }, body: FileListInput } },
+      async (req, reply) => reply.status(201).send(await fileLists.create(req.tenant, req.body)),
+    );
+    app.put(
+      '/files/:id',
+      {
+        config: access.admin,
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: FileListUpdate },
+      },
+      (req) => fileLists.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete(
+      '/files/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => fileLists.remove(req.tenant, req.params.id),
     );
     // Multipart: the file (field `files` or `file`), and optionId (or the spec's `id`) or a new option's name.
-    app.post('/files/uploadList/:id', { schema: { params: IdParam } }, async (req) => {
-      const { file, fields } = await readOneFile(req, { maxBytes: MAX_FILE_LIST_UPLOAD_BYTES });
-      const target = OptionTarget.safeParse({
-        optionId: fields.optionId || fields.id || undefined,
-        name: fields.name || undefined,
-      });
-      if (!target.success) throw new AppError('ERR_VALIDATION', 400, 'invalid optionId or name');
-      return fileLists.upload(req.tenant, req.params.id, file, target.data);
-    });
-    app.get('/files/options/:id/file', { schema: { params: IdParam } }, async (req, reply) => {
-      const file = await fileLists.optionFile(req.tenant, req.params.id);
-      return reply
-        .header('content-disposition', `inline; filename="${encodeURIComponent(file.fileName)}"`)
-        .header('cache-control', 'private, max-age=3600')
-        .header('x-content-type-options', 'nosniff')
-        .type(file.mediaType || 'application/octet-stream')
-        .send(file.data);
-    });
+    app.post(
+      '/files/uploadList/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      async (req) => {
+        const { file, fields } = await readOneFile(req, { maxBytes: MAX_FILE_LIST_UPLOAD_BYTES });
+        const target = OptionTarget.safeParse({
+          optionId: fields.optionId || fields.id || undefined,
+          name: fields.name || undefined,
+        });
+        if (!target.success) throw new AppError('ERR_VALIDATION', 400, 'invalid optionId or name');
+        return fileLists.upload(req.tenant, req.params.id, file, target.data);
+      },
+    );
+    app.get(
+      '/files/options/:id/file',
+      { config: access.user, schema: { response: { 200: FileAnswer }, params: IdParam } },
+      async (req, reply) => {
+        const file = await fileLists.optionFile(req.tenant, req.params.id);
+        return reply
+          .header('content-disposition', `inline; filename="${encodeURIComponent(file.fileName)}"`)
+          .header('cache-control', 'private, max-age=3600')
+          .header('x-content-type-options', 'nosniff')
+          .type(file.mediaType || 'application/octet-stream')
+          .send(file.data);
+      },
+    );
   };

@@ -19,7 +19,6 @@ import type { Tenant } from '../../http/tenant.js';
 import { containsText } from '../../lib/sql.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { Events } from '../../realtime/events.js';
-import { requireCampaignManager } from '../campaign-settings/campaign-access.js';
 import { truncate } from '../../lib/text.js';
 
 type FileRow = typeof files.$inferSelect;
@@ -142,7 +141,6 @@ export function fileListService({ db, events, media }: { db: Db; events: Events;
     get: (t: Tenant, id: number) => load(t.companyId, id),
 
     async create(t: Tenant, input: FileListInputParsed): Promise<FileList> {
-      requireCampaignManager(t);
       const id = await db.transaction(async (tx) => {
         const [r] = await tx
           .insert(files)
@@ -157,7 +155,6 @@ export function fileListService({ db, events, media }: { db: Db; events: Events;
     },
 
     async update(t: Tenant, id: number, input: FileListUpdate): Promise<FileList> {
-      requireCampaignManager(t);
       const removedPaths = await db.transaction(async (tx) => {
         const [r] = await tx
           .update(files)
@@ -174,7 +171,6 @@ export function fileListService({ db, events, media }: { db: Db; events: Events;
     },
 
     async remove(t: Tenant, id: number) {
-      requireCampaignManager(t);
       const paths = await db.transaction(async (tx) => {
         const opts = await tx
           .select({ path: filesOptions.path })
@@ -203,7 +199,6 @@ export function fileListService({ db, events, media }: { db: Db; events: Events;
       file: { filename: string; data: Buffer },
       target: { optionId?: number; name?: string },
     ): Promise<FileList> {
-      requireCampaignManager(t);
       const list = await load(t.companyId, id);
       const mediaType = fileListType(file.filename);
       if (!mediaType)

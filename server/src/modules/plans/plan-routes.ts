@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, PlanInput, PlanUpdate } from '@recado/contracts';
+import { IdParam, JsonAnswer, PlanInput, PlanUpdate } from '@recado/contracts';
 import { patchSchema } from '../../http/patch-schema.js';
 import type { PlanService } from './plan-service.js';
+import { access } from '../../http/access.js';
 
 const PlanPatch = patchSchema(PlanUpdate);
 
@@ -9,15 +10,27 @@ const PlanPatch = patchSchema(PlanUpdate);
 export const planRoutes =
   (plans: PlanService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/plans/all', (req) => plans.listAll(req.tenant));
-    app.get('/plans/:id', { schema: { params: IdParam } }, (req) => plans.get(req.params.id));
-    app.post('/plans', { schema: { body: PlanInput } }, async (req, reply) =>
-      reply.status(201).send(await plans.create(req.tenant, req.body)),
+    app.get('/plans/all', { config: access.super, schema: { response: { 200: JsonAnswer } } }, (req) =>
+      plans.listAll(req.tenant),
     );
-    app.put('/plans/:id', { schema: { params: IdParam, body: PlanPatch } }, (req) =>
-      plans.update(req.tenant, req.params.id, req.body),
+    app.get(
+      '/plans/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => plans.get(req.params.id),
     );
-    app.delete('/plans/:id', { schema: { params: IdParam } }, (req) =>
-      plans.remove(req.tenant, req.params.id),
+    app.post(
+      '/plans',
+      { config: access.super, schema: { response: { 201: JsonAnswer }, body: PlanInput } },
+      async (req, reply) => reply.status(201).send(await plans.create(req.tenant, req.body)),
+    );
+    app.put(
+      '/plans/:id',
+      { config: access.super, schema: { response: { 200: JsonAnswer }, params: IdParam, body: PlanPatch } },
+      (req) => plans.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete(
+      '/plans/:id',
+      { config: access.super, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => plans.remove(req.tenant, req.params.id),
     );
   };

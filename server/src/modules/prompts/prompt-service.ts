@@ -1,6 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
 import {
-  can,
   SECRET_MASK,
   type Prompt,
   type PromptEvent,
@@ -14,7 +13,6 @@ import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import type { Events } from '../../realtime/events.js';
-import { requirePlanFlag } from '../companies/company-queries.js';
 
 type Row = typeof prompts.$inferSelect;
 type QueueRef = { id: number; name: string; color: string } | null;
@@ -55,11 +53,6 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
     return view(hit.p, hit.queue?.id ? hit.queue : null);
   }
 
-  const requireManager = (t: Tenant) => {
-    if (!can(t, 'prompts:manage') && !t.super)
-      throw new AppError('ERR_NO_PERMISSION', 403, 'Only admins change prompts');
-  };
-
   /** The queue a prompt answers in must be one of the company's. */
   async function checkQueue(companyId: number, queueId: number) {
     const [q] = await db
@@ -70,11 +63,6 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
   }
 
   return {
-    /** Plan flag useOpenAi gates the whole API (the screen checks it too and redirects). */
-    async requirePlan(companyId: number) {
-      await requirePlanFlag(db, companyId, 'useOpenAi', 'AI prompts');
-    },
-
     /** GET /prompt: every prompt of the company, by name (a company has few). */
     async list(t: Tenant): Promise<PromptList> {
       const rows = await select()
@@ -95,7 +83,6 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
     },
 
     async create(t: Tenant, input: PromptInput): Promise<Prompt> {
-      requireManager(t);
       const apiKey = newKey(input.apiKey);
       if (!apiKey)
         throw new AppError('ERR_VALIDATION', 400, 'Invalid prompt', {
@@ -122,7 +109,6 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
     },
 
     async update(t: Tenant, id: number, input: PromptUpdate): Promise<Prompt> {
-      requireManager(t);
       await load(t.companyId, id);
       if (input.queueId !== undefined) await checkQueue(t.companyId, input.queueId);
       const apiKey = newKey(input.apiKey);
@@ -150,7 +136,6 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
 
     /** Queues that used the prompt lose it (they go on without an assistant). */
     async remove(t: Tenant, id: number) {
-      requireManager(t);
       const [gone] = await db.transaction(async (tx) => {
         await tx
           .update(queues)

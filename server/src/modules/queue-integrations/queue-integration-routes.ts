@@ -1,32 +1,58 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   IdParam,
+  JsonAnswer,
   QueueIntegrationInput,
   QueueIntegrationListQuery,
   QueueIntegrationTestSession,
 } from '@recado/contracts';
 import type { QueueIntegrationService } from './queue-integration-service.js';
+import { access } from '../../http/access.js';
 
 /** Queue integrations (operations §7). */
 export const queueIntegrationRoutes =
   (integrations: QueueIntegrationService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/queueIntegration', { schema: { querystring: QueueIntegrationListQuery } }, (req) =>
-      integrations.list(req.tenant, req.query),
+    app.get(
+      '/queueIntegration',
+      {
+        config: access.plan('useIntegrations'),
+        schema: { response: { 200: JsonAnswer }, querystring: QueueIntegrationListQuery },
+      },
+      (req) => integrations.list(req.tenant, req.query),
     );
-    app.get('/queueIntegration/:id', { schema: { params: IdParam } }, (req) =>
-      integrations.get(req.tenant, req.params.id),
+    app.get(
+      '/queueIntegration/:id',
+      { config: access.plan('useIntegrations'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => integrations.get(req.tenant, req.params.id),
     );
-    app.post('/queueIntegration', { schema: { body: QueueIntegrationInput } }, async (req, reply) =>
-      reply.status(201).send(await integrations.create(req.tenant, req.body)),
+    app.post(
+      '/queueIntegration',
+      {
+        config: access.plan('useIntegrations'),
+        schema: { response: { 201: JsonAnswer }, body: QueueIntegrationInput },
+      },
+      async (req, reply) => reply.status(201).send(await integrations.create(req.tenant, req.body)),
     );
-    app.post('/queueIntegration/testSession', { schema: { body: QueueIntegrationTestSession } }, (req) =>
-      integrations.testSession(req.tenant, req.body),
+    app.post(
+      '/queueIntegration/testSession',
+      {
+        config: access.plan('useIntegrations'),
+        schema: { response: { 200: JsonAnswer }, body: QueueIntegrationTestSession },
+      },
+      (req) => integrations.testSession(req.tenant, req.body),
     );
-    app.put('/queueIntegration/:id', { schema: { params: IdParam, body: QueueIntegrationInput } }, (req) =>
-      integrations.update(req.tenant, req.params.id, req.body),
+    app.put(
+      '/queueIntegration/:id',
+      {
+        config: access.plan('useIntegrations'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: QueueIntegrationInput },
+      },
+      (req) => integrations.update(req.tenant, req.params.id, req.body),
     );
-    app.delete('/queueIntegration/:id', { schema: { params: IdParam } }, (req) =>
-      integrations.remove(req.tenant, req.params.id),
+    app.delete(
+      '/queueIntegration/:id',
+      { config: access.plan('useIntegrations'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => integrations.remove(req.tenant, req.params.id),
     );
   };

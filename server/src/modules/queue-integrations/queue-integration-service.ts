@@ -20,7 +20,6 @@ import type { SecretBox } from '../../lib/crypto.js';
 import { containsText } from '../../lib/sql.js';
 import type { Events } from '../../realtime/events.js';
 import { queueView, requireQueueManager } from '../queues/queue-service.js';
-import { requirePlanFlag } from '../companies/company-queries.js';
 
 type Row = typeof queueIntegrations.$inferSelect;
 type Values = Omit<typeof queueIntegrations.$inferInsert, 'id' | 'companyId' | 'createdAt'>;
@@ -130,11 +129,6 @@ export function queueIntegrationService({
   const emit = (companyId: number, payload: QueueIntegrationEvent) =>
     events.toCompany(companyId, 'queueIntegration', payload);
 
-  /** Operations §2/§6: the whole module needs the plan flag useIntegrations. */
-  async function requirePlan(t: Tenant) {
-    await requirePlanFlag(db, t.companyId, 'useIntegrations', 'queue integrations');
-  }
-
   async function row(companyId: number, id: number): Promise<Row> {
     const [r] = await db
       .select()
@@ -147,7 +141,6 @@ export function queueIntegrationService({
   return {
     /** GET /queueIntegration/: by name, searched by name, 20 a page, hasMore from one extra row. */
     async list(t: Tenant, q: QueueIntegrationListQuery) {
-      await requirePlan(t);
       const search = q.searchParam.trim();
       const rows = await db
         .select()
@@ -168,13 +161,11 @@ export function queueIntegrationService({
     },
 
     async get(t: Tenant, id: number): Promise<QueueIntegration> {
-      await requirePlan(t);
       return queueIntegrationView(await row(t.companyId, id));
     },
 
     async create(t: Tenant, input: QueueIntegrationInput): Promise<QueueIntegration> {
       requireQueueManager(t);
-      await requirePlan(t);
       const [r] = await db
         .insert(queueIntegrations)
         .values({ companyId: t.companyId, ...columns(input, box, undefined, allowPrivateUrls) })
@@ -186,7 +177,6 @@ export function queueIntegrationService({
 
     async update(t: Tenant, id: number, input: QueueIntegrationInput): Promise<QueueIntegration> {
       requireQueueManager(t);
-      await requirePlan(t);
       const previous = await row(t.companyId, id);
       const [r] = await db
         .update(queueIntegrations)
@@ -202,7 +192,6 @@ export function queueIntegrationService({
     /** The queues that used it lose it (in the same transaction) and go out updated. */
     async remove(t: Tenant, id: number) {
       requireQueueManager(t);
-      await requirePlan(t);
       // The queues first: the foreign key would clear them silently, and their update must go out.
       const changed = await db.transaction(async (tx) => {
         const cleared = await tx
@@ -232,7 +221,6 @@ export function queueIntegrationService({
      */
     async testSession(t: Tenant, input: QueueIntegrationTestSession): Promise<never> {
       requireQueueManager(t);
-      await requirePlan(t);
       const account = readServiceAccount(input.jsonContent);
       void account;
       throw new AppError(

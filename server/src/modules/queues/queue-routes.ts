@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   IdParam,
+  JsonAnswer,
   QueueInput,
   QueueListQuery,
   QueueOptionInput,
@@ -10,6 +11,7 @@ import {
 import { patchSchema } from '../../http/patch-schema.js';
 import type { QueueService } from './queue-service.js';
 import type { QueueOptionService } from './queue-option-service.js';
+import { access } from '../../http/access.js';
 
 // Only what is sent changes: a rename must not reset the schedules to the default week.
 const QueuePatch = patchSchema(QueueInput);
@@ -17,33 +19,58 @@ const QueuePatch = patchSchema(QueueInput);
 export const queueRoutes =
   (queues: QueueService, options: QueueOptionService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/queue', { schema: { querystring: QueueListQuery } }, (req) =>
-      queues.list(req.tenant, req.query.companyId),
+    app.get(
+      '/queue',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: QueueListQuery } },
+      (req) => queues.list(req.tenant, req.query.companyId),
     );
-    app.get('/queue/:id', { schema: { params: IdParam } }, (req) => queues.get(req.tenant, req.params.id));
-    app.post('/queue', { schema: { body: QueueInput } }, async (req, reply) =>
-      reply.status(201).send(await queues.create(req.tenant, req.body)),
+    app.get(
+      '/queue/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => queues.get(req.tenant, req.params.id),
     );
-    app.put('/queue/:id', { schema: { params: IdParam, body: QueuePatch } }, (req) =>
-      queues.update(req.tenant, req.params.id, req.body),
+    app.post(
+      '/queue',
+      { config: access.admin, schema: { response: { 201: JsonAnswer }, body: QueueInput } },
+      async (req, reply) => reply.status(201).send(await queues.create(req.tenant, req.body)),
     );
-    app.delete('/queue/:id', { schema: { params: IdParam } }, (req) =>
-      queues.remove(req.tenant, req.params.id),
+    app.put(
+      '/queue/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam, body: QueuePatch } },
+      (req) => queues.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete(
+      '/queue/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => queues.remove(req.tenant, req.params.id),
     );
 
-    app.get('/queue-options', { schema: { querystring: QueueOptionListQuery } }, (req) =>
-      options.list(req.tenant, req.query),
+    app.get(
+      '/queue-options',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: QueueOptionListQuery } },
+      (req) => options.list(req.tenant, req.query),
     );
-    app.get('/queue-options/:id', { schema: { params: IdParam } }, (req) =>
-      options.get(req.tenant, req.params.id),
+    app.get(
+      '/queue-options/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => options.get(req.tenant, req.params.id),
     );
-    app.post('/queue-options', { schema: { body: QueueOptionInput } }, async (req, reply) =>
-      reply.status(201).send(await options.create(req.tenant, req.body)),
+    app.post(
+      '/queue-options',
+      { config: access.user, schema: { response: { 201: JsonAnswer }, body: QueueOptionInput } },
+      async (req, reply) => reply.status(201).send(await options.create(req.tenant, req.body)),
     );
-    app.put('/queue-options/:id', { schema: { params: IdParam, body: QueueOptionUpdate } }, (req) =>
-      options.update(req.tenant, req.params.id, req.body),
+    app.put(
+      '/queue-options/:id',
+      {
+        config: access.user,
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: QueueOptionUpdate },
+      },
+      (req) => options.update(req.tenant, req.params.id, req.body),
     );
-    app.delete('/queue-options/:id', { schema: { params: IdParam } }, (req) =>
-      options.remove(req.tenant, req.params.id),
+    app.delete(
+      '/queue-options/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => options.remove(req.tenant, req.params.id),
     );
   };

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  FileAnswer,
   IdParam,
+  JsonAnswer,
   QuickMessageInput,
   QuickMessageListQuery,
   QuickMessageSuggestQuery,
@@ -8,48 +10,77 @@ import {
 } from '@recado/contracts';
 import type { QuickMessageService } from './quick-message-service.js';
 import { MAX_UPLOAD_BYTES, MESSAGE_MEDIA, mimeOf, readOneFile } from '../../http/uploads.js';
+import { access } from '../../http/access.js';
 
 export const quickMessageRoutes =
   (quick: QuickMessageService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/quick-messages', { schema: { querystring: QuickMessageListQuery } }, (req) =>
-      quick.list(req.tenant, req.query),
+    app.get(
+      '/quick-messages',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: QuickMessageListQuery } },
+      (req) => quick.list(req.tenant, req.query),
     );
     // companyId and userId are accepted for the spec's client; the signed-in user decides what is listed.
-    app.get('/quick-messages/list', { schema: { querystring: QuickMessageSuggestQuery } }, (req) =>
-      quick.suggestions(req.tenant),
+    app.get(
+      '/quick-messages/list',
+      {
+        config: access.user,
+        schema: { response: { 200: JsonAnswer }, querystring: QuickMessageSuggestQuery },
+      },
+      (req) => quick.suggestions(req.tenant),
     );
-    app.get('/quick-messages/:id', { schema: { params: IdParam } }, (req) =>
-      quick.get(req.tenant, req.params.id),
+    app.get(
+      '/quick-messages/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => quick.get(req.tenant, req.params.id),
     );
-    app.post('/quick-messages', { schema: { body: QuickMessageInput } }, async (req, reply) =>
-      reply.status(201).send(await quick.create(req.tenant, req.body)),
+    app.post(
+      '/quick-messages',
+      { config: access.user, schema: { response: { 201: JsonAnswer }, body: QuickMessageInput } },
+      async (req, reply) => reply.status(201).send(await quick.create(req.tenant, req.body)),
     );
-    app.put('/quick-messages/:id', { schema: { params: IdParam, body: QuickMessageUpdate } }, (req) =>
-      quick.update(req.tenant, req.params.id, req.body),
+    app.put(
+      '/quick-messages/:id',
+      {
+        config: access.user,
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: QuickMessageUpdate },
+      },
+      (req) => quick.update(req.tenant, req.params.id, req.body),
     );
-    app.delete('/quick-messages/:id', { schema: { params: IdParam } }, (req) =>
-      quick.remove(req.tenant, req.params.id),
+    app.delete(
+      '/quick-messages/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => quick.remove(req.tenant, req.params.id),
     );
-    app.post('/quick-messages/:id/media-upload', { schema: { params: IdParam } }, async (req) => {
-      // Read (and authorise) before the upload is stored.
-      await quick.get(req.tenant, req.params.id);
-      // Attachments of quick messages: what a message can carry.
-      const { file } = await readOneFile(req, {
-        maxBytes: MAX_UPLOAD_BYTES,
-        accept: (f) => MESSAGE_MEDIA.test(f.mimetype),
-      });
-      return quick.setMedia(req.tenant, req.params.id, file);
-    });
-    app.delete('/quick-messages/:id/media-upload', { schema: { params: IdParam } }, (req) =>
-      quick.removeMedia(req.tenant, req.params.id),
+    app.post(
+      '/quick-messages/:id/media-upload',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      async (req) => {
+        // Read (and authorise) before the upload is stored.
+        await quick.get(req.tenant, req.params.id);
+        // Attachments of quick messages: what a message can carry.
+        const { file } = await readOneFile(req, {
+          maxBytes: MAX_UPLOAD_BYTES,
+          accept: (f) => MESSAGE_MEDIA.test(f.mimetype),
+        });
+        return quick.setMedia(req.tenant, req.params.id, file);
+      },
     );
-    app.get('/quick-messages/:id/media', { schema: { params: IdParam } }, async (req, reply) => {
-      const file = await quick.mediaFile(req.tenant, req.params.id);
-      return reply
-        .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
-        .header('cache-control', 'private, max-age=60')
-        .type(mimeOf(file.filename))
-        .send(file.data);
-    });
+    app.delete(
+      '/quick-messages/:id/media-upload',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => quick.removeMedia(req.tenant, req.params.id),
+    );
+    app.get(
+      '/quick-messages/:id/media',
+      { config: access.user, schema: { response: { 200: FileAnswer }, params: IdParam } },
+      async (req, reply) => {
+        const file = await quick.mediaFile(req.tenant, req.params.id);
+        return reply
+          .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
+          .header('cache-control', 'private, max-age=60')
+          .type(mimeOf(file.filename))
+          .send(file.data);
+      },
+    );
   };

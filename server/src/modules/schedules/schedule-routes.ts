@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  FileAnswer,
   IdParam,
+  JsonAnswer,
   SCHEDULE_MEDIA_EXTENSIONS,
   SCHEDULE_MEDIA_TYPES,
   ScheduleInput,
@@ -9,6 +11,7 @@ import {
 } from '@recado/contracts';
 import type { ScheduleService } from './schedule-service.js';
 import { extensionOf, MAX_UPLOAD_BYTES, mimeOf, readOneFile } from '../../http/uploads.js';
+import { access } from '../../http/access.js';
 
 /** png, jpg, jpeg only: both the type and the name must say so. */
 const acceptImage = ({ mimetype, filename }: { mimetype: string; filename: string }) =>
@@ -18,39 +21,61 @@ const acceptImage = ({ mimetype, filename }: { mimetype: string; filename: strin
 export const scheduleRoutes =
   (schedules: ScheduleService): FastifyPluginAsyncZod =>
   async (app) => {
-    // Plan flag useSchedules: a company without it gets ERR_NO_PERMISSION from every route here.
-    app.addHook('preHandler', async (req) => {
-      await schedules.requirePlan(req.tenant.companyId);
-    });
-    app.get('/schedules', { schema: { querystring: ScheduleListQuery } }, (req) =>
-      schedules.list(req.tenant, req.query),
+    app.get(
+      '/schedules',
+      {
+        config: access.plan('useSchedules'),
+        schema: { response: { 200: JsonAnswer }, querystring: ScheduleListQuery },
+      },
+      (req) => schedules.list(req.tenant, req.query),
     );
-    app.get('/schedules/:id', { schema: { params: IdParam } }, (req) =>
-      schedules.get(req.tenant, req.params.id),
+    app.get(
+      '/schedules/:id',
+      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => schedules.get(req.tenant, req.params.id),
     );
-    app.post('/schedules', { schema: { body: ScheduleInput } }, async (req, reply) =>
-      reply.status(201).send(await schedules.create(req.tenant, req.body)),
+    app.post(
+      '/schedules',
+      { config: access.plan('useSchedules'), schema: { response: { 201: JsonAnswer }, body: ScheduleInput } },
+      async (req, reply) => reply.status(201).send(await schedules.create(req.tenant, req.body)),
     );
-    app.put('/schedules/:id', { schema: { params: IdParam, body: ScheduleUpdate } }, (req) =>
-      schedules.update(req.tenant, req.params.id, req.body),
+    app.put(
+      '/schedules/:id',
+      {
+        config: access.plan('useSchedules'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: ScheduleUpdate },
+      },
+      (req) => schedules.update(req.tenant, req.params.id, req.body),
     );
-    app.delete('/schedules/:id', { schema: { params: IdParam } }, (req) =>
-      schedules.remove(req.tenant, req.params.id),
+    app.delete(
+      '/schedules/:id',
+      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => schedules.remove(req.tenant, req.params.id),
     );
-    app.post('/schedules/:id/media-upload', { schema: { params: IdParam } }, async (req) => {
-      await schedules.get(req.tenant, req.params.id);
-      const { file } = await readOneFile(req, { maxBytes: MAX_UPLOAD_BYTES, accept: acceptImage });
-      return schedules.setMedia(req.tenant, req.params.id, file);
-    });
-    app.delete('/schedules/:id/media-upload', { schema: { params: IdParam } }, (req) =>
-      schedules.removeMedia(req.tenant, req.params.id),
+    app.post(
+      '/schedules/:id/media-upload',
+      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      async (req) => {
+        await schedules.get(req.tenant, req.params.id);
+        const { file } = await readOneFile(req, { maxBytes: MAX_UPLOAD_BYTES, accept: acceptImage });
+        return schedules.setMedia(req.tenant, req.params.id, file);
+      },
     );
-    app.get('/schedules/:id/media', { schema: { params: IdParam } }, async (req, reply) => {
-      const file = await schedules.mediaFile(req.tenant, req.params.id);
-      return reply
-        .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
-        .header('cache-control', 'private, max-age=60')
-        .type(mimeOf(file.filename))
-        .send(file.data);
-    });
+    app.delete(
+      '/schedules/:id/media-upload',
+      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => schedules.removeMedia(req.tenant, req.params.id),
+    );
+    app.get(
+      '/schedules/:id/media',
+      { config: access.plan('useSchedules'), schema: { response: { 200: FileAnswer }, params: IdParam } },
+      async (req, reply) => {
+        const file = await schedules.mediaFile(req.tenant, req.params.id);
+        return reply
+          .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
+          .header('cache-control', 'private, max-age=60')
+          .type(mimeOf(file.filename))
+          .send(file.data);
+      },
+    );
   };

@@ -23,7 +23,6 @@ import { mimeOf } from '../../http/uploads.js';
 import { containsText } from '../../lib/sql.js';
 import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
 import type { TicketView } from '@recado/contracts';
-import { requirePlanFlag } from '../companies/company-queries.js';
 import { truncate } from '../../lib/text.js';
 
 type Row = typeof schedules.$inferSelect;
@@ -112,11 +111,6 @@ export function scheduleService(deps: {
     const schedule = view(hit);
     events.toCompany(companyId, 'schedule', { action, schedule } satisfies ScheduleEvent);
     return schedule;
-  }
-
-  /** Plan flag useSchedules gates the whole API (the menu and the route check it too). */
-  async function requirePlan(companyId: number) {
-    await requirePlanFlag(db, companyId, 'useSchedules', 'schedules');
   }
 
   /** Contact, connection and ticket named by the input must belong to the company. */
@@ -334,7 +328,6 @@ export function scheduleService(deps: {
 
   return {
     jobs: { send: sendJob },
-    requirePlan,
     send,
 
     async list(t: Tenant, q: ScheduleListQuery) {

@@ -1,15 +1,25 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SettingKeyParam, SettingUpdate } from '@recado/contracts';
+import { JsonAnswer, SettingKeyParam, SettingUpdate } from '@recado/contracts';
 import type { SettingService } from './setting-service.js';
+import { access } from '../../http/access.js';
 
 export const settingRoutes =
   (settings: SettingService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/settings', (req) => settings.list(req.tenant));
-    app.get('/settings/:key', { schema: { params: SettingKeyParam } }, (req) =>
-      settings.get(req.tenant, req.params.key),
+    app.get('/settings', { config: access.user, schema: { response: { 200: JsonAnswer } } }, (req) =>
+      settings.list(req.tenant),
     );
-    app.put('/settings/:key', { schema: { params: SettingKeyParam, body: SettingUpdate } }, (req) =>
-      settings.update(req.tenant, req.params.key, req.body.value),
+    app.get(
+      '/settings/:key',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: SettingKeyParam } },
+      (req) => settings.get(req.tenant, req.params.key),
+    );
+    app.put(
+      '/settings/:key',
+      {
+        config: access.admin,
+        schema: { response: { 200: JsonAnswer }, params: SettingKeyParam, body: SettingUpdate },
+      },
+      (req) => settings.update(req.tenant, req.params.key, req.body.value),
     );
   };

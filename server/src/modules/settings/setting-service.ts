@@ -5,7 +5,6 @@ import {
   SETTING_KEYS,
   SETTING_VALUES,
   SUPER_ONLY_SETTINGS,
-  can,
   rooms,
   type Setting,
   type SettingKey,
@@ -45,7 +44,6 @@ export function settingService({ db, events }: { db: Db; events: Events }) {
       return { key, value: await readSetting(db, t.companyId, key) };
     },
     async update(t: Tenant, key: SettingKey, value: string): Promise<Setting> {
-      if (!can(t, 'settings:manage')) throw new AppError('ERR_NO_PERMISSION', 403);
       if (SUPER_ONLY_SETTINGS.includes(key) && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
       const allowed = SETTING_VALUES[key];
       if (allowed && !allowed.includes(value))

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SimulatorInbound } from '@recado/contracts';
+import { FileAnswer, JsonAnswer, SimulatorInbound } from '@recado/contracts';
 import type { SimulatorService } from './simulator-service.js';
+import { access } from '../../http/access.js';
 
 const Params = z.object({ whatsappId: z.coerce.number().int().positive().max(2147483647) });
 const NumberParams = Params.extend({
@@ -16,24 +17,40 @@ export const simulatorRoutes =
   async (app) => {
     app.post(
       '/simulator/:whatsappId/inbound',
-      { schema: { params: Params, body: SimulatorInbound }, bodyLimit: 30 * 1024 * 1024 },
+      {
+        config: access.user,
+        schema: { response: { 202: JsonAnswer }, params: Params, body: SimulatorInbound },
+        bodyLimit: 30 * 1024 * 1024,
+      },
       async (req, reply) => {
         const { id } = await simulator.inbound(req.tenant, req.params.whatsappId, req.body);
         return reply.status(202).send({ id });
       },
     );
-    app.get('/simulator/:whatsappId/conversations', { schema: { params: Params } }, (req) =>
-      simulator.customers(req.tenant, req.params.whatsappId),
+    app.get(
+      '/simulator/:whatsappId/conversations',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: Params } },
+      (req) => simulator.customers(req.tenant, req.params.whatsappId),
     );
-    app.get('/simulator/:whatsappId/conversations/:number', { schema: { params: NumberParams } }, (req) =>
-      simulator.conversation(req.tenant, req.params.whatsappId, req.params.number),
+    app.get(
+      '/simulator/:whatsappId/conversations/:number',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: NumberParams } },
+      (req) => simulator.conversation(req.tenant, req.params.whatsappId, req.params.number),
     );
-    app.post('/simulator/:whatsappId/read/:number', { schema: { params: NumberParams } }, (req) =>
-      simulator.read(req.tenant, req.params.whatsappId, req.params.number),
+    app.post(
+      '/simulator/:whatsappId/read/:number',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: NumberParams } },
+      (req) => simulator.read(req.tenant, req.params.whatsappId, req.params.number),
     );
     app.get(
       '/simulator/:whatsappId/media/:providerId',
-      { schema: { params: Params.extend({ providerId: z.string().min(1).max(128) }) } },
+      {
+        config: access.user,
+        schema: {
+          response: { 200: FileAnswer },
+          params: Params.extend({ providerId: z.string().min(1).max(128) }),
+        },
+      },
       async (req, reply) => {
         const file = await simulator.media(req.tenant, req.params.whatsappId, req.params.providerId);
         return reply

@@ -31,7 +31,6 @@ import {
   visibleWhere,
   type ViewRow,
 } from '../tickets/ticket-queries.js';
-import { requirePlanFlag } from '../companies/company-queries.js';
 
 type Row = typeof tags.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -89,11 +88,6 @@ export function tagService({
     const [r] = await selectTags(and(eq(tags.id, id), eq(tags.companyId, companyId)));
     if (!r) throw new AppError('ERR_NO_TAG_FOUND', 404);
     return tagView(r.tag, r.ticketsCount);
-  }
-
-  /** Plan flag useKanban: a company without it gets ERR_NO_PERMISSION from the kanban calls. */
-  async function requireKanbanPlan(t: Tenant) {
-    await requirePlanFlag(db, t.companyId, 'useKanban', 'the kanban');
   }
 
   /** The tags whose ticket counts changed go out again, so open tag lists show the new counts. */
@@ -188,7 +182,6 @@ export function tagService({
 
     /** GET /tags/kanban: the lanes, in the order they were created. */
     async kanbanLanes(t: Tenant): Promise<{ lista: Tag[] }> {
-      await requireKanbanPlan(t);
       const rows = await selectTags(and(eq(tags.companyId, t.companyId), eq(tags.kanban, 1))).orderBy(
         asc(tags.id),
       );
@@ -335,7 +328,6 @@ export function tagService({
      * what the ticket manager shows them: their own tickets, their queues', and queueless ones if allowed.
      */
     async kanbanTickets(t: Tenant, q: KanbanQuery): Promise<KanbanTickets> {
-      await requireKanbanPlan(t);
       const viewer = await loadViewer(db, t);
       const conds: (SQL | undefined)[] = [
         eq(tickets.companyId, t.companyId),

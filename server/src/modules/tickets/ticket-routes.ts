@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   IdParam,
+  JsonAnswer,
   TicketCreate,
   TicketListQuery,
   TicketNoteInput,
@@ -9,37 +10,60 @@ import {
   UuidParam,
 } from '@recado/contracts';
 import type { TicketService } from './ticket-service.js';
+import { access } from '../../http/access.js';
 
 export const ticketRoutes =
   (tickets: TicketService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/tickets', { schema: { querystring: TicketListQuery } }, (req) =>
-      tickets.list(req.tenant, req.query),
+    app.get(
+      '/tickets',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: TicketListQuery } },
+      (req) => tickets.list(req.tenant, req.query),
     );
-    app.get('/tickets/u/:ticketId', { schema: { params: UuidParam } }, (req) =>
-      tickets.getByUuid(req.tenant, req.params.ticketId),
+    app.get(
+      '/tickets/u/:ticketId',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: UuidParam } },
+      (req) => tickets.getByUuid(req.tenant, req.params.ticketId),
     );
-    app.get('/tickets/:id', { schema: { params: IdParam } }, (req) => tickets.get(req.tenant, req.params.id));
-    app.post('/tickets', { schema: { body: TicketCreate } }, async (req, reply) =>
-      reply.status(201).send(await tickets.create(req.tenant, req.body)),
+    app.get(
+      '/tickets/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => tickets.get(req.tenant, req.params.id),
     );
-    app.put('/tickets/:id', { schema: { params: IdParam, body: TicketUpdate } }, (req) =>
-      tickets.update(req.tenant, req.params.id, req.body),
+    app.post(
+      '/tickets',
+      { config: access.user, schema: { response: { 201: JsonAnswer }, body: TicketCreate } },
+      async (req, reply) => reply.status(201).send(await tickets.create(req.tenant, req.body)),
     );
-    app.delete('/tickets/:id', { schema: { params: IdParam } }, (req) =>
-      tickets.remove(req.tenant, req.params.id),
+    app.put(
+      '/tickets/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam, body: TicketUpdate } },
+      (req) => tickets.update(req.tenant, req.params.id, req.body),
     );
-    app.get('/ticket/:id/histories', { schema: { params: IdParam } }, (req) =>
-      tickets.histories(req.tenant, req.params.id),
+    app.delete(
+      '/tickets/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => tickets.remove(req.tenant, req.params.id),
+    );
+    app.get(
+      '/ticket/:id/histories',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => tickets.histories(req.tenant, req.params.id),
     );
 
-    app.post('/ticket-notes', { schema: { body: TicketNoteInput } }, async (req, reply) =>
-      reply.status(201).send(await tickets.addNote(req.tenant, req.body)),
+    app.post(
+      '/ticket-notes',
+      { config: access.user, schema: { response: { 201: JsonAnswer }, body: TicketNoteInput } },
+      async (req, reply) => reply.status(201).send(await tickets.addNote(req.tenant, req.body)),
     );
-    app.get('/ticket-notes/list', { schema: { querystring: TicketNoteListQuery } }, (req) =>
-      tickets.listNotes(req.tenant, req.query),
+    app.get(
+      '/ticket-notes/list',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: TicketNoteListQuery } },
+      (req) => tickets.listNotes(req.tenant, req.query),
     );
-    app.delete('/ticket-notes/:id', { schema: { params: IdParam } }, (req) =>
-      tickets.removeNote(req.tenant, req.params.id),
+    app.delete(
+      '/ticket-notes/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => tickets.removeNote(req.tenant, req.params.id),
     );
   };

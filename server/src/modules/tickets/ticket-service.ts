@@ -332,7 +332,6 @@ export function ticketService(deps: {
     },
 
     async remove(t: Tenant, id: number) {
-      if (!can(t, 'ticket-options:deleteTicket') && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
       const r = await row(t, id);
       await db.delete(tickets).where(eq(tickets.id, id));
       const payload = { action: 'delete', ticketId: id };

@@ -1,28 +1,45 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, LanguageParam, ListQuery, UserInput, UserUpdate } from '@recado/contracts';
+import { IdParam, JsonAnswer, LanguageParam, ListQuery, UserInput, UserUpdate } from '@recado/contracts';
 import { patchSchema } from '../../http/patch-schema.js';
 import type { UserService } from './user-service.js';
+import { access } from '../../http/access.js';
 
 const UserPatch = patchSchema(UserUpdate);
 
 export const userRoutes =
   (users: UserService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/users/', { schema: { querystring: ListQuery } }, (req) =>
-      users.page(req.tenant, req.query.searchParam, req.query.pageNumber),
+    app.get(
+      '/users/',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: ListQuery } },
+      (req) => users.page(req.tenant, req.query.searchParam, req.query.pageNumber),
     );
-    app.get('/users/list', (req) => users.list(req.tenant));
-    app.get('/users/:id', { schema: { params: IdParam } }, (req) => users.get(req.tenant, req.params.id));
-    app.post('/users', { schema: { body: UserInput } }, async (req, reply) =>
-      reply.status(201).send(await users.create(req.tenant, req.body)),
+    app.get('/users/list', { config: access.user, schema: { response: { 200: JsonAnswer } } }, (req) =>
+      users.list(req.tenant),
     );
-    app.put('/users/:id', { schema: { params: IdParam, body: UserPatch } }, (req) =>
-      users.update(req.tenant, req.params.id, req.body),
+    app.get(
+      '/users/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => users.get(req.tenant, req.params.id),
     );
-    app.delete('/users/:id', { schema: { params: IdParam } }, (req) =>
-      users.remove(req.tenant, req.params.id),
+    app.post(
+      '/users',
+      { config: access.admin, schema: { response: { 201: JsonAnswer }, body: UserInput } },
+      async (req, reply) => reply.status(201).send(await users.create(req.tenant, req.body)),
     );
-    app.post('/users/set-language/:lang', { schema: { params: LanguageParam } }, (req) =>
-      users.setLanguage(req.tenant, req.params.lang),
+    app.put(
+      '/users/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam, body: UserPatch } },
+      (req) => users.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete(
+      '/users/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => users.remove(req.tenant, req.params.id),
+    );
+    app.post(
+      '/users/set-language/:lang',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: LanguageParam } },
+      (req) => users.setLanguage(req.tenant, req.params.lang),
     );
   };

@@ -63,7 +63,6 @@ export function userService({ db, events }: { db: Db; events: Events }) {
     get,
 
     async create(t: Tenant, input: UserInput) {
-      requireManager(t);
       const companyId = t.super && input.companyId ? input.companyId : t.companyId;
       if (!isDbId(companyId)) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
       await assertConnection(companyId, input.whatsappId);
@@ -150,7 +149,6 @@ export function userService({ db, events }: { db: Db; events: Events }) {
     },
 
     async remove(t: Tenant, id: number) {
-      requireManager(t);
       if (id === t.userId) throw new AppError('ERR_CANNOT_DELETE_SELF', 400);
       await get(t, id);
       // Sessions go with the user (cascade); read them in the same transaction so no socket survives.

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
+import { IdParam, JsonAnswer, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
 import type { WhatsappService } from './whatsapp-service.js';
 import { patchSchema } from '../../http/patch-schema.js';
+import { access } from '../../http/access.js';
 
 // Only what is sent changes: a rename must not reset the messages, queues or default flag.
 const WhatsappPatch = patchSchema(WhatsappUpdate);
@@ -9,30 +10,51 @@ const WhatsappPatch = patchSchema(WhatsappUpdate);
 export const whatsappRoutes =
   (whatsapps: WhatsappService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/whatsapp', (req) => whatsapps.list(req.tenant));
-    app.get('/whatsapp/:id', { schema: { params: IdParam } }, (req) =>
-      whatsapps.get(req.tenant, req.params.id),
+    app.get('/whatsapp', { config: access.user, schema: { response: { 200: JsonAnswer } } }, (req) =>
+      whatsapps.list(req.tenant),
     );
-    app.post('/whatsapp', { schema: { body: WhatsappInput } }, async (req, reply) =>
-      reply.status(201).send(await whatsapps.create(req.tenant, req.body)),
+    app.get(
+      '/whatsapp/:id',
+      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => whatsapps.get(req.tenant, req.params.id),
     );
-    app.put('/whatsapp/:id', { schema: { params: IdParam, body: WhatsappPatch } }, (req) =>
-      whatsapps.update(req.tenant, req.params.id, req.body),
+    app.post(
+      '/whatsapp',
+      { config: access.admin, schema: { response: { 201: JsonAnswer }, body: WhatsappInput } },
+      async (req, reply) => reply.status(201).send(await whatsapps.create(req.tenant, req.body)),
     );
-    app.delete('/whatsapp/:id', { schema: { params: IdParam } }, (req) =>
-      whatsapps.remove(req.tenant, req.params.id),
+    app.put(
+      '/whatsapp/:id',
+      {
+        config: access.admin,
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: WhatsappPatch },
+      },
+      (req) => whatsapps.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete(
+      '/whatsapp/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => whatsapps.remove(req.tenant, req.params.id),
     );
     // Admins: customer messages given up after repeated failures (see inbound-pipeline's maxAttempts).
-    app.get('/whatsapp/:id/inbound-failures', { schema: { params: IdParam } }, (req) =>
-      whatsapps.inboundFailures(req.tenant, req.params.id),
+    app.get(
+      '/whatsapp/:id/inbound-failures',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => whatsapps.inboundFailures(req.tenant, req.params.id),
     );
-    app.post('/whatsappsession/:id', { schema: { params: IdParam } }, (req) =>
-      whatsapps.startSession(req.tenant, req.params.id),
+    app.post(
+      '/whatsappsession/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => whatsapps.startSession(req.tenant, req.params.id),
     );
-    app.put('/whatsappsession/:id', { schema: { params: IdParam } }, (req) =>
-      whatsapps.renewSession(req.tenant, req.params.id),
+    app.put(
+      '/whatsappsession/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => whatsapps.renewSession(req.tenant, req.params.id),
     );
-    app.delete('/whatsappsession/:id', { schema: { params: IdParam } }, (req) =>
-      whatsapps.stopSession(req.tenant, req.params.id),
+    app.delete(
+      '/whatsappsession/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => whatsapps.stopSession(req.tenant, req.params.id),
     );
   };

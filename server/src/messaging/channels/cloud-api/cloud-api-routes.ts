@@ -1,3 +1,4 @@
+import { FileAnswer, JsonAnswer } from '@recado/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
@@ -6,6 +7,7 @@ import type { SecretBox } from '../../../lib/crypto.js';
 import { AppError } from '../../../http/errors.js';
 import { CloudConfigError, openCloudConfig, type CloudApiOpenConfig } from './cloud-api-config.js';
 import { checkSignature, verifyChallenge } from './cloud-api-webhook.js';
+import { access } from '../../../http/access.js';
 
 export interface CloudApiWebhookDeps {
   findConnection(
@@ -48,15 +50,20 @@ export const cloudApiWebhookRoutes =
       }
     }
 
-    app.get<{ Params: { whatsappId: string } }>('/webhooks/cloud-api/:whatsappId', async (req, reply) => {
-      const config = await connectionConfig(req.params.whatsappId);
-      const challenge = config ? verifyChallenge(req.query, config.verifyToken) : null;
-      if (challenge === null) throw new AppError('ERR_NO_PERMISSION', 403, 'Verification failed');
-      return reply.type('text/plain; charset=utf-8').send(challenge);
-    });
+    app.get<{ Params: { whatsappId: string } }>(
+      '/webhooks/cloud-api/:whatsappId',
+      { config: access.public, schema: { response: { 200: FileAnswer } } },
+      async (req, reply) => {
+        const config = await connectionConfig(req.params.whatsappId);
+        const challenge = config ? verifyChallenge(req.query, config.verifyToken) : null;
+        if (challenge === null) throw new AppError('ERR_NO_PERMISSION', 403, 'Verification failed');
+        return reply.type('text/plain; charset=utf-8').send(challenge);
+      },
+    );
 
     app.post<{ Params: { whatsappId: string }; Body: unknown }>(
       '/webhooks/cloud-api/:whatsappId',
+      { config: access.public, schema: { response: { 200: JsonAnswer } } },
       async (req, reply) => {
         const whatsappId = req.params.whatsappId;
         const config = await connectionConfig(whatsappId);

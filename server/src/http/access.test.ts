@@ -1,0 +1,244 @@
+import { describe, expect, test } from 'vitest';
+import { expectError, testApp } from '../../test/helpers.js';
+import { describeAccess, routeTable } from './access.js';
+
+const t = await testApp();
+
+/** One line per route: what a reviewer reads to see who may call what. */
+const table = () =>
+  routeTable(t.app.app)
+    .map((r) => `${r.method.padEnd(6)} ${r.url.padEnd(48)} ${describeAccess(r.access)}`)
+    .join('\n');
+
+describe('access declared on the route', () => {
+  test('every route declares its access', () => {
+    const missing = routeTable(t.app.app).filter((r) => r.access === undefined);
+    expect(
+      missing.map((r) => `${r.method} ${r.url}`),
+      'these routes declare no config.access (docs/security.md "Access on the route")',
+    ).toEqual([]);
+  });
+
+  test('the one hook enforces role, plan flag and sign-in', async () => {
+    const gold = await t.company('AccessGold');
+    const bronze = await t.company('AccessBronze', { planId: 1 });
+    const user = await t.user(gold.admin, 'user');
+    // Role: admin routes refuse a plain user, super routes refuse a company admin.
+    await expectError(await t.as(user).get('/dashboard?days=7'), 403, 'ERR_NO_PERMISSION');
+    expect((await t.as(gold.admin).get('/dashboard?days=7')).status).toBe(200);
+    await expectError(await t.as(gold.admin).get('/companies/list'), 403, 'ERR_NO_PERMISSION');
+    expect((await t.as(await t.superuser()).get('/companies/list')).status).toBe(200);
+    // Plan flag: the bronze plan has no campaigns, whatever the role.
+    await expectError(await t.as(bronze.admin).get('/campaigns'), 403, 'ERR_NO_PERMISSION');
+    expect((await t.as(user).get('/campaigns')).status).toBe(200);
+    // Checked after validation, like the module preHandlers it replaced: a malformed body is a 400 first.
+    await expectError(await t.as(user).post('/campaigns', {}), 400, 'ERR_VALIDATION');
+    await expectError(await t.as(user).del('/campaigns/1'), 403, 'ERR_NO_PERMISSION');
+    // Not signed in: 401 before anything else; public routes answer.
+    await expectError(await t.request('GET', '/dashboard?days=7'), 401, 'ERR_SESSION_EXPIRED');
+    expect((await t.request('GET', '/health')).status).toBe(200);
+  });
+
+  test('the table of every route and its access', () => {
+    expect(table()).toBe(EXPECTED);
+  });
+});
+
+/** Who may call what (`user`: any signed-in profile; `+ flag`: the company's plan must have it). */
+const EXPECTED = `
+GET    /api/version                                     public
+GET    /api/health                                      public
+GET    /api/openapi.json                                public
+GET    /api/docs                                        public
+GET    /api/docs/static/index.html                      public
+GET    /api/docs/static/swagger-initializer.js          public
+GET    /api/docs/json                                   public
+GET    /api/docs/yaml                                   public
+GET    /api/docs/static/*                               public
+GET    /api/webhooks/cloud-api/:whatsappId              public
+POST   /api/webhooks/cloud-api/:whatsappId              public
+GET    /api/plans/list                                  public
+POST   /api/auth/login                                  public
+POST   /api/auth/refresh_token                          public
+DELETE /api/auth/logout                                 user
+GET    /api/auth/me                                     user
+POST   /api/companies/cadastro                          public
+POST   /api/forgetpassword/:email                       public
+POST   /api/resetpasswords                              public
+GET    /api/users/                                      user
+GET    /api/users/list                                  user
+GET    /api/users/:id                                   user
+POST   /api/users                                       admin
+PUT    /api/users/:id                                   user
+DELETE /api/users/:id                                   admin
+POST   /api/users/set-language/:lang                    user
+GET    /api/settings                                    user
+GET    /api/settings/:key                               user
+PUT    /api/settings/:key                               admin
+GET    /api/companies                                   super
+GET    /api/companies/list                              super
+GET    /api/companies/:id                               user
+GET    /api/companies/listPlan/:companyId               user
+POST   /api/companies                                   super
+PUT    /api/companies/:id                               super
+PUT    /api/companies/:id/schedules                     admin
+DELETE /api/companies/:id                               super
+GET    /api/plans/all                                   super
+GET    /api/plans/:id                                   user
+POST   /api/plans                                       super
+PUT    /api/plans/:id                                   super
+DELETE /api/plans/:id                                   super
+GET    /api/helps                                       user
+GET    /api/helps/list                                  user
+GET    /api/helps/:id                                   user
+POST   /api/helps                                       super
+PUT    /api/helps/:id                                   super
+DELETE /api/helps/:id                                   super
+GET    /api/contacts                                    user
+GET    /api/contacts/list                               user
+GET    /api/contacts/:id                                user
+POST   /api/contacts                                    user
+PUT    /api/contacts/:id                                user
+DELETE /api/contacts/:id                                admin
+POST   /api/contacts/import                             user
+POST   /api/contacts/upload                             user
+GET    /api/queue                                       user
+GET    /api/queue/:id                                   user
+POST   /api/queue                                       admin
+PUT    /api/queue/:id                                   admin
+DELETE /api/queue/:id                                   admin
+GET    /api/queue-options                               user
+GET    /api/queue-options/:id                           user
+POST   /api/queue-options                               user
+PUT    /api/queue-options/:id                           user
+DELETE /api/queue-options/:id                           user
+GET    /api/whatsapp                                    user
+GET    /api/whatsapp/:id                                user
+POST   /api/whatsapp                                    admin
+PUT    /api/whatsapp/:id                                admin
+DELETE /api/whatsapp/:id                                admin
+GET    /api/whatsapp/:id/inbound-failures               admin
+POST   /api/whatsappsession/:id                         admin
+PUT    /api/whatsappsession/:id                         admin
+DELETE /api/whatsappsession/:id                         admin
+POST   /api/simulator/:whatsappId/inbound               user
+GET    /api/simulator/:whatsappId/conversations         user
+GET    /api/simulator/:whatsappId/conversations/:number user
+POST   /api/simulator/:whatsappId/read/:number          user
+GET    /api/simulator/:whatsappId/media/:providerId     user
+GET    /api/tickets                                     user
+GET    /api/tickets/u/:ticketId                         user
+GET    /api/tickets/:id                                 user
+POST   /api/tickets                                     user
+PUT    /api/tickets/:id                                 user
+DELETE /api/tickets/:id                                 admin
+GET    /api/ticket/:id/histories                        user
+POST   /api/ticket-notes                                user
+GET    /api/ticket-notes/list                           user
+DELETE /api/ticket-notes/:id                            user
+GET    /api/messages/:ticketId                          user
+POST   /api/messages/:ticketId                          user
+DELETE /api/messages/:id                                user
+PUT    /api/messages/:id                                user
+POST   /api/messages/:ticketId/read                     user
+GET    /api/messages/:id/media                          user
+GET    /api/contact-lists                               user + useCampaigns
+GET    /api/contact-lists/list                          user + useCampaigns
+GET    /api/contact-lists/:id                           user + useCampaigns
+POST   /api/contact-lists                               admin + useCampaigns
+PUT    /api/contact-lists/:id                           admin + useCampaigns
+DELETE /api/contact-lists/:id                           admin + useCampaigns
+POST   /api/contact-lists/:id/upload                    admin + useCampaigns
+GET    /api/contact-list-items                          user + useCampaigns
+GET    /api/contact-list-items/:id                      user + useCampaigns
+POST   /api/contact-list-items                          admin + useCampaigns
+PUT    /api/contact-list-items/:id                      admin + useCampaigns
+DELETE /api/contact-list-items/:id                      admin + useCampaigns
+GET    /api/files                                       user
+GET    /api/files/list                                  user
+GET    /api/files/:id                                   user
+POST   /api/files                                       admin
+PUT    /api/files/:id                                   admin
+DELETE /api/files/:id                                   admin
+POST   /api/files/uploadList/:id                        admin
+GET    /api/files/options/:id/file                      user
+GET    /api/campaign-settings                           user + useCampaigns
+POST   /api/campaign-settings                           admin + useCampaigns
+GET    /api/campaigns                                   user + useCampaigns
+GET    /api/campaigns/:id                               user + useCampaigns
+POST   /api/campaigns                                   admin + useCampaigns
+PUT    /api/campaigns/:id                               admin + useCampaigns
+DELETE /api/campaigns/:id                               admin + useCampaigns
+POST   /api/campaigns/:id/cancel                        admin + useCampaigns
+POST   /api/campaigns/:id/restart                       admin + useCampaigns
+POST   /api/campaigns/:id/media-upload                  admin + useCampaigns
+DELETE /api/campaigns/:id/media-upload                  admin + useCampaigns
+GET    /api/tags                                        user
+GET    /api/tags/list                                   user
+GET    /api/tags/kanban                                 user + useKanban
+GET    /api/tags/:id                                    user
+POST   /api/tags                                        user
+PUT    /api/tags/:id                                    user
+DELETE /api/tags/:id                                    user
+POST   /api/tags/sync                                   user
+GET    /api/ticket/kanban                               user + useKanban
+PUT    /api/ticket-tags/:ticketId/:tagId                user
+DELETE /api/ticket-tags/:ticketId/:tagId                user
+DELETE /api/ticket-tags/:ticketId                       user
+GET    /api/quick-messages                              user
+GET    /api/quick-messages/list                         user
+GET    /api/quick-messages/:id                          user
+POST   /api/quick-messages                              user
+PUT    /api/quick-messages/:id                          user
+DELETE /api/quick-messages/:id                          user
+POST   /api/quick-messages/:id/media-upload             user
+DELETE /api/quick-messages/:id/media-upload             user
+GET    /api/quick-messages/:id/media                    user
+GET    /api/schedules                                   user + useSchedules
+GET    /api/schedules/:id                               user + useSchedules
+POST   /api/schedules                                   user + useSchedules
+PUT    /api/schedules/:id                               user + useSchedules
+DELETE /api/schedules/:id                               user + useSchedules
+POST   /api/schedules/:id/media-upload                  user + useSchedules
+DELETE /api/schedules/:id/media-upload                  user + useSchedules
+GET    /api/schedules/:id/media                         user + useSchedules
+GET    /api/queueIntegration                            user + useIntegrations
+GET    /api/queueIntegration/:id                        user + useIntegrations
+POST   /api/queueIntegration                            user + useIntegrations
+POST   /api/queueIntegration/testSession                user + useIntegrations
+PUT    /api/queueIntegration/:id                        user + useIntegrations
+DELETE /api/queueIntegration/:id                        user + useIntegrations
+GET    /api/prompt                                      user + useOpenAi
+GET    /api/prompt/:id                                  user + useOpenAi
+POST   /api/prompt                                      admin + useOpenAi
+PUT    /api/prompt/:id                                  admin + useOpenAi
+DELETE /api/prompt/:id                                  admin + useOpenAi
+GET    /api/dashboard                                   admin
+GET    /api/dashboard/ticketsUsers                      admin
+GET    /api/dashboard/ticketsDay                        admin
+GET    /api/dashboard/sourceTracking                    admin
+GET    /api/dashboard/export                            admin
+GET    /api/chats                                       user + useInternalChat
+GET    /api/chats/:id                                   user + useInternalChat
+POST   /api/chats                                       user + useInternalChat
+PUT    /api/chats/:id                                   user + useInternalChat
+DELETE /api/chats/:id                                   user + useInternalChat
+GET    /api/chats/:id/messages                          user + useInternalChat
+POST   /api/chats/:id/messages                          user + useInternalChat
+POST   /api/chats/:id/read                              user + useInternalChat
+GET    /api/announcements                               user
+GET    /api/announcements/feed                          user
+POST   /api/announcements/seen                          user
+GET    /api/announcements/:id                           user
+POST   /api/announcements                               super
+PUT    /api/announcements/:id                           super
+DELETE /api/announcements/:id                           super
+POST   /api/announcements/:id/media-upload              super
+DELETE /api/announcements/:id/media-upload              super
+GET    /api/announcements/:id/media                     user
+GET    /api/push/public-key                             user
+POST   /api/push/subscriptions                          user
+POST   /api/push/subscriptions/status                   user
+POST   /api/push/unsubscribe                            user
+POST   /api/push/test                                   user
+`.trim();
