@@ -40,6 +40,10 @@ const EnvSchema = z.object({
   FFMPEG_PATH: z.string().default('ffmpeg'),
   /** Tenant-supplied URLs may reach private and loopback addresses (tests, self-hosted set-ups). */
   ALLOW_PRIVATE_URLS: z.enum(['true', 'false', '1', '0', '']).default('false'),
+  /** Outside services' base URLs (GUIDE §8): tests point them at local fakes. */
+  OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
+  DIALOGFLOW_API_URL: z.string().url().default('https://dialogflow.googleapis.com'),
+  GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
 });
 
 export interface Config {
@@ -68,6 +72,10 @@ export interface Config {
   ffmpegPath: string | false;
   /** ALLOW_PRIVATE_URLS: outbound calls to tenant URLs may reach private/loopback addresses (never metadata). */
   allowPrivateUrls: boolean;
+  /** OpenAI (or compatible) API base URL used by prompts without a base URL of their own. */
+  openaiBaseUrl: string;
+  dialogflowApiUrl: string;
+  googleTokenUrl: string;
 }
 
 const KNOWN_DEFAULTS = new Set(['', 'changeme', 'secret', 'recado', 'default']);
@@ -212,5 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     ffmpegPath: ['', 'off', 'false'].includes(e.FFMPEG_PATH.trim()) ? false : e.FFMPEG_PATH.trim(),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS === 'true' || e.ALLOW_PRIVATE_URLS === '1',
+    openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
+    dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ''),
+    googleTokenUrl: e.GOOGLE_TOKEN_URL,
   };
 }
