@@ -16,7 +16,8 @@ export function tenantFetch(opts: SafeFetchOptions): typeof fetch {
     if (raw == null) body = undefined;
     else if (typeof raw === 'string' || raw instanceof Uint8Array || raw instanceof FormData) body = raw;
     else if (raw instanceof ArrayBuffer) body = Buffer.from(raw);
-    else body = Buffer.from(await new Response(raw as ConstructorParameters<typeof Response>[0]).arrayBuffer());
+    else
+      body = Buffer.from(await new Response(raw as ConstructorParameters<typeof Response>[0]).arrayBuffer());
     return safeFetch(
       url,
       { method: init.method ?? 'GET', headers, body },
