@@ -35,7 +35,7 @@ const readBody = (req: IncomingMessage) =>
  * `POST /v1/audio/transcriptions` (multipart; answers `{ text }`). Keys listed in `invalidKeys` get
  * OpenAI's 401 `invalid_api_key`, keys in `quotaKeys` its 429 `insufficient_quota`.
  */
-export async function fakeOpenAi() {
+export async function fakeOpenAi(port = 0) {
   const completions: SeenCompletion[] = [];
   const transcriptions: SeenTranscription[] = [];
   const state = {
@@ -94,7 +94,7 @@ export async function fakeOpenAi() {
     }
     json(404, { error: { message: 'not found', type: 'invalid_request_error', code: null } });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
