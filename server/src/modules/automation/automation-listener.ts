@@ -8,7 +8,7 @@ import type { AutomationService } from './automation-service.js';
 export function automationListeners(bus: DomainBus, automation: AutomationService) {
   bus.on(
     'message.stored',
-    ({ ref, ticket, message }) => automation.onStored(ref, ticket.id, message),
+    ({ ref, ticket, message }) => automation.onStored(ref, ticket, message),
     'automation',
   );
   bus.on('ticket.changed', (e) => automation.onTicketChanged(e), 'automation');

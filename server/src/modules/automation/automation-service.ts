@@ -15,6 +15,7 @@ import {
   whatsapps,
 } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
+import { executeRows } from '../../db/rows.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { MessageService } from '../messages/message-service.js';
@@ -28,6 +29,8 @@ import {
 } from './openai-prompt.js';
 
 type TicketRow = typeof tickets.$inferSelect;
+/** How long "this company has no automation" is remembered: a new prompt or integration applies within it. */
+const IDLE_MEMORY_MS = 5_000;
 type StateRow = typeof ticketAutomations.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
 
@@ -72,6 +75,22 @@ export interface AutomationDeps {
  */
 export function automationService(deps: AutomationDeps) {
   const { db, clock, log } = deps;
+
+  /** "This company has no prompt and no integration", remembered for a few seconds (like the bot's precheck). */
+  const idleCompanies = new Map<number, number>();
+  async function companyHasAutomations(companyId: number): Promise<boolean> {
+    const until = idleCompanies.get(companyId);
+    if (until && until > Date.now()) return false;
+    const [row] = await executeRows<{ any: boolean }>(
+      db,
+      sql`select (exists(select 1 from prompts where company_id = ${companyId})
+        or exists(select 1 from queue_integrations where company_id = ${companyId})) as any`,
+    );
+    if (row?.any) return true;
+    if (idleCompanies.size > 10_000) idleCompanies.clear();
+    idleCompanies.set(companyId, Date.now() + IDLE_MEMORY_MS);
+    return false;
+  }
 
   // ---- which automation ------------------------------------------------------------------------------
 
@@ -386,8 +405,15 @@ export function automationService(deps: AutomationDeps) {
      * A customer message was stored (`message.stored`, before the bot's listener): a free ticket due for
      * an automation is handed to it, and a ticket the automation has gets its answer.
      */
-    async onStored(ref: { id: number; companyId: number }, ticketId: number, message: MessageRow) {
-      if (message.fromMe) return;
+    async onStored(
+      ref: { id: number; companyId: number },
+      seen: { id: number; status: string; userId: number | null; isGroup: boolean; useIntegration: boolean },
+      message: MessageRow,
+    ) {
+      if (message.fromMe || seen.isGroup || seen.status !== 'pending' || seen.userId !== null) return;
+      // The common case costs no statement: a company without prompts or integrations (remembered a moment).
+      if (!seen.useIntegration && !(await companyHasAutomations(ref.companyId))) return;
+      const ticketId = seen.id;
       let [t] = await db
         .select()
         .from(tickets)
