@@ -124,7 +124,9 @@ export function automationService(deps: AutomationDeps) {
       .select({ type: queueIntegrations.type })
       .from(queueIntegrations)
       .where(and(eq(queueIntegrations.id, id), eq(queueIntegrations.companyId, companyId)));
-    return (i?.type as AutomationKind | undefined) ?? null;
+    const kind = (i?.type as AutomationKind | undefined) ?? null;
+    // Kinds whose runtime is not built yet take no ticket: it waits for people as before.
+    return kind && runners[kind] ? kind : null;
   }
 
   async function connectionTarget(companyId: number, whatsappId: number): Promise<Target | null> {

@@ -296,6 +296,26 @@ describe('AI prompts (OpenAI) through the simulator', () => {
     expect(res.status).toBeGreaterThanOrEqual(400);
   });
 
+  test('a queue with an integration whose runtime is not built takes no ticket (it waits for people)', async () => {
+    const { whatsappId, queues } = await k.setup(c.admin, [
+      { name: `Fluxo ${newNumber()}`, greetingMessage: '' },
+    ]);
+    const queueId = Object.values(queues)[0]!;
+    const created = await t.as(c.admin).post('/queueIntegration', {
+      type: 'webhook',
+      name: `Hook ${newNumber()}`,
+      urlN8N: 'https://hooks.example.com/recado',
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id: integrationId } = (await created.json()) as { id: number };
+    expect((await t.as(c.admin).put(`/queue/${queueId}`, { integrationId })).status).toBe(200);
+    const number = newNumber();
+    expect(await k.say(c.admin, whatsappId, number, 'oi')).toEqual([]);
+    const ticket = await k.ticketOf(c.id, whatsappId, number);
+    expect(ticket).toMatchObject({ status: 'pending', queueId, useIntegration: false, integrationId: null });
+    expect(await t.app.services.automation.state(c.id, ticket.id)).toBeNull();
+  });
+
   test('a prompt base URL is checked like every tenant URL (cloud metadata stays refused)', async () => {
     const { queues } = await k.setup(c.admin, [{ name: `Meta ${newNumber()}` }]);
     const res = await t.as(c.admin).post('/prompt', {
