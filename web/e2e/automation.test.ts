@@ -134,8 +134,14 @@ test('automation: a prompt made on the screen answers a simulator customer until
     assert.equal(tickets.length, 1);
     assert.equal(tickets[0]!.useIntegration, false);
     assert.equal(tickets[0]!.queueId, queue.id);
-    await row.click();
-    const marks = page.getByTestId('message-automation');
+    // The attendant looks before accepting (the peek view of a pending ticket).
+    await row.getByTestId('ticket-peek').click();
+    const peek = page.getByTestId('peek-dialog');
+    await peek
+      .locator('[data-testid="message"]')
+      .filter({ hasText: 'Vou chamar um atendente.' })
+      .waitFor(LONG);
+    const marks = peek.getByTestId('message-automation');
     await until(
       () => marks.count(),
       (n) => n === 2,
