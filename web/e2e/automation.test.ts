@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, createCompany, launch, newPage, screenshot } from './browser.js';
+import { createCompany, launch, newPage, screenshot } from './browser.js';
 import { fakeOpenAi } from '../../server/test/fake-openai.js';
 
 /**
