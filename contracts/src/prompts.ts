@@ -8,6 +8,12 @@ const Id = z.coerce.number().int().positive().max(MAX_ID);
 export const PROMPT_MODELS = ['gpt-3.5-turbo-1106', 'gpt-4o-mini'] as const;
 export type PromptModel = (typeof PROMPT_MODELS)[number];
 
+/**
+ * The action line a prompt's model answers to hand the customer to a person (docs/automation.md): the line
+ * is not sent, the ticket goes to the queue's waiting list.
+ */
+export const PROMPT_HANDOFF_LINE = 'Ação: Transferir para o setor de atendimento';
+
 /** Operations §9: what a new prompt starts with. */
 export const PROMPT_DEFAULTS = {
   model: 'gpt-3.5-turbo-1106' as PromptModel,
@@ -26,6 +32,8 @@ export const PromptInput = z.object({
   apiKey: z.string().trim().min(1).max(500),
   queueId: Id,
   maxMessages: z.coerce.number().int().min(1).max(100),
+  /** An OpenAI-compatible server (Azure OpenAI, OpenRouter, Ollama): '' uses the server's OPENAI_BASE_URL. */
+  baseUrl: z.string().trim().max(500).optional(),
 });
 export type PromptInput = z.infer<typeof PromptInput>;
 
@@ -45,6 +53,7 @@ export interface Prompt {
   apiKey: string;
   queueId: number;
   maxMessages: number;
+  baseUrl: string;
   queue: { id: number; name: string; color: string } | null;
   createdAt: string;
   updatedAt: string;

@@ -101,6 +101,8 @@ import { channelFactory } from './messaging/channels/index.js';
 import { loadViewer, mayFollowTicket } from './modules/tickets/ticket-queries.js';
 import { withInboundEvents } from './messaging/inbound-events.js';
 import { botListeners } from './modules/bot/bot-listener.js';
+import { automationService } from './modules/automation/automation-service.js';
+import { automationListeners } from './modules/automation/automation-listener.js';
 import { ratingListeners } from './modules/ratings/rating-listener.js';
 import { customerMessages } from './modules/customer-messages/customer-messages.js';
 import { chatService } from './modules/chats/chat-service.js';
@@ -182,8 +184,27 @@ function makeServices(deps: {
     log,
   });
   const campaignDispatcher = campaignDispatch({ db, events, media, clock, jobs: () => jobs, sessions, log });
-  const bot = botService({ db, messages: () => messages, emitTicket: tickets.emitTicket, clock, jobs, log });
+  const automation = automationService({
+    db,
+    box,
+    media,
+    messages: () => messages,
+    emitTicket: tickets.emitTicket,
+    clock,
+    config,
+    log,
+  });
+  const bot = botService({
+    db,
+    messages: () => messages,
+    emitTicket: tickets.emitTicket,
+    clock,
+    jobs,
+    log,
+    onQueued: automation.onQueued,
+  });
   const automaticMessages = customerMessages({ db, messages: () => messages, log });
+  automationListeners(bus, automation); // before the bot's: a ticket an automation takes gets no menu
   botListeners(bus, bot);
   ratingListeners(bus, { ratings, customerMessages: automaticMessages });
   customerMessageListeners(bus, automaticMessages);
@@ -214,6 +235,7 @@ function makeServices(deps: {
   return {
     bus,
     bot,
+    automation,
     clock,
     jobs,
     ratings,
@@ -268,7 +290,7 @@ function makeServices(deps: {
       box,
       allowPrivateUrls: config.allowPrivateUrls,
     }),
-    prompts: promptService({ db, events, box }),
+    prompts: promptService({ db, events, box, allowPrivateUrls: config.allowPrivateUrls }),
     contactLists,
     fileLists: fileListService({ db, events, media }),
     campaignSettings: campaignSettingService({ db }),

@@ -44,6 +44,10 @@ const EnvSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
+  /** Outside services' base URLs (GUIDE §8): tests point them at local fakes. */
+  OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
+  DIALOGFLOW_API_URL: z.string().url().default('https://dialogflow.googleapis.com'),
+  GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
 });
 
 export interface Config {
@@ -74,6 +78,10 @@ export interface Config {
   allowPrivateUrls: boolean;
   /** Web Push keys; null when push is off (production without VAPID_* keys). */
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
+  /** OpenAI (or compatible) API base URL used by prompts without a base URL of their own. */
+  openaiBaseUrl: string;
+  dialogflowApiUrl: string;
+  googleTokenUrl: string;
 }
 
 const KNOWN_DEFAULTS = new Set(['', 'changeme', 'secret', 'recado', 'default']);
@@ -220,6 +228,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ffmpegPath: ['', 'off', 'false'].includes(e.FFMPEG_PATH.trim()) ? false : e.FFMPEG_PATH.trim(),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS === 'true' || e.ALLOW_PRIVATE_URLS === '1',
     vapid,
+    openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
+    dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ''),
+    googleTokenUrl: e.GOOGLE_TOKEN_URL,
   };
 }
 

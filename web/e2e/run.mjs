@@ -29,6 +29,13 @@ const port = await new Promise((resolve) => {
     s.close(() => resolve(p));
   });
 });
+// The local OpenAI server the automation test starts (server/test/fake-openai.ts) listens here.
+const openaiPort = await new Promise((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const p = s.address().port;
+    s.close(() => resolve(p));
+  });
+});
 const dataDir = mkdtempSync(join(tmpdir(), 'recado-e2e-'));
 const baseUrl = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
@@ -48,6 +55,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 
     LOG_LEVEL: 'warn',
     // Every browser test signs in as the demo admin; the limit itself is tested in the server suite.
     LOGIN_RATE_LIMIT: '1000',
+    OPENAI_BASE_URL: `http://127.0.0.1:${openaiPort}/v1`,
   },
 });
 let serverLog = '';
@@ -86,7 +94,13 @@ const tests = spawnSync(
   {
     cwd: web,
     stdio: 'inherit',
-    env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_DATA_DIR: dataDir, CHROMIUM_PATH: chromium },
+    env: {
+      ...process.env,
+      E2E_BASE_URL: baseUrl,
+      E2E_DATA_DIR: dataDir,
+      CHROMIUM_PATH: chromium,
+      E2E_OPENAI_PORT: String(openaiPort),
+    },
   },
 );
 server.kill('SIGTERM');

@@ -124,6 +124,7 @@ describe('defineResource: unpaged lists (prompts)', () => {
     apiKey: '********',
     queueId: 7,
     maxMessages: 10,
+    baseUrl: '',
     queue: { id: 7, name: 'Vendas', color: '#000001' },
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',

@@ -13,3 +13,4 @@ export * from './prompts.js';
 export * from './queue-integrations.js';
 export * from './chats.js';
 export * from './announcements.js';
+export * from './automation.js';

@@ -22,6 +22,8 @@ export const prompts = pgTable(
       .notNull()
       .references(() => queues.id, { onDelete: 'cascade' }),
     maxMessages: integer('max_messages').notNull(),
+    /** An OpenAI-compatible server's base URL ('' = OPENAI_BASE_URL); checked like every tenant URL. */
+    baseUrl: text('base_url').notNull().default(''),
     ...timestamps,
   },
   (t) => [index('prompts_company_idx').on(t.companyId), index('prompts_queue_idx').on(t.queueId)],

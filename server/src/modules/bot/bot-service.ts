@@ -76,6 +76,8 @@ export function botService(deps: {
   clock: Clock;
   jobs?: JobQueue;
   log: { warn(o: object, m: string): void };
+  /** The bot put the ticket in a queue and is done: that queue's AI prompt or integration may take it. */
+  onQueued?: (companyId: number, ticketId: number) => Promise<void>;
 }) {
   const { db, clock, log } = deps;
 
@@ -281,6 +283,7 @@ export function botService(deps: {
     if (!moved) return;
     const greet = !single || ctx.settings.sendGreetingMessageOneQueues === 'enabled';
     if (greet) await send(companyId, moved, queue.greetingMessage);
+    await deps.onQueued?.(companyId, moved.id);
   }
 
   /** The out-of-hours message, at most once per ticket and closed period (claimed before it is sent). */
@@ -341,6 +344,7 @@ export function botService(deps: {
       const moved = await updateTicket(companyId, ticket, { queueOptionId: chosen.id, chatbot: false });
       await end(companyId, ticket.id, 'option');
       if (moved) await send(companyId, moved, chosen.message);
+      if (moved) await deps.onQueued?.(companyId, moved.id);
       return;
     }
     if (pick.kind === 'back') {

@@ -107,6 +107,8 @@ export function messageService(deps: {
       file?: OutboundFile;
       quotedMsgId?: number | null;
       userId: number | null;
+      /** Stored with the message (an automation marks its answers: `{ automation: kind }`). */
+      data?: Record<string, unknown>;
       /** Runs inside the transaction that stores the message and its outbox row: a caller records the
        *  hand-over atomically (a scheduled message marks itself handed over, so a crash never sends twice). */
       onStored?: (
@@ -177,6 +179,7 @@ export function messageService(deps: {
           read: true,
           quotedMsgId: quoted?.id ?? null,
           userId: content.userId,
+          ...(content.data ? { data: content.data } : {}),
         })
         .returning();
       await tx

@@ -12,6 +12,7 @@ import { prompts, queues } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { SecretBox } from '../../lib/crypto.js';
+import { assertPublicUrl } from '../../lib/safe-fetch.js';
 import type { Events } from '../../realtime/events.js';
 
 type Row = typeof prompts.$inferSelect;
@@ -21,7 +22,25 @@ type QueueRef = { id: number; name: string; color: string } | null;
 const newKey = (apiKey: string | undefined) =>
   apiKey === undefined || apiKey === SECRET_MASK ? undefined : apiKey;
 
-export function promptService({ db, events, box }: { db: Db; events: Events; box: SecretBox }) {
+export function promptService({
+  db,
+  events,
+  box,
+  allowPrivateUrls = false,
+}: {
+  db: Db;
+  events: Events;
+  box: SecretBox;
+  allowPrivateUrls?: boolean;
+}) {
+  /** A tenant's base URL is checked like every tenant-supplied URL (docs/outbound-urls.md). */
+  const baseUrlOf = (raw: string | undefined) => {
+    if (raw === undefined) return undefined;
+    const url = raw.trim().replace(/\/+$/, '');
+    if (url) assertPublicUrl(url, { allowPrivate: allowPrivateUrls, allowQuery: false, field: 'baseUrl' });
+    return url;
+  };
+
   const emit = (companyId: number, payload: PromptEvent) => events.toCompany(companyId, 'prompt', payload);
 
   const view = (r: Row, queue: QueueRef): Prompt => ({
@@ -36,6 +55,7 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
     apiKey: SECRET_MASK,
     queueId: r.queueId,
     maxMessages: r.maxMessages,
+    baseUrl: r.baseUrl,
     queue,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -89,6 +109,7 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
           fields: [{ path: 'apiKey', message: 'required' }],
         });
       await checkQueue(t.companyId, input.queueId);
+      const baseUrl = baseUrlOf(input.baseUrl) ?? '';
       const [r] = await db
         .insert(prompts)
         .values({
@@ -101,6 +122,7 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
           apiKeySealed: box.seal(apiKey),
           queueId: input.queueId,
           maxMessages: input.maxMessages,
+          baseUrl,
         })
         .returning({ id: prompts.id });
       const prompt = await load(t.companyId, r!.id);
@@ -112,6 +134,7 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
       await load(t.companyId, id);
       if (input.queueId !== undefined) await checkQueue(t.companyId, input.queueId);
       const apiKey = newKey(input.apiKey);
+      const baseUrl = baseUrlOf(input.baseUrl);
       const [r] = await db
         .update(prompts)
         .set({
@@ -123,6 +146,7 @@ export function promptService({ db, events, box }: { db: Db; events: Events; box
           apiKeySealed: apiKey ? box.seal(apiKey) : undefined,
           queueId: input.queueId,
           maxMessages: input.maxMessages,
+          baseUrl,
           updatedAt: new Date(),
         })
         .where(and(eq(prompts.id, id), eq(prompts.companyId, t.companyId)))

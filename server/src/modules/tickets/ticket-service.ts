@@ -274,6 +274,14 @@ export function ticketService(deps: {
         set.closedAt = new Date();
         action = 'close';
       }
+      if (set.status === 'open' || transferring) {
+        // A person takes the ticket (accept) or moves it (transfer): the automation that had it ends, with
+        // the flags reset as for resolve (docs/automation.md). A transfer into a queue with an automation
+        // is handed to that one afterwards (automation-listener.ts).
+        set.useIntegration = false;
+        set.integrationId = null;
+        set.promptId = null;
+      }
       if (transferring) {
         action = 'transfer';
         if (input.queueId !== undefined) set.queueId = input.queueId;

@@ -34,6 +34,7 @@ const PromptForm = z.object({
   apiKey: z.string().trim().min(1),
   queueId: z.string().refine((v) => v !== '', 'prompts.form.queueRequired'),
   maxMessages: number(1, 100, true, 'prompts.form.invalidMaxMessages'),
+  baseUrl: z.string().trim().max(500),
 });
 type PromptFormValues = z.infer<typeof PromptForm>;
 
@@ -49,6 +50,7 @@ const formValues = (p: Prompt | null): PromptFormValues => ({
   apiKey: p ? SECRET_MASK : '',
   queueId: p ? String(p.queueId) : '',
   maxMessages: String(p?.maxMessages ?? PROMPT_DEFAULTS.maxMessages),
+  baseUrl: p?.baseUrl ?? '',
 });
 
 const toNumber = (v: string) => Number(v.trim().replace(',', '.'));
@@ -86,6 +88,7 @@ export function PromptDialog({
       temperature: Math.round(toNumber(v.temperature) * 10) / 10,
       queueId: Number(v.queueId),
       maxMessages: toNumber(v.maxMessages),
+      baseUrl: v.baseUrl.trim(),
       // Unchanged mask: leave the stored key as it is.
       ...(v.apiKey.trim() !== SECRET_MASK ? { apiKey: v.apiKey.trim() } : {}),
     };
@@ -248,6 +251,23 @@ export function PromptDialog({
         <Grid size={{ xs: 12, sm: 4 }}>{numeric('temperature', { min: 0, max: 1, step: 0.1 })}</Grid>
         <Grid size={{ xs: 12, sm: 4 }}>{numeric('maxMessages', { min: 1, max: 100, step: 1 })}</Grid>
       </Grid>
+      <Controller
+        name="baseUrl"
+        control={control}
+        render={({ field, fieldState }) => (
+          <TextField
+            {...field}
+            fullWidth
+            label={t('prompts.form.baseUrl')}
+            placeholder="https://api.openai.com/v1"
+            error={Boolean(fieldState.error)}
+            helperText={
+              fieldErrorText(t, fieldState.error, { value: field.value }) ?? t('prompts.form.baseUrlHelp')
+            }
+            slotProps={{ htmlInput: { maxLength: 500, 'data-field': 'baseUrl' } }}
+          />
+        )}
+      />
     </FormDialog>
   );
 }

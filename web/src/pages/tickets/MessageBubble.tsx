@@ -26,6 +26,7 @@ import LocationOnOutlinedIcon from '@mui/icons-material/LocationOnOutlined';
 import ContactPhoneOutlinedIcon from '@mui/icons-material/ContactPhoneOutlined';
 import PhoneMissedOutlinedIcon from '@mui/icons-material/PhoneMissedOutlined';
 import ReplyIcon from '@mui/icons-material/Reply';
+import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import { useTranslation } from 'react-i18next';
 import { fetchMediaBlob, useMediaUrl, type MessageView } from '../../api/messages.js';
 import { WhatsAppText } from '../../components/WhatsAppText.js';
@@ -301,6 +302,19 @@ export const MessageBubble = memo(function MessageBubble({
         {showSender && message.contact && !mine ? (
           <Typography variant="caption" sx={{ display: 'block', fontWeight: 700, color: 'primary.main' }}>
             {message.contact.name}
+          </Typography>
+        ) : null}
+        {typeof message.data?.automation === 'string' ? (
+          <Typography
+            variant="caption"
+            data-testid="message-automation"
+            data-automation={message.data.automation}
+            sx={{ display: 'flex', alignItems: 'center', gap: 0.5, fontWeight: 600, color: colors.meta }}
+          >
+            <SmartToyOutlinedIcon sx={{ fontSize: 14 }} />
+            {t(`tickets.messages.automation.${message.data.automation}`, {
+              defaultValue: t('tickets.messages.automation.other'),
+            })}
           </Typography>
         ) : null}
         {quoted && !deleted ? (

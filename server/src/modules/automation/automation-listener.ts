@@ -1,0 +1,15 @@
+import type { DomainBus } from '../../events/domain-events.js';
+import type { AutomationService } from './automation-service.js';
+
+/**
+ * The hand-off engine's listeners (docs/automation.md). Subscribed before the bot's, so that a ticket an
+ * automation takes is never answered by the queue bot; a ticket's messages come one at a time, in order.
+ */
+export function automationListeners(bus: DomainBus, automation: AutomationService) {
+  bus.on(
+    'message.stored',
+    ({ ref, ticket, message }) => automation.onStored(ref, ticket, message),
+    'automation',
+  );
+  bus.on('ticket.changed', (e) => automation.onTicketChanged(e), 'automation');
+}

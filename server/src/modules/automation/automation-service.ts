@@ -1,0 +1,491 @@
+import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { TicketView } from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import {
+  messages,
+  prompts,
+  queueIntegrations,
+  queues,
+  ticketAutomations,
+  ticketBotStates,
+  ticketHistories,
+  ticketNotes,
+  tickets,
+  whatsappQueues,
+  whatsapps,
+} from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import { executeRows } from '../../db/rows.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import type { MediaStore } from '../../messaging/media-store.js';
+import type { MessageService } from '../messages/message-service.js';
+import { ticketQueries } from '../tickets/ticket-queries.js';
+import {
+  completePrompt,
+  describeOpenAiError,
+  openaiClient,
+  transcribe,
+  type ChatTurn,
+} from './openai-prompt.js';
+
+type TicketRow = typeof tickets.$inferSelect;
+/** How long "this company has no automation" is remembered: a new prompt or integration applies within it. */
+const IDLE_MEMORY_MS = 5_000;
+type StateRow = typeof ticketAutomations.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
+
+export type AutomationKind = 'prompt' | 'typebot' | 'n8n' | 'webhook' | 'dialogflow';
+export type AutomationEnd = 'handoff' | 'accepted' | 'transferred' | 'closed' | 'error';
+
+/** Which automation a ticket is due for. */
+interface Target {
+  level: 'queue' | 'connection';
+  queueId: number | null;
+  promptId: number | null;
+  integrationId: number | null;
+  kind: AutomationKind;
+}
+
+/** What an automation answered to one customer message. */
+export interface Outcome {
+  replies: string[];
+  /** Hand the ticket to people after the replies. */
+  handoff?: boolean;
+}
+
+export interface AutomationDeps {
+  db: Db;
+  box: SecretBox;
+  media: MediaStore;
+  messages: () => MessageService;
+  emitTicket: (companyId: number, view: TicketView, previousStatus?: string) => void;
+  clock: Clock;
+  config: { openaiBaseUrl: string; allowPrivateUrls: boolean };
+  log: { info(o: object, m: string): void; warn(o: object, m: string): void };
+  /** Tests shorten the OpenAI timeout. */
+  openaiTimeoutMs?: number;
+}
+
+/**
+ * The hand-off engine (docs/automation.md): a pending ticket nobody took that enters a queue with an AI
+ * prompt or an integration — or is created on a connection that has one — is handed to it
+ * (`useIntegration`, `promptId` / `integrationId`); each later customer message goes to it, one at a time,
+ * until it hands the ticket to people, a person accepts or transfers it, or it fails (then people take it
+ * and admins read why in a note on the ticket). State in ticket_automations: a restart continues.
+ */
+export function automationService(deps: AutomationDeps) {
+  const { db, clock, log } = deps;
+
+  /** "This company has no prompt and no integration", remembered for a few seconds (like the bot's precheck). */
+  const idleCompanies = new Map<number, number>();
+  async function companyHasAutomations(companyId: number): Promise<boolean> {
+    const until = idleCompanies.get(companyId);
+    if (until && until > Date.now()) return false;
+    const [row] = await executeRows<{ any: boolean }>(
+      db,
+      sql`select (exists(select 1 from prompts where company_id = ${companyId})
+        or exists(select 1 from queue_integrations where company_id = ${companyId})) as any`,
+    );
+    if (row?.any) return true;
+    if (idleCompanies.size > 10_000) idleCompanies.clear();
+    idleCompanies.set(companyId, Date.now() + IDLE_MEMORY_MS);
+    return false;
+  }
+
+  // ---- which automation ------------------------------------------------------------------------------
+
+  /** The queue's automation: its prompt (the queue's promptId, else a prompt made for it), else its integration. */
+  async function queueTarget(companyId: number, queueId: number): Promise<Target | null> {
+    const [q] = await db
+      .select({ promptId: queues.promptId, integrationId: queues.integrationId })
+      .from(queues)
+      .where(and(eq(queues.id, queueId), eq(queues.companyId, companyId)));
+    if (!q) return null;
+    let promptId = q.promptId;
+    if (promptId === null) {
+      const [p] = await db
+        .select({ id: prompts.id })
+        .from(prompts)
+        .where(and(eq(prompts.queueId, queueId), eq(prompts.companyId, companyId)))
+        .orderBy(asc(prompts.id))
+        .limit(1);
+      promptId = p?.id ?? null;
+    }
+    if (promptId !== null) return { level: 'queue', queueId, promptId, integrationId: null, kind: 'prompt' };
+    if (q.integrationId !== null) {
+      const kind = await integrationKind(companyId, q.integrationId);
+      if (kind) return { level: 'queue', queueId, promptId: null, integrationId: q.integrationId, kind };
+    }
+    return null;
+  }
+
+  async function integrationKind(companyId: number, id: number): Promise<AutomationKind | null> {
+    const [i] = await db
+      .select({ type: queueIntegrations.type })
+      .from(queueIntegrations)
+      .where(and(eq(queueIntegrations.id, id), eq(queueIntegrations.companyId, companyId)));
+    const kind = (i?.type as AutomationKind | undefined) ?? null;
+    // Kinds whose runtime is not built yet take no ticket: it waits for people as before.
+    return kind && runners[kind] ? kind : null;
+  }
+
+  async function connectionTarget(companyId: number, whatsappId: number): Promise<Target | null> {
+    const [w] = await db
+      .select({ promptId: whatsapps.promptId, integrationId: whatsapps.integrationId })
+      .from(whatsapps)
+      .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, companyId)));
+    if (!w) return null;
+    if (w.promptId !== null)
+      return {
+        level: 'connection',
+        queueId: null,
+        promptId: w.promptId,
+        integrationId: null,
+        kind: 'prompt',
+      };
+    if (w.integrationId !== null) {
+      const kind = await integrationKind(companyId, w.integrationId);
+      if (kind)
+        return { level: 'connection', queueId: null, promptId: null, integrationId: w.integrationId, kind };
+    }
+    return null;
+  }
+
+  const stateOf = async (ticketId: number) =>
+    (await db.select().from(ticketAutomations).where(eq(ticketAutomations.ticketId, ticketId)))[0];
+
+  /** Waiting for anyone: pending, no attendant, not a group, no automation on it. */
+  const free = (t: TicketRow) =>
+    t.status === 'pending' && t.userId === null && !t.isGroup && !t.useIntegration;
+
+  /**
+   * The automation a free ticket is due for, if any: its queue's (unless that queue's automation already
+   * had it), else — on a new ticket without a queue — the connection's, else the only queue of a
+   * connection with one queue (the ticket goes there at once, as the bot would put it).
+   */
+  async function dueTarget(t: TicketRow, state: StateRow | undefined): Promise<Target | null> {
+    if (t.queueId !== null) {
+      if (state && state.queueId === t.queueId) return null;
+      return queueTarget(t.companyId, t.queueId);
+    }
+    if (state || t.whatsappId === null) return null;
+    const own = await connectionTarget(t.companyId, t.whatsappId);
+    if (own) return own;
+    const linked = await db
+      .select({ queueId: whatsappQueues.queueId })
+      .from(whatsappQueues)
+      .where(eq(whatsappQueues.whatsappId, t.whatsappId));
+    if (linked.length !== 1) return null;
+    // The bot already works on this ticket: it leads the customer (and hands over through onQueued).
+    const [bot] = await db
+      .select({ id: ticketBotStates.ticketId })
+      .from(ticketBotStates)
+      .where(eq(ticketBotStates.ticketId, t.id));
+    if (bot) return null;
+    return queueTarget(t.companyId, linked[0]!.queueId);
+  }
+
+  async function announce(companyId: number, ticketId: number, previousStatus?: string) {
+    const view = await ticketQueries.byId(db, companyId, ticketId);
+    if (view) deps.emitTicket(companyId, view, previousStatus);
+  }
+
+  /** Hands a free ticket to the target (one conditional statement: a person acting first wins). */
+  async function engage(t: TicketRow, target: Target): Promise<TicketRow | null> {
+    const now = clock.now();
+    const [updated] = await db
+      .update(tickets)
+      .set({
+        useIntegration: true,
+        promptId: target.promptId,
+        integrationId: target.integrationId,
+        chatbot: false,
+        ...(target.queueId !== null ? { queueId: target.queueId } : {}),
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(tickets.id, t.id),
+          eq(tickets.companyId, t.companyId),
+          eq(tickets.status, 'pending'),
+          isNull(tickets.userId),
+          eq(tickets.useIntegration, false),
+        ),
+      )
+      .returning();
+    if (!updated) return null;
+    if (target.queueId !== null && target.queueId !== t.queueId)
+      await db.insert(ticketHistories).values({
+        companyId: t.companyId,
+        ticketId: t.id,
+        action: 'transfer',
+        userId: null,
+        queueId: target.queueId,
+        whatsappId: t.whatsappId,
+        status: 'pending',
+        data: { by: 'automation', from: { status: t.status, userId: null, queueId: t.queueId } },
+      });
+    const values = {
+      companyId: t.companyId,
+      kind: target.kind,
+      level: target.level,
+      queueId: target.queueId,
+      promptId: target.promptId,
+      integrationId: target.integrationId,
+      sessionId: null,
+      sessionAt: null,
+      data: null,
+      startedAt: now,
+      endedAt: null,
+      endReason: null,
+      updatedAt: now,
+    };
+    await db
+      .insert(ticketAutomations)
+      .values({ ticketId: t.id, ...values })
+      .onConflictDoUpdate({ target: ticketAutomations.ticketId, set: values });
+    log.info({ ticketId: t.id, kind: target.kind, level: target.level }, 'automation took the ticket');
+    await announce(t.companyId, t.id, t.status);
+    return updated;
+  }
+
+  /** Ends the ticket's automation: its state is closed; `reset` also clears the ticket's flags. */
+  async function finish(companyId: number, ticketId: number, reason: AutomationEnd, reset: boolean) {
+    const now = clock.now();
+    await db
+      .update(ticketAutomations)
+      .set({ endedAt: now, endReason: reason, updatedAt: now })
+      .where(
+        and(
+          eq(ticketAutomations.ticketId, ticketId),
+          eq(ticketAutomations.companyId, companyId),
+          isNull(ticketAutomations.endedAt),
+        ),
+      );
+    if (!reset) return;
+    const [t] = await db
+      .update(tickets)
+      .set({ useIntegration: false, promptId: null, integrationId: null, updatedAt: now })
+      .where(
+        and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId), eq(tickets.useIntegration, true)),
+      )
+      .returning({ status: tickets.status });
+    if (t) await announce(companyId, ticketId, t.status);
+  }
+
+  /** Admins read on the ticket why the automation stopped (a note without author); never the customer. */
+  async function noteFailure(t: TicketRow, label: string, reason: string) {
+    await db.insert(ticketNotes).values({
+      companyId: t.companyId,
+      ticketId: t.id,
+      contactId: t.contactId,
+      userId: null,
+      note: `Automação (${label}) falhou: ${reason}. O ticket foi passado para atendimento humano.`,
+    });
+  }
+
+  async function send(t: TicketRow, kind: AutomationKind, body: string) {
+    if (!body.trim()) return;
+    try {
+      await deps.messages().deliver(t.companyId, t, { body, userId: null, data: { automation: kind } });
+    } catch (err) {
+      log.warn({ err, ticketId: t.id }, 'automation message not sent');
+    }
+  }
+
+  // ---- AI prompts ------------------------------------------------------------------------------------
+
+  /** The customer's side of a message for the model: the text, or a voice note's transcription. */
+  const turnText = (m: MessageRow) => {
+    const transcript = (m.data as { transcription?: unknown } | null)?.transcription;
+    return typeof transcript === 'string' && transcript ? transcript : m.body;
+  };
+
+  async function runPrompt(t: TicketRow, message: MessageRow): Promise<Outcome> {
+    const [p] = await db
+      .select()
+      .from(prompts)
+      .where(and(eq(prompts.id, t.promptId ?? -1), eq(prompts.companyId, t.companyId)));
+    if (!p) throw new AutomationError('prompt removed');
+    const client = openaiClient(
+      { apiKey: deps.box.open(p.apiKeySealed), baseUrl: p.baseUrl },
+      { ...deps.config, timeoutMs: deps.openaiTimeoutMs },
+    );
+    if (message.mediaType === 'audio' && message.mediaUrl && !turnText(message).trim()) {
+      const audio = await deps.media.read(message.mediaUrl);
+      const text = await transcribe(client, audio, message.mediaName || 'audio.ogg');
+      await db
+        .update(messages)
+        .set({ data: { ...(message.data ?? {}), transcription: text } })
+        .where(eq(messages.id, message.id));
+    }
+    // The ticket's last maxMessages messages (the one being answered included), oldest first.
+    const recent = await db
+      .select()
+      .from(messages)
+      .where(
+        and(eq(messages.ticketId, t.id), eq(messages.isDeleted, false), sql`${messages.id} <= ${message.id}`),
+      )
+      .orderBy(desc(messages.id))
+      .limit(p.maxMessages);
+    const conversation: ChatTurn[] = recent
+      .reverse()
+      .map((m) => ({ role: m.fromMe ? ('assistant' as const) : ('user' as const), content: turnText(m) }))
+      .filter((m) => m.content.trim());
+    log.info({ ticketId: t.id, promptId: p.id, turns: conversation.length }, 'openai chat completion');
+    const answer = await completePrompt(
+      client,
+      {
+        prompt: p.prompt,
+        model: p.model,
+        maxTokens: p.maxTokens,
+        temperature: p.temperature,
+        apiKey: '',
+        baseUrl: p.baseUrl,
+      },
+      conversation,
+    );
+    return { replies: answer.reply ? [answer.reply] : [], handoff: answer.handoff };
+  }
+
+  const runners: Partial<
+    Record<AutomationKind, (t: TicketRow, m: MessageRow, s: StateRow) => Promise<Outcome>>
+  > = { prompt: runPrompt };
+
+  const labels: Record<AutomationKind, string> = {
+    prompt: 'OpenAI',
+    typebot: 'Typebot',
+    n8n: 'n8n',
+    webhook: 'webhook',
+    dialogflow: 'Dialogflow',
+  };
+
+  /** One customer message of a ticket the automation has (claimed first: handled once). */
+  async function handleMessage(t: TicketRow, message: MessageRow) {
+    const now = clock.now();
+    const [state] = await db
+      .update(ticketAutomations)
+      .set({ lastMessageId: message.id, updatedAt: now })
+      .where(
+        and(
+          eq(ticketAutomations.ticketId, t.id),
+          eq(ticketAutomations.companyId, t.companyId),
+          isNull(ticketAutomations.endedAt),
+          lt(ticketAutomations.lastMessageId, message.id),
+        ),
+      )
+      .returning();
+    if (!state) return;
+    const kind = state.kind as AutomationKind;
+    const run = runners[kind];
+    if (!run) {
+      // Not built for this kind yet: people take the ticket (docs/automation.md says which kinds run).
+      await noteFailure(t, labels[kind] ?? kind, 'tipo de integração não suportado');
+      return finish(t.companyId, t.id, 'error', true);
+    }
+    let outcome: Outcome;
+    try {
+      outcome = await run(t, message, state);
+    } catch (err) {
+      const reason = kind === 'prompt' ? describeOpenAiError(err) : errorText(err);
+      log.warn({ ticketId: t.id, kind, reason }, 'automation failed; the ticket goes to people');
+      await noteFailure(t, labels[kind], reason);
+      return finish(t.companyId, t.id, 'error', true);
+    }
+    // A person may have taken the ticket while the provider answered: then nothing is sent.
+    const [fresh] = await db.select().from(tickets).where(eq(tickets.id, t.id));
+    if (!fresh || fresh.status !== 'pending' || fresh.userId !== null || !fresh.useIntegration) return;
+    for (const body of outcome.replies) await send(fresh, kind, body);
+    if (outcome.handoff) {
+      log.info({ ticketId: t.id, kind }, 'automation handed the ticket to people');
+      await finish(t.companyId, t.id, 'handoff', true);
+    }
+  }
+
+  return {
+    /**
+     * A customer message was stored (`message.stored`, before the bot's listener): a free ticket due for
+     * an automation is handed to it, and a ticket the automation has gets its answer.
+     */
+    async onStored(
+      ref: { id: number; companyId: number },
+      seen: { id: number; status: string; userId: number | null; isGroup: boolean; useIntegration: boolean },
+      message: MessageRow,
+    ) {
+      if (message.fromMe || seen.isGroup || seen.status !== 'pending' || seen.userId !== null) return;
+      // The common case costs no statement: a company without prompts or integrations (remembered a moment).
+      if (!seen.useIntegration && !(await companyHasAutomations(ref.companyId))) return;
+      const ticketId = seen.id;
+      let [t] = await db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, ref.companyId)));
+      if (!t || t.isGroup || t.status !== 'pending' || t.userId !== null) return;
+      if (!t.useIntegration) {
+        const target = await dueTarget(t, await stateOf(t.id));
+        if (!target) return;
+        const engaged = await engage(t, target);
+        if (!engaged) return;
+        t = engaged;
+      }
+      await handleMessage(t, message);
+    },
+
+    /** The bot put a ticket in a queue (the customer chose it): that queue's automation takes it from here. */
+    async onQueued(companyId: number, ticketId: number) {
+      const [t] = await db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+      if (!t || !free(t) || t.queueId === null) return;
+      const target = await dueTarget(t, await stateOf(t.id));
+      if (!target) return;
+      const engaged = await engage(t, target);
+      if (!engaged) return;
+      // The messages stored so far were the bot's: only later ones go to the automation.
+      const [last] = await db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(eq(messages.ticketId, t.id))
+        .orderBy(desc(messages.id))
+        .limit(1);
+      if (last)
+        await db
+          .update(ticketAutomations)
+          .set({ lastMessageId: last.id })
+          .where(eq(ticketAutomations.ticketId, t.id));
+    },
+
+    /**
+     * A person changed the ticket (`ticket.changed`): accepting or transferring ends the automation (the
+     * ticket service already reset its flags); a transfer into a queue with an automation hands it there.
+     */
+    async onTicketChanged(e: { companyId: number; before: TicketRow; after: TicketRow; action: string }) {
+      const { companyId, after, action } = e;
+      if (action === 'accept' || action === 'reopen' || (action === 'update' && after.userId !== null))
+        return finish(companyId, after.id, 'accepted', false);
+      if (action === 'close') return finish(companyId, after.id, 'closed', false);
+      if (action !== 'transfer') return;
+      await finish(companyId, after.id, 'transferred', false);
+      if (!free(after) || after.queueId === null) return;
+      const target = await queueTarget(companyId, after.queueId);
+      if (target) await engage(after, target);
+    },
+
+    /** The automation state of a ticket of the company, or null (tests, diagnostics). */
+    async state(companyId: number, ticketId: number): Promise<StateRow | null> {
+      const [s] = await db
+        .select()
+        .from(ticketAutomations)
+        .where(and(eq(ticketAutomations.ticketId, ticketId), eq(ticketAutomations.companyId, companyId)));
+      return s ?? null;
+    },
+  };
+}
+export type AutomationService = ReturnType<typeof automationService>;
+
+/** A failure whose message is safe to show admins. */
+export class AutomationError extends Error {}
+
+const errorText = (err: unknown) =>
+  err instanceof AutomationError ? err.message : err instanceof Error ? err.name : 'unknown';

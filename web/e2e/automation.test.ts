@@ -1,0 +1,156 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { createCompany, launch, newPage, screenshot } from './browser.js';
+import { fakeOpenAi } from '../../server/test/fake-openai.js';
+
+/**
+ * AI prompts at run time, end to end: an admin creates a prompt for a queue on the prompts screen; a customer
+ * of the simulator connection chats with it (the local OpenAI server answers, as OPENAI_BASE_URL points there,
+ * run.mjs), asks for a person; the attendant finds the ticket in pending with the AI's answers marked.
+ */
+let browser: Browser;
+let openai: Awaited<ReturnType<typeof fakeOpenAi>>;
+before(async () => {
+  browser = await launch();
+  openai = await fakeOpenAi(Number(process.env.E2E_OPENAI_PORT ?? 0));
+});
+after(async () => {
+  await browser.close();
+  await openai.close();
+});
+
+const stamp = Date.now().toString(36);
+const LONG = { timeout: 30_000 };
+/** Seed plan 3 (Ouro) has useOpenAi. */
+const PLAN_WITH_AI = 3;
+const PROMPT =
+  'Você é o assistente da loja. Responda em português e com educação. Quando o cliente pedir um atendente, ' +
+  'responda: Ação: Transferir para o setor de atendimento';
+
+async function signIn(page: Page, email: string): Promise<string> {
+  await page.goto('/login');
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill('Admin@123');
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('greeting').waitFor(LONG);
+  return page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline)
+      assert.fail(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 600)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+test('automation: a prompt made on the screen answers a simulator customer until they ask for a person', async () => {
+  openai.state.answer = (req) => {
+    const last = [...req.body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    if (/atendente|pessoa/i.test(last))
+      return { content: 'Vou chamar um atendente.\nAção: Transferir para o setor de atendimento' };
+    return { content: `Temos sim! Você perguntou: ${last}` };
+  };
+  const adminEmail = await createCompany('Automacao', PLAN_WITH_AI, stamp);
+  const page = await newPage(browser);
+  try {
+    const token = await signIn(page, adminEmail);
+    const call = async <T>(method: string, path: string, data?: unknown) => {
+      const res = await page.request.fetch(`/api${path}`, {
+        method,
+        data,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.ok(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`);
+      return (await res.json()) as T;
+    };
+    const queueName = `Loja IA ${stamp}`;
+    const queue = await call<{ id: number }>('POST', '/queue', { name: queueName, color: '#1976D2' });
+    const connection = await call<{ id: number }>('POST', '/whatsapp', {
+      name: `Simulador IA ${stamp}`,
+      channel: 'simulator',
+      queueIds: [queue.id],
+    });
+
+    // The prompt, on the screen.
+    await page.goto('/prompts');
+    await page.getByTestId('prompt-add').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Adicionar prompt' }).waitFor(LONG);
+    await dialog.locator('input[data-field="name"]').fill(`Assistente ${stamp}`);
+    await dialog.locator('textarea[data-field="prompt"]').fill(PROMPT);
+    await dialog.locator('input[data-field="apiKey"]').fill(`sk-e2e-${stamp}`);
+    await dialog.getByRole('combobox', { name: 'Fila' }).click();
+    await page.getByRole('option', { name: queueName }).click();
+    await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden', ...LONG });
+
+    // The customer chats through the simulator's entry.
+    const number = `55119${String(Date.now()).slice(-8)}`;
+    const conversation = () =>
+      call<{ fromMe: boolean; body: string }[]>('GET', `/simulator/${connection.id}/conversations/${number}`);
+    await call('POST', `/simulator/${connection.id}/inbound`, {
+      from: number,
+      name: 'Camila Cliente',
+      body: 'Vocês têm camisetas azuis?',
+    });
+    await until(
+      conversation,
+      (c) => c.some((m) => m.fromMe && m.body === 'Temos sim! Você perguntou: Vocês têm camisetas azuis?'),
+      'the AI answer on the phone',
+    );
+    const seen = openai.completions.at(-1)!;
+    assert.equal(seen.authorization, `Bearer sk-e2e-${stamp}`);
+    assert.equal(seen.body.messages[0]!.content, PROMPT);
+
+    await call('POST', `/simulator/${connection.id}/inbound`, {
+      from: number,
+      body: 'Quero falar com um atendente',
+    });
+    await until(
+      conversation,
+      (c) => c.some((m) => m.fromMe && m.body === 'Vou chamar um atendente.'),
+      'the hand-off answer',
+    );
+    const phone = await conversation();
+    assert.ok(!phone.some((m) => m.body.includes('Ação:')), 'the action line never reaches the customer');
+
+    // The attendant: the ticket waits in pending, the AI's messages marked.
+    await page.goto('/tickets');
+    await page.getByTestId('tab-pending').click();
+    const row = page
+      .getByTestId('ticket-list-pending')
+      .locator('[data-testid="ticket-row"]')
+      .filter({ hasText: 'Camila Cliente' });
+    await row.waitFor(LONG);
+    const { tickets } = await call<{ tickets: { id: number; useIntegration: boolean; queueId: number }[] }>(
+      'GET',
+      '/tickets?status=pending&showAll=true',
+    );
+    assert.equal(tickets.length, 1);
+    assert.equal(tickets[0]!.useIntegration, false);
+    assert.equal(tickets[0]!.queueId, queue.id);
+    // The attendant looks before accepting (the peek view of a pending ticket).
+    await row.getByTestId('ticket-peek').click();
+    const peek = page.getByTestId('peek-dialog');
+    await peek
+      .locator('[data-testid="message"]')
+      .filter({ hasText: 'Vou chamar um atendente.' })
+      .waitFor(LONG);
+    const marks = peek.getByTestId('message-automation');
+    await until(
+      () => marks.count(),
+      (n) => n === 2,
+      'two AI messages marked',
+    );
+    assert.equal((await marks.first().innerText()).trim(), 'Enviada pela IA');
+    await page.mouse.move(1, 1);
+    await screenshot(page, 'automation-ticket-ai-messages');
+  } finally {
+    await page.context().close();
+  }
+});
