@@ -19,7 +19,7 @@ import { originPolicy, registerSecurityHeaders } from './http/security-headers.j
 import { tokenService } from './lib/tokens.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { socketEvents, type Events } from './realtime/events.js';
-import { createSocketServer } from './realtime/socket-server.js';
+import { closeSocketServer, createSocketServer } from './realtime/socket-server.js';
 import type { RoomGuards } from './realtime/room-policy.js';
 import { authService } from './modules/auth/auth-service.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
@@ -101,6 +101,8 @@ import { botListeners } from './modules/bot/bot-listener.js';
 import { ratingListeners } from './modules/ratings/rating-listener.js';
 import { customerMessages } from './modules/customer-messages/customer-messages.js';
 import { customerMessageListeners } from './modules/customer-messages/customer-messages-listener.js';
+import { opsService, type OpsService } from './modules/ops/ops-service.js';
+import { installOps } from './modules/ops/ops-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -127,6 +129,8 @@ export interface App {
   events: Events;
   services: ReturnType<typeof makeServices>;
   sessions: SessionManager;
+  /** Readiness, draining and metrics (modules/ops). */
+  ops: OpsService;
   close(): Promise<void>;
 }
 
@@ -291,6 +295,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
     // X-Forwarded-For decides the client address only when it comes from a configured proxy (TRUST_PROXY).
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    // A request id from the load balancer (nginx's $request_id) is kept, else a fresh one: logs and jobs carry it.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -342,6 +349,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     loginLimit,
   });
   const authenticate = services.auth.authenticate;
+  const ops = opsService({
+    database,
+    processId,
+    bus: services.bus,
+    metricsToken: config.metricsToken,
+    sockets: () => io?.engine.clientsCount ?? 0,
+    sessions: () => sessions?.runningIds() ?? [],
+    jobs: () => deps.jobs?.autoStart !== false,
+  });
+  installOps(app, ops);
 
   await registerSecurityHeaders(app, config);
   await app.register(cookie);
@@ -443,6 +460,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     authenticate,
     guards,
     redisUrl: config.redisUrl,
+    postgresUrl: database.kind === 'postgres' ? config.databaseUrl : undefined,
     allowOrigin: originPolicy(config),
     onPresence: (t, online) => services.users.setPresence(t, online),
   });
@@ -482,17 +500,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     events,
     services,
     sessions: manager,
+    ops,
     async close() {
+      ops.drain();
       // Listeners still at work finish first (never hanging a shutdown on a stuck one).
       await Promise.race([services.bus.idle(), new Promise((r) => setTimeout(r, 5000).unref?.())]);
       await jobs.stop();
       services.campaignDispatch.stop();
       await services.messages.outbound.stop();
       await manager.stop();
-      io?.close();
+      if (io) await closeSocketServer(io);
       await app.close();
       await loginCounter.close?.();
       limiterRedis?.disconnect();
+      ops.stop();
     },
   };
 }

@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   FFMPEG_PATH: z.string().default('ffmpeg'),
   /** Tenant-supplied URLs may reach private and loopback addresses (tests, self-hosted set-ups). */
   ALLOW_PRIVATE_URLS: z.enum(['true', 'false', '1', '0', '']).default('false'),
+  /** Bearer token for GET /metrics; unset, only direct (unproxied) loopback callers may read it. */
+  METRICS_TOKEN: z.string().optional(),
 });
 
 export interface Config {
@@ -68,6 +70,8 @@ export interface Config {
   ffmpegPath: string | false;
   /** ALLOW_PRIVATE_URLS: outbound calls to tenant URLs may reach private/loopback addresses (never metadata). */
   allowPrivateUrls: boolean;
+  /** METRICS_TOKEN: /metrics asks for it as a bearer token. */
+  metricsToken?: string;
 }
 
 const KNOWN_DEFAULTS = new Set(['', 'changeme', 'secret', 'recado', 'default']);
@@ -212,5 +216,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     ffmpegPath: ['', 'off', 'false'].includes(e.FFMPEG_PATH.trim()) ? false : e.FFMPEG_PATH.trim(),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS === 'true' || e.ALLOW_PRIVATE_URLS === '1',
+    metricsToken: e.METRICS_TOKEN || undefined,
   };
 }
