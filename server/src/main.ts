@@ -49,7 +49,11 @@ async function main() {
   if (logStyle === 'pretty') built.app.log.info(readyLines(ready).join('\n  '));
   else
     built.app.log.info(
-      { ...readyFields(ready), startupPhases: phases, startupCpuMs: Math.round((cpu.user + cpu.system) / 1000) },
+      {
+        ...readyFields(ready),
+        startupPhases: phases,
+        startupCpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      },
       'Recado is ready',
     );
 
