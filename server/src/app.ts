@@ -491,6 +491,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   if (deps.sessions?.autoStart !== false) await sessions.start();
   await services.messages.outbound.start();
+  await services.messages.commands.start();
   const manager = sessions;
   if (deps.jobs?.autoStart !== false) jobs.start();
 
@@ -508,6 +509,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await jobs.stop();
       services.campaignDispatch.stop();
       await services.messages.outbound.stop();
+      await services.messages.commands.stop();
       await manager.stop();
       if (io) await closeSocketServer(io);
       await app.close();
