@@ -1,4 +1,6 @@
 // npm start: build the web client when its sources changed, then run the server (API, sockets, jobs, web).
+// NODE_ENV=production npm start: run the compiled build (`npm run build`: server/dist, web/dist) with plain
+// node, no TypeScript loader and nothing built here.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +18,14 @@ const newest = (dir) =>
 
 // WEB_DIST names a build of the operator's own: it is served as it is, never rebuilt here.
 const ownBuild = Boolean(process.env.WEB_DIST);
+const production = process.env.NODE_ENV === 'production';
+const compiled = join(root, 'server', 'dist', 'main.js');
+if (production && (!existsSync(compiled) || (!ownBuild && !existsSync(built)))) {
+  console.error('NODE_ENV=production runs the compiled build: run `npm run build` first.');
+  process.exit(1);
+}
 const stale =
+  !production &&
   !ownBuild &&
   (!existsSync(built) ||
     Math.max(
@@ -30,7 +39,8 @@ if (stale || process.argv.includes('--build')) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
+const args = production ? [compiled] : ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')];
+const server = spawn(process.execPath, args, {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, WEB_DIST: process.env.WEB_DIST ?? join(web, 'dist') },

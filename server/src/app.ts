@@ -22,7 +22,7 @@ import { originPolicy, registerSecurityHeaders } from './http/security-headers.j
 import { tokenService } from './lib/tokens.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { socketEvents, type Events } from './realtime/events.js';
-import { createSocketServer } from './realtime/socket-server.js';
+import { closeSocketServer, createSocketServer } from './realtime/socket-server.js';
 import type { RoomGuards } from './realtime/room-policy.js';
 import { authService } from './modules/auth/auth-service.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
@@ -113,6 +113,8 @@ import { announcementRoutes } from './modules/announcements/announcement-routes.
 import { pushService } from './modules/push/push-service.js';
 import { pushRoutes } from './modules/push/push-routes.js';
 import { pushListeners } from './modules/push/push-listener.js';
+import { opsService, type OpsService } from './modules/ops/ops-service.js';
+import { installOps } from './modules/ops/ops-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -139,6 +141,8 @@ export interface App {
   events: Events;
   services: ReturnType<typeof makeServices>;
   sessions: SessionManager;
+  /** Readiness, draining and metrics (modules/ops). */
+  ops: OpsService;
   close(): Promise<void>;
 }
 
@@ -329,6 +333,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
     // X-Forwarded-For decides the client address only when it comes from a configured proxy (TRUST_PROXY).
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    // A request id from the load balancer (nginx's $request_id) is kept, else a fresh one: logs and jobs carry it.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -383,6 +390,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     loginLimit,
   });
   const authenticate = services.auth.authenticate;
+  const ops = opsService({
+    database,
+    processId,
+    bus: services.bus,
+    metricsToken: config.metricsToken,
+    sockets: () => io?.engine.clientsCount ?? 0,
+    sessions: () => sessions?.runningIds() ?? [],
+    jobs: () => deps.jobs?.autoStart !== false,
+  });
+  installOps(app, ops);
 
   await registerSecurityHeaders(app, config);
   await app.register(cookie);
@@ -492,6 +509,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     authenticate,
     guards,
     redisUrl: config.redisUrl,
+    postgresUrl: database.kind === 'postgres' ? config.databaseUrl : undefined,
     allowOrigin: originPolicy(config),
     onPresence: (t, online) => services.users.setPresence(t, online),
   });
@@ -522,6 +540,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   if (deps.sessions?.autoStart !== false) await sessions.start();
   await services.messages.outbound.start();
+  await services.messages.commands.start();
   const manager = sessions;
   if (deps.jobs?.autoStart !== false) jobs.start();
 
@@ -531,17 +550,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     events,
     services,
     sessions: manager,
+    ops,
     async close() {
+      ops.drain();
       // Listeners still at work finish first (never hanging a shutdown on a stuck one).
       await Promise.race([services.bus.idle(), new Promise((r) => setTimeout(r, 5000).unref?.())]);
       await jobs.stop();
       services.campaignDispatch.stop();
       await services.messages.outbound.stop();
+      await services.messages.commands.stop();
       await manager.stop();
-      io?.close();
+      if (io) await closeSocketServer(io);
       await app.close();
       await loginCounter.close?.();
       limiterRedis?.disconnect();
+      ops.stop();
     },
   };
 }

@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
   DIALOGFLOW_API_URL: z.string().url().default('https://dialogflow.googleapis.com'),
   GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  /** Bearer token for GET /metrics; unset, only direct (unproxied) loopback callers may read it. */
+  METRICS_TOKEN: z.string().optional(),
 });
 
 export interface Config {
@@ -82,6 +84,8 @@ export interface Config {
   openaiBaseUrl: string;
   dialogflowApiUrl: string;
   googleTokenUrl: string;
+  /** METRICS_TOKEN: /metrics asks for it as a bearer token. */
+  metricsToken?: string;
 }
 
 const KNOWN_DEFAULTS = new Set(['', 'changeme', 'secret', 'recado', 'default']);
@@ -231,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
     dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ''),
     googleTokenUrl: e.GOOGLE_TOKEN_URL,
+    metricsToken: e.METRICS_TOKEN || undefined,
   };
 }
 

@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.js';
+import { SERVER_ROOT } from '../lib/paths.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -22,7 +22,7 @@ export interface Database {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const MIGRATIONS_DIR = join(SERVER_ROOT, 'drizzle');
 
 /**
  * Connections of the server's pool on PostgreSQL. Inbound messages go in batches and most requests
@@ -30,6 +30,9 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta
  * benchmark (docs/benchmarks.md; BENCH_POOL tries other sizes).
  */
 export const DEFAULT_POOL_SIZE = 10;
+
+/** pg_advisory_lock key held while migrations run (any fixed number; "recado" in ASCII). */
+const MIGRATION_LOCK = 0x72656361646f;
 
 export interface DatabaseOptions {
   /** A PostgreSQL URL; absent means embedded PGlite. */
@@ -52,7 +55,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     return {
       db,
       kind: 'postgres',
-      migrate: () => migrate(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+      // Several processes starting together: one applies the migrations under a session advisory lock on
+      // its own connection, the others wait for it and then find nothing left to apply.
+      migrate: async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+          await migrate(drizzle(client, { schema }) as never, { migrationsFolder: MIGRATIONS_DIR });
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+          client.release();
+        }
+      },
       close: () => pool.end(),
       raw: async (text, params) => {
         const r = await pool.query(text, params as unknown[]);

@@ -46,6 +46,7 @@ describe('access declared on the route', () => {
 
 /** Who may call what (`user`: any signed-in profile; `+ flag`: the company's plan must have it). */
 const EXPECTED = `
+GET    /api/ready                                       public
 GET    /api/version                                     public
 GET    /api/health                                      public
 GET    /api/openapi.json                                public

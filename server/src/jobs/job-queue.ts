@@ -5,6 +5,7 @@ import type { Db } from '../db/client.js';
 import { executeRows } from '../db/rows.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { truncate } from '../lib/text.js';
+import { requestContext } from '../lib/request-context.js';
 
 export interface JobRecord<P = unknown> {
   id: number;
@@ -97,6 +98,7 @@ interface ClaimedRow {
   attempts: number;
   run_at: string | Date;
   revision: number;
+  request_id: string | null;
 }
 
 const BATCH = 20;
@@ -177,18 +179,19 @@ export function jobQueue(deps: {
     const payload = JSON.stringify(job.payload ?? {});
     const maxAttempts = registry.get(job.kind)?.maxAttempts ?? 5;
     const values = sql`(${job.kind}, ${job.key ?? null}, ${job.companyId ?? null}, ${payload}::jsonb,
-      ${iso(runAt)}, ${maxAttempts})`;
+      ${iso(runAt)}, ${maxAttempts}, ${requestContext.reqId() ?? null})`;
     if (job.key === undefined) {
       await exec(
-        sql`insert into jobs (kind, key, company_id, payload, run_at, max_attempts) values ${values}`,
+        sql`insert into jobs (kind, key, company_id, payload, run_at, max_attempts, request_id) values ${values}`,
         on,
       );
       return;
     }
     await exec(
-      sql`insert into jobs (kind, key, company_id, payload, run_at, max_attempts) values ${values}
+      sql`insert into jobs (kind, key, company_id, payload, run_at, max_attempts, request_id) values ${values}
         on conflict (kind, key) where key is not null do update set
           run_at = excluded.run_at, payload = excluded.payload, company_id = excluded.company_id,
+          request_id = excluded.request_id,
           max_attempts = excluded.max_attempts, revision = jobs.revision + 1,
           status = case when jobs.status = 'running' then 'running' else 'queued' end,
           attempts = case when jobs.status = 'running' then jobs.attempts else 0 end,
@@ -253,7 +256,7 @@ export function jobQueue(deps: {
           limit ${BATCH}
           for update skip locked)
         returning jobs.id, jobs.kind, jobs.key, jobs.company_id, jobs.payload, jobs.attempts, jobs.run_at,
-          jobs.revision`,
+          jobs.revision, jobs.request_id`,
     );
   }
 
@@ -275,7 +278,7 @@ export function jobQueue(deps: {
       const parsed = reg.payload.safeParse(raw ?? {});
       // A payload its schema refuses never reaches the handler (the job fails like a throwing handler).
       if (!parsed.success) throw new Error(`invalid payload for ${row.kind}`);
-      await reg.handler({
+      const job = {
         id,
         kind: row.kind,
         key: row.key,
@@ -283,7 +286,9 @@ export function jobQueue(deps: {
         payload: parsed.data,
         attempts: row.attempts,
         runAt: new Date(row.run_at),
-      });
+      };
+      // The request that scheduled the job stays the context of its run (log lines, jobs it schedules).
+      await (row.request_id ? requestContext.run(row.request_id, () => reg.handler(job)) : reg.handler(job));
       clearInterval(renew);
       const now = clock.now();
       // Done — unless it was scheduled again while it ran: then that is its next run.
@@ -309,7 +314,13 @@ export function jobQueue(deps: {
           where id = ${id} and locked_by = ${me} and status = 'running'
           returning status`,
       );
-      const context = { jobId: id, kind: row.kind, attempts: row.attempts, err: message };
+      const context = {
+        jobId: id,
+        kind: row.kind,
+        attempts: row.attempts,
+        err: message,
+        ...(row.request_id ? { reqId: row.request_id } : {}),
+      };
       if (after?.status === 'failed') log.error(context, 'job failed for good');
       else log.warn(context, 'job failed; it will run again');
     }

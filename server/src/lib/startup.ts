@@ -24,6 +24,8 @@ export interface ReadyInfo {
   database: string;
   /** The demo company is seeded (SEED_DEMO): its logins are shown. */
   demo: boolean;
+  /** Milliseconds from the process's start to listening (able to answer). */
+  startupMs?: number;
 }
 
 /** The start-up summary, as lines for the console (the demo's published logins included). */
@@ -35,6 +37,7 @@ export function readyLines(info: ReadyInfo): string[] {
       ? `Listening on ${address}: every network interface (HOST=127.0.0.1 keeps it to this machine)`
       : `Listening on ${address}`,
     `Database: ${info.database}`,
+    ...(info.startupMs !== undefined ? [`Started in ${info.startupMs} ms`] : []),
     ...(info.demo
       ? [
           'Demo logins:',
@@ -53,6 +56,7 @@ export function readyFields(info: ReadyInfo) {
     listen: address,
     allInterfaces,
     database: info.database,
+    ...(info.startupMs !== undefined ? { startupMs: info.startupMs } : {}),
     ...(info.demo ? { demoLogins: [DEMO.admin.email, DEMO.attendant.email] } : {}),
   };
 }

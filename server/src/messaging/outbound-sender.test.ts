@@ -190,6 +190,32 @@ describe('outbound messages across processes', () => {
     expect(direct.body.ack).toBeGreaterThanOrEqual(1);
   });
 
+  test('edits, deletes and read marks asked of a process without the session are done by the owner', async () => {
+    const s = await scenario('Commands', '5511966660009');
+    const sent = await call(s.owner, 'POST', `/messages/${s.ticketId}`, s.admin.token, { body: 'Original' });
+    expect(sent.body.ack).toBeGreaterThanOrEqual(1);
+    const conv = () =>
+      phone(s.owner, s.admin.token, s.whatsappId, s.number) as Promise<
+        { fromMe: boolean; body: string; ack: number }[]
+      >;
+
+    const edited = await call(s.other, 'PUT', `/messages/${sent.body.id}`, s.admin.token, {
+      body: 'Editada',
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ body: 'Editada', isEdited: true });
+    expect((await conv()).filter((m) => m.fromMe).map((m) => m.body)).toEqual(['Editada']);
+
+    const read = await call(s.other, 'POST', `/messages/${s.ticketId}/read`, s.admin.token);
+    expect(read.status).toBe(200);
+    expect((await conv()).filter((m) => !m.fromMe).every((m) => m.ack === 3)).toBe(true);
+
+    const deleted = await call(s.other, 'DELETE', `/messages/${sent.body.id}`, s.admin.token);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ isDeleted: true });
+    expect((await conv()).filter((m) => m.fromMe && m.body === 'Editada')).toHaveLength(0);
+  });
+
   test('messages pending when the owner dies are sent once by the next owner', async () => {
     const s = await scenario('Takeover', '5511966660002');
     // The owner dies: its session stops and nobody renews its lease; its outbox worker is gone too.

@@ -12,8 +12,18 @@ export interface SocketServerDeps {
   onPresence?: (t: Tenant, online: boolean) => Promise<void>;
   guards: RoomGuards;
   redisUrl?: string;
+  /** Without Redis: PostgreSQL carries browser events between processes (LISTEN/NOTIFY). */
+  postgresUrl?: string;
   /** Browser origins allowed to connect (Origin header, Host header); absent: any. */
   allowOrigin?: (origin: string | undefined, host: string | undefined) => boolean;
+}
+
+const disposers = new WeakMap<Server, () => Promise<void>>();
+
+/** Closes the server (its sockets and adapter), then the adapter's own connections. */
+export async function closeSocketServer(io: Server): Promise<void> {
+  await io.close();
+  await disposers.get(io)?.();
 }
 
 /** Socket.IO server: the handshake carries the access token; rooms come from the server only. */
@@ -39,10 +49,19 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
     const pub = new Redis(deps.redisUrl);
     const sub = pub.duplicate();
     io.adapter(createAdapter(pub, sub));
-    io.engine.on('close', () => {
+    disposers.set(io, async () => {
       pub.disconnect();
       sub.disconnect();
     });
+  } else if (deps.postgresUrl) {
+    // A small pool of its own: the adapter keeps one connection for LISTEN and publishes with NOTIFY;
+    // events over 8,000 bytes go through socket_io_attachments (migration scale_out).
+    const { default: pg } = await import('pg');
+    const { createAdapter } = await import('@socket.io/postgres-adapter');
+    const pool = new pg.Pool({ connectionString: deps.postgresUrl, max: 3 });
+    pool.on('error', (err) => deps.log.warn({ err: err.message }, 'socket adapter database error'));
+    io.adapter(createAdapter(pool, { heartbeatInterval: 5000, heartbeatTimeout: 10000 }));
+    disposers.set(io, () => pool.end().catch(() => undefined));
   }
 
   io.use(async (socket, next) => {

@@ -14,3 +14,4 @@ export * from './queue-integrations.js';
 export * from './chats.js';
 export * from './announcements.js';
 export * from './automation.js';
+export * from './socket-io.js';

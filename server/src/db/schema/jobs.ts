@@ -27,6 +27,8 @@ export const jobs = pgTable(
     lockedBy: text('locked_by'),
     lockedUntil: ts('locked_until'),
     lastError: text('last_error'),
+    /** The HTTP request that scheduled it (its log lines carry the same reqId). */
+    requestId: text('request_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
     doneAt: ts('done_at'),
   },

@@ -23,6 +23,7 @@ import {
   type OutboundSenderDeps,
 } from '../../messaging/outbound-sender.js';
 import { mediaTypeOf } from '../../messaging/channels/simulator-channel.js';
+import { channelCommands } from '../../messaging/channel-commands.js';
 import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
 import { messagePage, toMessageView, withRelations, type MessageRow } from './message-queries.js';
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
@@ -86,11 +87,14 @@ export function messageService(deps: {
     return message!;
   }
 
-  function channelFor(ticket: TicketRow) {
-    const channel = ticket.whatsappId ? deps.sessions()?.get(ticket.whatsappId) : undefined;
-    if (!channel) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The connection is not running');
-    return channel;
-  }
+  // Edits, deletes and read marks reach the session wherever it runs (messaging/channel-commands.ts).
+  const commands = channelCommands({
+    db,
+    listen: deps.listen,
+    sessions: deps.sessions,
+    log: deps.log ?? { warn: () => undefined },
+  });
+  const channelFor = (ticket: TicketRow) => commands.actions(ticket.whatsappId);
 
   /**
    * Stores, sends and records one outbound message. `userId` null means the system (bot, greeting).
@@ -232,6 +236,7 @@ export function messageService(deps: {
     deliver,
     /** The outbox worker: app.ts starts it with the sessions and stops it on close. */
     outbound,
+    commands,
 
     async list(t: Tenant, ticketId: number, pageNumber: number) {
       const ticket = await visibleTicket(t, ticketId);
@@ -277,7 +282,7 @@ export function messageService(deps: {
         throw new AppError('ERR_NO_PERMISSION', 403, 'Only your own messages');
       const [contact] = await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
       try {
-        await channelFor(ticket).deleteMessage(contact?.number ?? '', m.providerId, true);
+        await (await channelFor(ticket)).deleteMessage(contact?.number ?? '', m.providerId, true);
       } catch (err) {
         throw new AppError('ERR_DELETE_WAPP_MSG', 400, err instanceof Error ? err.message : undefined);
       }
@@ -298,7 +303,7 @@ export function messageService(deps: {
       const ticket = await visibleTicket(t, m.ticketId);
       if (!m.fromMe || m.userId !== t.userId || m.isDeleted || m.mediaType)
         throw new AppError('ERR_NO_PERMISSION', 403);
-      const channel = channelFor(ticket);
+      const channel = await channelFor(ticket);
       if (!channel.editMessage)
         throw new AppError('ERR_SENDING_WAPP_MSG', 400, 'This channel cannot edit messages');
       const [contact] = await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
@@ -336,7 +341,7 @@ export function messageService(deps: {
         .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, false), eq(messages.read, false)))
         .returning({ providerId: messages.providerId });
       await db.update(tickets).set({ unreadMessages: 0 }).where(eq(tickets.id, ticket.id));
-      const channel = ticket.whatsappId ? deps.sessions()?.get(ticket.whatsappId) : undefined;
+      const channel = unread.length ? await channelFor(ticket).catch(() => undefined) : undefined;
       if (channel && unread.length) {
         const [contact] = await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
         await channel

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, isNotNull, sql } from 'drizzle-orm';
+import type { Db, Database } from '../db/client.js';
+import { whatsapps } from '../db/schema/index.js';
+import { AppError } from '../http/errors.js';
+import type { Channel } from './channel.js';
+import type { SessionManager } from './session-manager.js';
+
+const COMMANDS = 'recado_channel_cmd';
+const REPLIES = 'recado_channel_reply';
+/** NOTIFY payloads stop at 8,000 bytes. */
+const MAX_PAYLOAD = 7900;
+
+type Op = 'markRead' | 'deleteMessage' | 'editMessage';
+export type ChannelActions = Pick<Channel, 'markRead' | 'deleteMessage'> &
+  Required<Pick<Channel, 'editMessage'>>;
+
+/**
+ * Edits, deletes and read marks for a connection whose session runs in another process: the request's
+ * process sends the command with NOTIFY, the lease holder runs it on its channel and NOTIFYs the outcome
+ * back (docs/deployment.md). Sends go through the outbox instead (they must survive a takeover); these are
+ * answered now or refused.
+ */
+export function channelCommands(deps: {
+  db: Db;
+  listen?: Database['listen'];
+  sessions: () => SessionManager | undefined;
+  log: { warn(o: object, m: string): void };
+  timeoutMs?: number;
+}) {
+  const waiting = new Map<string, { done: (error?: string) => void }>();
+  const stops: (() => Promise<void>)[] = [];
+  const notify = (channel: string, payload: string) =>
+    deps.db.execute(sql`select pg_notify(${channel}, ${payload})`);
+
+  async function run(payload: string) {
+    let cmd: { id: string; whatsappId: number; op: Op; args: unknown[] };
+    try {
+      cmd = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    const channel = deps.sessions()?.get(cmd.whatsappId);
+    if (!channel) return; // another process owns it (or nobody): the owner answers
+    let error: string | undefined;
+    try {
+      const fn = channel[cmd.op] as ((...a: unknown[]) => Promise<void>) | undefined;
+      if (!fn) throw new Error('This channel cannot do that');
+      await fn.apply(channel, cmd.args);
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    await notify(REPLIES, JSON.stringify({ id: cmd.id, error })).catch((err) =>
+      deps.log.warn({ err }, 'channel command reply failed'),
+    );
+  }
+
+  function onReply(payload: string) {
+    try {
+      const r = JSON.parse(payload) as { id: string; error?: string };
+      waiting.get(r.id)?.done(r.error);
+    } catch {
+      // not ours
+    }
+  }
+
+  async function call(whatsappId: number, op: Op, args: unknown[]) {
+    const id = randomUUID();
+    const payload = JSON.stringify({ id, whatsappId, op, args });
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new Error('Too long for another process');
+    const answer = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        reject(new Error('The connection did not answer'));
+      }, deps.timeoutMs ?? 10_000);
+      waiting.set(id, {
+        done: (error) => {
+          clearTimeout(timer);
+          waiting.delete(id);
+          if (error) reject(new Error(error));
+          else resolve();
+        },
+      });
+    });
+    await notify(COMMANDS, payload);
+    return answer;
+  }
+
+  return {
+    async start() {
+      if (!deps.listen) return;
+      try {
+        stops.push(await deps.listen(COMMANDS, (p) => void run(p)));
+        stops.push(await deps.listen(REPLIES, onReply));
+      } catch (err) {
+        deps.log.warn({ err }, 'LISTEN unavailable; channel actions only where the session runs');
+      }
+    },
+    async stop() {
+      for (const s of stops.splice(0)) await s();
+    },
+    /**
+     * The connection's channel actions: the channel itself when its session runs here, a remote one when
+     * another process holds a live lease on a CONNECTED connection; otherwise ERR_WAPP_NOT_INITIALIZED.
+     */
+    async actions(whatsappId: number | null | undefined): Promise<ChannelActions | Channel> {
+      const local = whatsappId ? deps.sessions()?.get(whatsappId) : undefined;
+      if (local) return local;
+      const [owned] = whatsappId
+        ? await deps.db
+            .select({ id: whatsapps.id })
+            .from(whatsapps)
+            .where(
+              and(
+                eq(whatsapps.id, whatsappId),
+                eq(whatsapps.status, 'CONNECTED'),
+                isNotNull(whatsapps.leaseOwner),
+                gt(whatsapps.leaseExpiresAt, sql`now()`),
+              ),
+            )
+        : [];
+      if (!owned || !whatsappId || stops.length === 0)
+        throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The connection is not running');
+      return {
+        markRead: (to, ids) => call(whatsappId, 'markRead', [to, ids]),
+        deleteMessage: (to, providerId, fromMe) =>
+          call(whatsappId, 'deleteMessage', [to, providerId, fromMe]),
+        editMessage: (to, providerId, body) => call(whatsappId, 'editMessage', [to, providerId, body]),
+      };
+    },
+  };
+}
+export type ChannelCommands = ReturnType<typeof channelCommands>;

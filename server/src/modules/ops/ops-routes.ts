@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { JsonObject } from '@recado/contracts';
+import { access } from '../../http/access.js';
+import { requestContext } from '../../lib/request-context.js';
+import type { OpsService } from './ops-service.js';
+
+/**
+ * Installed on the root instance (not an encapsulated plugin): the latency hook sees every route, the request
+ * context wraps every request, and /metrics lives outside /api. /api/health stays in system-routes.
+ */
+export function installOps(app: FastifyInstance, ops: OpsService) {
+  // Everything a request starts (services, jobs it schedules) knows its id (lib/request-context.ts).
+  app.addHook('onRequest', (req, _reply, done) => requestContext.run(req.id, done));
+  app.addHook('onResponse', (req, reply, done) => {
+    ops.observe(req, reply);
+    done();
+  });
+  app.get(
+    '/api/ready',
+    { config: access.public, schema: { response: { 200: JsonObject, 503: JsonObject } } },
+    async (_req, reply) => {
+      const r = await ops.ready();
+      return reply.status(r.ok ? 200 : 503).send(r);
+    },
+  );
+  app.get('/metrics', async (req, reply) => {
+    if (!ops.mayReadMetrics(req))
+      return reply.status(404).send({ error: 'ERR_NOT_FOUND', message: 'No route GET /metrics' });
+    const body = await ops.registry.metrics();
+    return reply.header('content-type', ops.registry.contentType).send(body);
+  });
+}
