@@ -101,6 +101,8 @@ import { botListeners } from './modules/bot/bot-listener.js';
 import { ratingListeners } from './modules/ratings/rating-listener.js';
 import { customerMessages } from './modules/customer-messages/customer-messages.js';
 import { customerMessageListeners } from './modules/customer-messages/customer-messages-listener.js';
+import { messageTemplateService } from './modules/message-templates/message-template-service.js';
+import { messageTemplateRoutes } from './modules/message-templates/message-template-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -150,7 +152,10 @@ function makeServices(deps: {
   const media = mediaStore(config.dataDir);
   const box = secretBox(config.appSecret);
   const voice = voiceNotes({ ffmpegPath: config.ffmpegPath, log });
+  const templates = messageTemplateService({ db, box, allowPrivateUrls: config.allowPrivateUrls, log });
   const messages: MessageService = messageService({
+    templates,
+    clock,
     db,
     events,
     media,
@@ -197,6 +202,7 @@ function makeServices(deps: {
     ...Object.values(bot.jobs),
     ...Object.values(schedules.jobs),
     ...Object.values(contactLists.jobs),
+    ...Object.values(templates.jobs),
   );
   return {
     bus,
@@ -206,6 +212,7 @@ function makeServices(deps: {
     ratings,
     ticketTimers,
     messages,
+    templates,
     tickets,
     tags: tagService({ db, events, emitTicket: tickets.emitTicket }),
     dashboard: dashboardService({ db, clock }),
@@ -392,6 +399,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           contactRoutes(services.contacts),
           queueRoutes(services.queues, services.queueOptions),
           whatsappRoutes(services.whatsapps),
+          messageTemplateRoutes(services.templates),
           simulatorRoutes(services.simulator),
           ticketRoutes(services.tickets),
           messageRoutes(services.messages),
