@@ -73,18 +73,18 @@ export function outboundSender(deps: OutboundSenderDeps) {
       const sent = job.template
         ? await sendTemplate(channel, job.to, job.template)
         : job.file
-        ? await channel.sendMedia(
-            job.to,
-            {
-              data: await deps.media.read(job.file.path),
-              mimetype: job.file.mimetype,
-              filename: job.file.filename,
-              asVoice: job.file.asVoice,
-              caption: job.body || undefined,
-            },
-            opts,
-          )
-        : await channel.sendText(job.to, job.body, opts);
+          ? await channel.sendMedia(
+              job.to,
+              {
+                data: await deps.media.read(job.file.path),
+                mimetype: job.file.mimetype,
+                filename: job.file.filename,
+                asVoice: job.file.asVoice,
+                caption: job.body || undefined,
+              },
+              opts,
+            )
+          : await channel.sendText(job.to, job.body, opts);
       outcome = { ok: true, providerId: sent.providerId };
     } catch (err) {
       outcome = {

@@ -41,4 +41,3 @@ export const messageTemplates = pgTable(
     index('message_templates_company_idx').on(t.companyId, t.whatsappId),
   ],
 );
-
