@@ -331,4 +331,21 @@ describe('the 24-hour window', () => {
       errorCode: 131026,
     });
   });
+
+  test("Meta's rate-limit answer to a template send is kept on the message, visible, not lost", async () => {
+    const c = await withWaba('TplRate');
+    await t.as(c.admin).post(`/whatsapp/${c.whatsappId}/templates/sync`);
+    const ticketId = await customerTicket(c, '5511955550005', 'wamid.TPLR1');
+    await age(ticketId, 30);
+    graph.sendErrors.push({ code: 130429, message: '(#130429) Rate limit hit' });
+    const res = await t.as(c.admin).post(`/messages/${ticketId}`, {
+      template: { name: 'retomar', language: 'pt_BR', variables: ['Maria'] },
+    });
+    const body = await expectError(res, 400, 'ERR_SENDING_WAPP_MSG');
+    expect(body.message).toMatch(/130429/);
+    const page = await (await t.as(c.admin).get(`/messages/${ticketId}`)).json();
+    const last = page.messages.at(-1);
+    expect(last.body).toBe('Olá Maria! Podemos continuar o seu atendimento?');
+    expect(String(last.data.error)).toMatch(/130429/);
+  });
 });
