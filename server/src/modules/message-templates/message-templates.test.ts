@@ -9,7 +9,8 @@ import { startFakeGraph } from '../../messaging/channels/cloud-api/fake-graph-ap
  * Cloud API templates and the 24-hour window against the local Graph double: sync (paged), pickers,
  * free text refused outside the window, template sends, failed statuses, and a second company kept out.
  */
-const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' } });
+// The job poller is off: the daily sync runs only when a test calls it (its first run would race the others).
+const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' }, deps: { jobs: { autoStart: false } } });
 const db = t.database.db;
 const graph = await startFakeGraph();
 afterAll(() => graph.close());
