@@ -70,6 +70,13 @@ export const ERROR_CODES = [
   'ERR_DIALOGFLOW_UNAVAILABLE',
   // a tenant-supplied URL the server will not call (private or loopback host, not http(s), query tricks)
   'ERR_URL_NOT_ALLOWED',
+  // WhatsApp Cloud API (docs/cloud-api.md): free text after the customer's 24-hour window, templates
+  'ERR_OUTSIDE_WINDOW',
+  'ERR_NO_TEMPLATE_FOUND',
+  'ERR_TEMPLATE_NOT_APPROVED',
+  'ERR_TEMPLATE_VARIABLES',
+  'ERR_TEMPLATE_SYNC_FAILED',
+  'ERR_NO_BUSINESS_ACCOUNT',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -32,3 +32,4 @@ export * from './dashboard.js';
 export * from './chats.js';
 export * from './announcements.js';
 export * from './responses.js';
+export * from './templates.js';

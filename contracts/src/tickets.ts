@@ -1,3 +1,4 @@
+import { TemplateSendInput } from './templates.js';
 import { z } from 'zod';
 
 export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
@@ -78,6 +79,8 @@ export const MessageSend = z.object({
   fromMe: z.boolean().optional(),
   mediaUrl: z.string().max(500).optional(),
   quotedMsg: z.object({ id: z.coerce.number().int().positive() }).passthrough().nullable().optional(),
+  /** WhatsApp Cloud API: an approved message template instead of free text (docs/cloud-api.md). */
+  template: TemplateSendInput.optional(),
 });
 export type MessageSend = z.infer<typeof MessageSend>;
 

@@ -115,6 +115,8 @@ import { pushRoutes } from './modules/push/push-routes.js';
 import { pushListeners } from './modules/push/push-listener.js';
 import { opsService, type OpsService } from './modules/ops/ops-service.js';
 import { installOps } from './modules/ops/ops-routes.js';
+import { messageTemplateService } from './modules/message-templates/message-template-service.js';
+import { messageTemplateRoutes } from './modules/message-templates/message-template-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -166,7 +168,10 @@ function makeServices(deps: {
   const media = mediaStore(config.dataDir);
   const box = secretBox(config.appSecret);
   const voice = voiceNotes({ ffmpegPath: config.ffmpegPath, log });
+  const templates = messageTemplateService({ db, box, allowPrivateUrls: config.allowPrivateUrls, log });
   const messages: MessageService = messageService({
+    templates,
+    clock,
     db,
     events,
     media,
@@ -235,6 +240,7 @@ function makeServices(deps: {
     ...Object.values(schedules.jobs),
     ...Object.values(contactLists.jobs),
     ...Object.values(push.jobs),
+    ...Object.values(templates.jobs),
   );
   return {
     bus,
@@ -245,6 +251,7 @@ function makeServices(deps: {
     ratings,
     ticketTimers,
     messages,
+    templates,
     tickets,
     tags: tagService({ db, events, emitTicket: tickets.emitTicket }),
     dashboard: dashboardService({ db, clock }),
@@ -453,6 +460,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           contactRoutes(services.contacts),
           queueRoutes(services.queues, services.queueOptions),
           whatsappRoutes(services.whatsapps),
+          messageTemplateRoutes(services.templates),
           simulatorRoutes(services.simulator),
           ticketRoutes(services.tickets),
           messageRoutes(services.messages),

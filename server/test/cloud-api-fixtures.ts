@@ -46,7 +46,11 @@ export function cloudApiFixtures(t: TestApp, graph: FakeGraph, appSecret: string
   });
 
   /** A new company with a running Cloud API connection on the Graph double. */
-  async function cloudConnection(companyName: string, connectionName = 'Cloud') {
+  async function cloudConnection(
+    companyName: string,
+    connectionName = 'Cloud',
+    extraConfig: Record<string, unknown> = {},
+  ) {
     const c = await t.company(companyName);
     const res = await t.as(c.admin).post('/whatsapp', {
       name: connectionName,
@@ -57,6 +61,7 @@ export function cloudApiFixtures(t: TestApp, graph: FakeGraph, appSecret: string
         appSecret,
         verifyToken: 'verify-1',
         graphBaseUrl: graph.url,
+        ...extraConfig,
       },
     });
     expect(res.status, await res.clone().text()).toBe(201);

@@ -122,6 +122,8 @@ GET    /api/whatsapp/:id/inbound-failures               admin
 POST   /api/whatsappsession/:id                         admin
 PUT    /api/whatsappsession/:id                         admin
 DELETE /api/whatsappsession/:id                         admin
+GET    /api/whatsapp/:id/templates                      user
+POST   /api/whatsapp/:id/templates/sync                 admin
 POST   /api/simulator/:whatsappId/inbound               user
 GET    /api/simulator/:whatsappId/conversations         user
 GET    /api/simulator/:whatsappId/conversations/:number user

@@ -137,6 +137,13 @@ export interface OutboundOptions {
   providerId?: string;
 }
 
+/** A message template to send: Graph's `template` object of a type "template" message. */
+export interface TemplateSend {
+  name: string;
+  language: { code: string };
+  components?: { type: 'header' | 'body'; parameters: Record<string, unknown>[] }[];
+}
+
 export interface Channel {
   readonly kind: ChannelKind;
   /** Connects (or resumes) the session; state changes go to the sink. */
@@ -155,6 +162,8 @@ export interface Channel {
   deleteMessage(to: string, providerId: string, fromMe: boolean): Promise<void>;
   /** Absent when the channel cannot edit sent messages. */
   editMessage?(to: string, providerId: string, body: string): Promise<void>;
+  /** WhatsApp Cloud API only: an approved message template (Graph's `template` object, docs/cloud-api.md). */
+  sendTemplate?(to: string, template: TemplateSend): Promise<SendResult>;
   /** Whether the number has WhatsApp, and the address to reach it. */
   checkNumber(number: string): Promise<{ exists: boolean; replyTo?: string; number?: string }>;
   profilePicture(replyTo: string): Promise<string | null>;

@@ -493,7 +493,7 @@ export function inboundPipeline(deps: {
         .set(
           failed
             ? {
-                data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify({ error: a.data ?? 'failed' })}::jsonb`,
+                data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify(failureData(a.data))}::jsonb`,
                 updatedAt: new Date(),
               }
             : { ack: a.ack, updatedAt: new Date() },
@@ -516,3 +516,22 @@ export function inboundPipeline(deps: {
   return pipeline;
 }
 export type InboundPipeline = ReturnType<typeof inboundPipeline>;
+
+/**
+ * What a failed ack stores on the message: `error` is the text the bubble shows; a channel's error object
+ * (Cloud API: Meta's { code, title, message, details }) also keeps its code as `errorCode`.
+ */
+export function failureData(data: unknown): { error: string; errorCode?: number } {
+  const e = (data as { error?: unknown } | undefined)?.error;
+  if (e && typeof e === 'object') {
+    const { code, title, message, details } = e as Record<string, unknown>;
+    const text = [title, message, details].filter((x): x is string => typeof x === 'string' && !!x);
+    const unique = [...new Set(text)].join(' — ');
+    return {
+      error: `${typeof code === 'number' ? `(#${code}) ` : ''}${unique || 'failed'}`.slice(0, 500),
+      ...(typeof code === 'number' ? { errorCode: code } : {}),
+    };
+  }
+  if (typeof data === 'string' && data) return { error: data.slice(0, 500) };
+  return { error: 'failed' };
+}

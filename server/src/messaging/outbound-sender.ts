@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { messages, outboundQueue, type OutboundJob } from '../db/schema/index.js';
 import { executeRows } from '../db/rows.js';
-import { ChannelError, type Channel } from './channel.js';
+import { ChannelError, type Channel, type TemplateSend } from './channel.js';
 import type { MediaStore } from './media-store.js';
 
 /** The NOTIFY channel that wakes the owner of a connection when a message waits for it. */
@@ -55,6 +55,12 @@ export function outboundSender(deps: OutboundSenderDeps) {
   let again = false;
   let stopped = true;
 
+  const sendTemplate = (channel: Channel, to: string, template: TemplateSend) => {
+    if (!channel.sendTemplate)
+      throw new ChannelError('ERR_SENDING_WAPP_MSG', 'This connection cannot send message templates');
+    return channel.sendTemplate(to, template);
+  };
+
   const me = () => deps.sessions()?.processId ?? '';
 
   /** Hands a claimed row to the channel and records the outcome; the row is gone afterwards either way. */
@@ -64,19 +70,21 @@ export function outboundSender(deps: OutboundSenderDeps) {
       if (!channel) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not running');
       const { job } = row;
       const opts = { quotedProviderId: job.quotedProviderId };
-      const sent = job.file
-        ? await channel.sendMedia(
-            job.to,
-            {
-              data: await deps.media.read(job.file.path),
-              mimetype: job.file.mimetype,
-              filename: job.file.filename,
-              asVoice: job.file.asVoice,
-              caption: job.body || undefined,
-            },
-            opts,
-          )
-        : await channel.sendText(job.to, job.body, opts);
+      const sent = job.template
+        ? await sendTemplate(channel, job.to, job.template)
+        : job.file
+          ? await channel.sendMedia(
+              job.to,
+              {
+                data: await deps.media.read(job.file.path),
+                mimetype: job.file.mimetype,
+                filename: job.file.filename,
+                asVoice: job.file.asVoice,
+                caption: job.body || undefined,
+              },
+              opts,
+            )
+          : await channel.sendText(job.to, job.body, opts);
       outcome = { ok: true, providerId: sent.providerId };
     } catch (err) {
       outcome = {

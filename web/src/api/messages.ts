@@ -6,7 +6,7 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import type { MessageView, TicketView } from '@recado/contracts';
+import type { ConversationWindow, MessageView, TicketView } from '@recado/contracts';
 
 export type { MessageView };
 import { api, currentToken, refreshToken, request } from './client.js';
@@ -16,6 +16,8 @@ export interface MessagePage {
   messages: MessageView[];
   hasMore: boolean;
   ticket?: TicketView;
+  /** Cloud API's 24-hour window as the server saw it (docs/cloud-api.md). */
+  window?: ConversationWindow;
 }
 export type MessageData = InfiniteData<MessagePage, number>;
 

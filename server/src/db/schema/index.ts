@@ -15,3 +15,4 @@ export * from './chats.js';
 export * from './announcements.js';
 export * from './automation.js';
 export * from './socket-io.js';
+export * from './templates.js';

@@ -261,6 +261,10 @@ export const messages = pgTable(
   (t) => [
     uniqueIndex('messages_provider_uq').on(t.whatsappId, t.providerId),
     index('messages_ticket_created_idx').on(t.ticketId, t.createdAt.desc(), t.id.desc()),
+    // The customer's last message on a connection: Cloud API's 24-hour window (docs/cloud-api.md).
+    index('messages_contact_inbound_idx')
+      .on(t.contactId, t.whatsappId, t.createdAt.desc())
+      .where(sql`from_me = false`),
     // Ticket search inside message texts (search_norm(body) LIKE '%x%', docs/search.md), pg_trgm's GIN index.
     index('messages_body_search_idx').using('gin', sql`search_norm(${t.body}) gin_trgm_ops`),
   ],

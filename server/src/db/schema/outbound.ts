@@ -1,3 +1,4 @@
+import type { TemplateSend } from '../../messaging/channel.js';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -22,6 +23,8 @@ export interface OutboundJob {
   /** A file already in the media store. */
   file?: { path: string; mimetype: string; filename: string; asVoice?: boolean };
   quotedProviderId?: string;
+  /** A Cloud API message template (Graph's `template` object); `body` is then its rendered text. */
+  template?: TemplateSend;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import {
   rooms,
   splitSignature,
@@ -7,7 +7,11 @@ import {
   ticketRooms,
   type ErrorCode,
   type MessageSend,
+  windowOpen,
+  type ConversationWindow,
 } from '@recado/contracts';
+import type { MessageTemplateService } from '../message-templates/message-template-service.js';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Db } from '../../db/client.js';
 import { contacts, messages, tickets, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -16,7 +20,7 @@ import type { Events } from '../../realtime/events.js';
 import { ticketEventRooms } from '../../realtime/room-policy.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
-import type { MediaPayload } from '../../messaging/channel.js';
+import type { MediaPayload, TemplateSend } from '../../messaging/channel.js';
 import {
   outboundSender,
   type OutboundSender,
@@ -52,8 +56,46 @@ export function messageService(deps: {
   /** LISTEN on the database, to hear about messages other processes stored for connections running here. */
   listen?: OutboundSenderDeps['listen'];
   outboundPollMs?: number;
+  /** Cloud API message templates (sends outside the 24-hour window). */
+  templates?: MessageTemplateService;
+  /** Business time: the 24-hour window is measured with it. */
+  clock?: Clock;
 }) {
   const { db, events } = deps;
+  const clock = deps.clock ?? systemClock;
+
+  /**
+   * Meta's customer service window (docs/cloud-api.md): on a Cloud API connection free text may go out only
+   * within 24 hours of the customer's last message on that connection; afterwards only a template.
+   */
+  async function conversationWindow(companyId: number, ticket: TicketRow): Promise<ConversationWindow> {
+    const [w] = ticket.whatsappId
+      ? await db
+          .select({ channel: whatsapps.channel })
+          .from(whatsapps)
+          .where(and(eq(whatsapps.id, ticket.whatsappId), eq(whatsapps.companyId, companyId)))
+      : [];
+    const channel = w?.channel ?? '';
+    if (channel !== 'cloud_api') return { channel, lastInboundAt: null, open: true };
+    const [last] = await db
+      .select({ at: messages.createdAt })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.contactId, ticket.contactId),
+          eq(messages.whatsappId, ticket.whatsappId!),
+          eq(messages.fromMe, false),
+        ),
+      )
+      .orderBy(desc(messages.createdAt))
+      .limit(1);
+    const lastInboundAt = last?.at ?? null;
+    return {
+      channel,
+      lastInboundAt: lastInboundAt?.toISOString() ?? null,
+      open: windowOpen(channel, lastInboundAt, clock.now()),
+    };
+  }
   const voice = deps.voice ?? voiceNotes();
 
   async function visibleTicket(t: Tenant, ticketId: number): Promise<TicketRow> {
@@ -113,6 +155,8 @@ export function messageService(deps: {
       userId: number | null;
       /** Stored with the message (an automation marks its answers: `{ automation: kind }`). */
       data?: Record<string, unknown>;
+      /** A Cloud API template (`body` is then its rendered text); the only thing allowed outside the window. */
+      template?: TemplateSend;
       /** Runs inside the transaction that stores the message and its outbox row: a caller records the
        *  hand-over atomically (a scheduled message marks itself handed over, so a crash never sends twice). */
       onStored?: (
@@ -132,6 +176,16 @@ export function messageService(deps: {
         .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, companyId)));
       if (!w || w.status === 'DISCONNECTED')
         throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The connection is not running');
+    }
+    if (!content.template) {
+      const window = await conversationWindow(companyId, ticket);
+      if (!window.open)
+        throw new AppError(
+          'ERR_OUTSIDE_WINDOW',
+          409,
+          'More than 24 hours since the customer last wrote: only an approved template can be sent',
+          { lastInboundAt: window.lastInboundAt },
+        );
     }
     const [contact] = await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
     if (!contact?.number) throw new AppError('ERR_WAPP_INVALID_CONTACT', 400);
@@ -164,6 +218,7 @@ export function messageService(deps: {
           }
         : {}),
       ...(quoted?.providerId ? { quotedProviderId: quoted.providerId } : {}),
+      ...(content.template ? { template: content.template } : {}),
     };
     const { row, queueId } = await db.transaction(async (tx) => {
       const [m] = await tx
@@ -183,7 +238,16 @@ export function messageService(deps: {
           read: true,
           quotedMsgId: quoted?.id ?? null,
           userId: content.userId,
-          ...(content.data ? { data: content.data } : {}),
+          ...(content.data || content.template
+            ? {
+                data: {
+                  ...content.data,
+                  ...(content.template
+                    ? { template: { name: content.template.name, language: content.template.language.code } }
+                    : {}),
+                },
+              }
+            : {}),
         })
         .returning();
       await tx
@@ -234,6 +298,7 @@ export function messageService(deps: {
 
   return {
     deliver,
+    conversationWindow,
     /** The outbox worker: app.ts starts it with the sessions and stops it on close. */
     outbound,
     commands,
@@ -241,7 +306,11 @@ export function messageService(deps: {
     async list(t: Tenant, ticketId: number, pageNumber: number) {
       const ticket = await visibleTicket(t, ticketId);
       const page = await messagePage(db, ticketId, pageNumber);
-      return { ...page, ticket: await ticketQueries.byId(db, t.companyId, ticket.id) };
+      return {
+        ...page,
+        ticket: await ticketQueries.byId(db, t.companyId, ticket.id),
+        window: await conversationWindow(t.companyId, ticket),
+      };
     },
 
     async send(t: Tenant, ticketId: number, input: MessageSend, files: OutboundFile[] = []) {
@@ -249,6 +318,16 @@ export function messageService(deps: {
       // A message goes out only on an open ticket (accept or reopen first).
       if (ticket.status !== 'open')
         throw new AppError('ERR_NO_PERMISSION', 403, 'Accept the ticket before answering');
+      if (input.template) {
+        if (files.length) throw new AppError('ERR_VALIDATION', 400, 'A template takes no attached files');
+        if (!deps.templates || !ticket.whatsappId) throw new AppError('ERR_NO_TEMPLATE_FOUND', 404);
+        const prepared = await deps.templates.prepareSend(t.companyId, ticket.whatsappId, input.template);
+        return deliver(t.companyId, ticket, {
+          body: prepared.body,
+          template: prepared.template,
+          userId: t.userId,
+        });
+      }
       const body = input.body.trim();
       if (!body && !files.length) throw new AppError('ERR_VALIDATION', 400, 'empty message');
       if (!files.length)

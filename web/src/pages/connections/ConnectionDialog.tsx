@@ -242,6 +242,15 @@ export function ConnectionDialog({
             <Grid size={{ xs: 12, sm: 6 }}>
               <TextInput
                 control={control}
+                name="businessAccountId"
+                label={t('connections.cloud.businessAccountId')}
+                helper={t('connections.cloud.businessAccountIdHelp')}
+                inputMode="numeric"
+              />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <TextInput
+                control={control}
                 name="graphBaseUrl"
                 label={t('connections.cloud.graphBaseUrl')}
                 placeholder="https://graph.facebook.com"

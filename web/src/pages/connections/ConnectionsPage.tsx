@@ -16,6 +16,7 @@ import {
   Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
+import ArticleOutlinedIcon from '@mui/icons-material/ArticleOutlined';
 import CircularProgress from '@mui/material/CircularProgress';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
@@ -42,6 +43,7 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { ChannelChip, ConnectionStatus } from './ConnectionStatus.js';
 import { ConnectionDialog } from './ConnectionDialog.js';
 import { QrCodeDialog } from './QrCodeDialog.js';
+import { TemplatesDialog } from './TemplatesDialog.js';
 import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 
 import { formatDateTime } from '../../i18n/format.js';
@@ -168,6 +170,7 @@ export default function ConnectionsPage() {
   const [deleting, setDeleting] = useState<Whatsapp | null>(null);
   const [disconnecting, setDisconnecting] = useState<Whatsapp | null>(null);
   const [qrFor, setQrFor] = useState<number | null>(null);
+  const [templatesOf, setTemplatesOf] = useState<Whatsapp | null>(null);
   const closeQr = useCallback(() => setQrFor(null), []);
 
   const items = list.data ?? [];
@@ -291,6 +294,18 @@ export default function ConnectionsPage() {
                           </IconButton>
                         </Tooltip>
                       ) : null}
+                      {canEdit && w.channel === 'cloud_api' ? (
+                        <Tooltip title={t('templates.open')}>
+                          <IconButton
+                            size="small"
+                            color="secondary"
+                            aria-label={t('templates.open')}
+                            onClick={() => setTemplatesOf(w)}
+                          >
+                            <ArticleOutlinedIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                      ) : null}
                       {canEdit ? (
                         <>
                           <Tooltip title={t('common.edit')}>
@@ -327,6 +342,7 @@ export default function ConnectionsPage() {
         </TableContainer>
       </Paper>
 
+      {templatesOf ? <TemplatesDialog whatsapp={templatesOf} onClose={() => setTemplatesOf(null)} /> : null}
       {canAdd || canEdit ? (
         <ConnectionDialog
           open={editing !== undefined}

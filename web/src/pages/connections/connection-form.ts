@@ -38,6 +38,7 @@ export interface ConnectionForm {
   timeUseBotQueues: string;
   maxUseBotQueues: string;
   phoneNumberId: string;
+  businessAccountId: string;
   graphBaseUrl: string;
   accessToken: string;
   appSecret: string;
@@ -65,6 +66,7 @@ export function formValues(w: Whatsapp | null): ConnectionForm {
     timeUseBotQueues: String(w?.timeUseBotQueues ?? 0),
     maxUseBotQueues: String(w?.maxUseBotQueues ?? 3),
     phoneNumberId: str(cfg.phoneNumberId),
+    businessAccountId: str(cfg.businessAccountId),
     graphBaseUrl: str(cfg.graphBaseUrl),
     // Stored secrets come back masked: the field starts empty and "empty" means "keep it".
     accessToken: isMasked(cfg.accessToken) ? '' : str(cfg.accessToken),
@@ -93,6 +95,7 @@ export function makeSchema(stored: Set<CloudSecret>) {
       timeUseBotQueues: count(NUMBER_FIELDS.timeUseBotQueues),
       maxUseBotQueues: count(NUMBER_FIELDS.maxUseBotQueues),
       phoneNumberId: z.string(),
+      businessAccountId: z.string(),
       graphBaseUrl: z.string(),
       accessToken: z.string().max(4096),
       appSecret: z.string().max(512),
@@ -107,6 +110,8 @@ export function makeSchema(stored: Set<CloudSecret>) {
       if (!v.phoneNumberId.trim()) issue('phoneNumberId', 'common.required');
       else if (!/^\d{1,32}$/.test(v.phoneNumberId.trim()))
         issue('phoneNumberId', 'connections.cloud.digitsOnly');
+      if (v.businessAccountId.trim() && !/^\d{1,32}$/.test(v.businessAccountId.trim()))
+        issue('businessAccountId', 'connections.cloud.digitsOnly');
       // A base URL takes no query string or fragment: the server appends the Graph path to it.
       if (v.graphBaseUrl.trim() && !/^https?:\/\/[^\s/?#]+[^\s?#]*$/.test(v.graphBaseUrl.trim()))
         issue('graphBaseUrl', 'connections.cloud.invalidUrl');
@@ -119,9 +124,10 @@ export function makeSchema(stored: Set<CloudSecret>) {
 
 /** The Cloud API settings to send, or undefined when nothing changed on an edit (secrets stay stored). */
 export function cloudConfig(values: ConnectionForm, initial: ConnectionForm, editing: boolean) {
-  const fields = ['phoneNumberId', 'graphBaseUrl', ...CLOUD_SECRETS] as const;
+  const fields = ['phoneNumberId', 'businessAccountId', 'graphBaseUrl', ...CLOUD_SECRETS] as const;
   if (editing && fields.every((k) => values[k].trim() === initial[k].trim())) return undefined;
   const config: Record<string, string> = { phoneNumberId: values.phoneNumberId.trim() };
+  if (values.businessAccountId.trim()) config.businessAccountId = values.businessAccountId.trim();
   if (values.graphBaseUrl.trim()) config.graphBaseUrl = values.graphBaseUrl.trim();
   // An empty or still-masked secret is left out: the server keeps the stored one.
   for (const key of CLOUD_SECRETS) {

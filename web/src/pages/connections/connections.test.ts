@@ -162,6 +162,23 @@ describe('connection form', () => {
     });
   });
 
+  test('the WhatsApp Business Account id is sent when set, digits only', () => {
+    const initial = formValues(cloud);
+    expect(initial.businessAccountId).toBe('');
+    expect(cloudConfig({ ...initial, businessAccountId: ' 102290129340398 ' }, initial, true)).toEqual({
+      phoneNumberId: '123',
+      businessAccountId: '102290129340398',
+      graphBaseUrl: 'https://graph.facebook.com',
+    });
+    const stored = new Set(['accessToken', 'appSecret'] as const);
+    const form = { ...initial, name: 'Meta', businessAccountId: 'waba-1' };
+    expect(
+      makeSchema(stored)
+        .safeParse(form)
+        .error?.issues.map((i) => i.path.join('.')),
+    ).toEqual(['businessAccountId']);
+  });
+
   test('Cloud API secrets are required only when none is stored', () => {
     const empty = { ...formValues(null), name: 'Meta', channel: 'cloud_api' as const, phoneNumberId: '123' };
     const issues = makeSchema(new Set())

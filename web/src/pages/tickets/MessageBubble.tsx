@@ -434,6 +434,16 @@ export const MessageBubble = memo(function MessageBubble({
               <Typography variant="caption" sx={{ fontWeight: 600 }}>
                 {t('tickets.messages.failed')}
               </Typography>
+              {/* Meta's reason (a failed status webhook: "(#131026) Message undeliverable…"). */}
+              {typeof message.data?.errorCode === 'number' ? (
+                <Typography
+                  variant="caption"
+                  data-testid="message-failed-reason"
+                  sx={{ overflowWrap: 'anywhere' }}
+                >
+                  {String(message.data.error)}
+                </Typography>
+              ) : null}
             </Box>
           </Tooltip>
         ) : null}

@@ -24,11 +24,12 @@ import MicNoneOutlinedIcon from '@mui/icons-material/MicNoneOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
 import SendIcon from '@mui/icons-material/Send';
 import { useTranslation } from 'react-i18next';
-import { containsSearch, type QuickMessage, type TicketView } from '@recado/contracts';
+import { containsSearch, windowOpen, type QuickMessage, type TicketView } from '@recado/contracts';
 import { ApiError } from '../../api/client.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
-import { useSendMessage, type MessageView } from '../../api/messages.js';
+import { useMessages, useSendMessage, type MessageView } from '../../api/messages.js';
+import { TemplateComposer } from './TemplateComposer.js';
 import { quickMessageFile, useQuickReplies } from '../../api/quick-messages.js';
 import { MIN_AUDIO_BYTES, audioFileOf, cutLabel, signBody } from './ticket-format.js';
 
@@ -92,6 +93,7 @@ export function MessageInput({
   const { user } = useAuth();
   const toast = useToast();
   const send = useSendMessage(ticket.id);
+  const outsideWindow = useOutsideWindow(ticket.id);
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [sign, setSign] = useState(readSign);
@@ -312,6 +314,9 @@ export function MessageInput({
     };
     if (r.recorder.state !== 'inactive') r.recorder.stop();
   };
+
+  // Cloud API, 24 hours after the customer's last message: templates only (docs/cloud-api.md).
+  if (outsideWindow) return <TemplateComposer ticket={ticket} onSent={onSent} />;
 
   const canSend = Boolean(text.trim() || files.length);
   const iconSx = { color: 'text.secondary' };
@@ -581,4 +586,22 @@ export function MessageInput({
       </Popover>
     </Box>
   );
+}
+
+/**
+ * Is this a Cloud API ticket whose customer last wrote more than 24 hours ago? From the server's answer,
+ * moved forward by any newer customer message the socket brought in; checked again every minute.
+ */
+function useOutsideWindow(ticketId: number): boolean {
+  const { data, messages } = useMessages(ticketId);
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), 60_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  const server = data?.pages[0]?.window;
+  if (!server || server.channel !== 'cloud_api') return false;
+  let last = server.lastInboundAt ? Date.parse(server.lastInboundAt) : 0;
+  for (const m of messages) if (!m.fromMe) last = Math.max(last, Date.parse(m.createdAt));
+  return !windowOpen('cloud_api', last ? new Date(last) : null, now);
 }

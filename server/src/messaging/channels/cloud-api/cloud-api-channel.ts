@@ -16,7 +16,13 @@ import {
   type CloudApiOpenConfig as OpenConfig,
 } from './cloud-api-config.js';
 import { parseWebhook, waIdToNumber, type ParsedWebhook } from './cloud-api-webhook.js';
-import { checkCloudNumber, graphClient, mediaKindFor, type GraphClient } from './graph-client.js';
+import {
+  checkCloudNumber,
+  graphClient,
+  mediaKindFor,
+  type GraphClient,
+  type GraphTemplateSend,
+} from './graph-client.js';
 
 /**
  * The WhatsApp Cloud API (Meta's official route) as a Channel. Inbound traffic is pushed to the webhook
@@ -154,6 +160,10 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
 
     async sendText(to: string, body: string, opts?: OutboundOptions): Promise<SendResult> {
       return ready().sendText(address(to), body, opts?.quotedProviderId);
+    },
+
+    async sendTemplate(to, template) {
+      return ready().sendTemplate(address(to), template as GraphTemplateSend);
     },
 
     async sendMedia(

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { GraphTemplate } from './graph-client.js';
 
 /**
  * Test double of Meta's Graph API for the WhatsApp Cloud API, on a real local port. It answers the way Meta
@@ -33,8 +34,19 @@ export interface FakeGraph {
   /** The `url` Graph names for a media id, when a test wants another one than this server's own. */
   mediaUrls: Map<string, string>;
   addMedia(data: Buffer, mimetype: string): string;
+  /** The WhatsApp Business Account id whose message_templates edge answers. */
+  wabaId: string;
+  /** The account's templates, as Graph lists them; listed `templatePageSize` a page with cursors. */
+  templates: GraphTemplate[];
+  templatePageSize: number;
+  /** Errors the next sends answer, one each, in order (e.g. { code: 130429 } for Meta's rate limit). */
+  sendErrors: { code: number; message: string; status?: number }[];
   close(): Promise<void>;
 }
+
+/** Named variables of a text: {{1}}, {{2}}… */
+const variableCount = (text: string | undefined) =>
+  new Set([...(text ?? '').matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((m) => m[1])).size;
 
 const graphError = (message: string, code: number, type = 'OAuthException', details?: string) => ({
   error: {
@@ -69,6 +81,12 @@ export async function startFakeGraph(
     return id;
   };
   let base = '';
+  const wabaId = '102290129340398';
+  const fake = {
+    templates: [] as GraphTemplate[],
+    templatePageSize: 2,
+    sendErrors: [] as FakeGraph['sendErrors'],
+  };
 
   const server: Server = createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
@@ -134,7 +152,56 @@ export async function startFakeGraph(
               'Recipient phone number not in allowed list: Add recipient phone number to recipient list and try again.',
             ),
           );
+        const failure = fake.sendErrors.shift();
+        if (failure)
+          return send(failure.status ?? 400, graphError(failure.message, failure.code, 'OAuthException'));
         const type = String(body.type ?? 'text');
+        if (type === 'template') {
+          const tpl = body.template as
+            | {
+                name?: string;
+                language?: { code?: string };
+                components?: { type: string; parameters?: unknown[] }[];
+              }
+            | undefined;
+          const known = fake.templates.find(
+            (x) => x.name === tpl?.name && x.language === tpl?.language?.code,
+          );
+          if (!known || known.status !== 'APPROVED')
+            return send(
+              404,
+              graphError(
+                '(#132001) Template name does not exist in the translation',
+                132001,
+                'OAuthException',
+                `template name (${tpl?.name}) does not exist in ${tpl?.language?.code}`,
+              ),
+            );
+          // Meta checks the parameter count of every component against the template's variables.
+          for (const c of known.components ?? []) {
+            const want =
+              c.type === 'BODY' || (c.type === 'HEADER' && c.format === 'TEXT') ? variableCount(c.text) : 0;
+            const media = c.type === 'HEADER' && c.format && c.format !== 'TEXT' ? 1 : 0;
+            const given =
+              tpl?.components?.find((p) => p.type.toLowerCase() === c.type.toLowerCase())?.parameters
+                ?.length ?? 0;
+            if (given !== want + media)
+              return send(
+                400,
+                graphError(
+                  '(#132000) Number of parameters does not match the expected number of params',
+                  132000,
+                ),
+              );
+          }
+          return send(200, {
+            messaging_product: 'whatsapp',
+            contacts: [{ input: to, wa_id: to }],
+            messages: [
+              { id: `wamid.HBgM${randomBytes(18).toString('base64url')}`, message_status: 'accepted' },
+            ],
+          });
+        }
         const content = body[type] as { id?: string } | undefined;
         if (!content) return send(400, graphError(`(#100) Param ${type} is required`, 100));
         if (type !== 'text' && content.id && !media.has(content.id))
@@ -143,6 +210,26 @@ export async function startFakeGraph(
           messaging_product: 'whatsapp',
           contacts: [{ input: to, wa_id: to }],
           messages: [{ id: `wamid.HBgM${randomBytes(18).toString('base64url')}` }],
+        });
+      }
+
+      if (req.method === 'GET' && id === wabaId && edge === 'message_templates') {
+        // Cursor paging as Graph does it: cursors.before/after, and `next` only while more remain.
+        const start = Number(Buffer.from(url.searchParams.get('after') ?? '', 'base64url').toString() || 0);
+        const size = fake.templatePageSize;
+        const page = fake.templates.slice(start, start + size);
+        const cursor = (n: number) => Buffer.from(String(n)).toString('base64url');
+        const more = start + size < fake.templates.length;
+        return send(200, {
+          data: page,
+          paging: {
+            cursors: { before: cursor(start), after: cursor(start + page.length) },
+            ...(more
+              ? {
+                  next: `${base}/${version}/${wabaId}/message_templates?limit=${size}&after=${cursor(start + page.length)}`,
+                }
+              : {}),
+          },
         });
       }
 
@@ -197,6 +284,20 @@ export async function startFakeGraph(
     media,
     mediaUrls,
     addMedia,
+    wabaId,
+    get templates() {
+      return fake.templates;
+    },
+    set templates(v) {
+      fake.templates = v;
+    },
+    get templatePageSize() {
+      return fake.templatePageSize;
+    },
+    set templatePageSize(v) {
+      fake.templatePageSize = v;
+    },
+    sendErrors: fake.sendErrors,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

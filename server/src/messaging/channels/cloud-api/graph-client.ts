@@ -53,6 +53,34 @@ function outboundFailure(code: ErrCode, what: string, err: unknown): ChannelErro
   return new ChannelError(code, `${what} unreachable: ${(err as Error).name}`);
 }
 
+/** A template as GET /{WABA-ID}/message_templates lists it. */
+export interface GraphTemplate {
+  id?: string;
+  name?: string;
+  language?: string;
+  category?: string;
+  status?: string;
+  components?: { type: string; format?: string; text?: string; buttons?: unknown[]; example?: unknown }[];
+}
+
+/** The `template` object of a type "template" message. */
+export interface GraphTemplateSend {
+  name: string;
+  language: { code: string };
+  components?: {
+    type: 'header' | 'body';
+    parameters: (
+      | { type: 'text'; text: string }
+      | {
+          type: 'image' | 'video' | 'document';
+          image?: { link: string };
+          video?: { link: string };
+          document?: { link: string; filename?: string };
+        }
+    )[];
+  }[];
+}
+
 export type GraphMediaKind = 'image' | 'audio' | 'video' | 'document' | 'sticker';
 
 export interface GraphMediaInfo {
@@ -223,6 +251,39 @@ export function graphClient(opts: GraphClientOptions) {
       if (kind === 'document' && extra.filename) content.filename = extra.filename;
       if (kind === 'audio' && extra.voice) content.voice = true;
       return send(to, kind, content, extra.quotedId);
+    },
+
+    /**
+     * A template message (outside the 24-hour window): `template` is Graph's own object
+     * ({ name, language: { code }, components: [{ type: 'body', parameters: [{ type: 'text', text }] }] }).
+     */
+    sendTemplate(to: string, template: GraphTemplateSend): Promise<SendResult> {
+      return send(to, 'template', template as unknown as Record<string, unknown>);
+    },
+
+    /**
+     * One page of the WhatsApp Business Account's templates (GET /{WABA-ID}/message_templates); `after` is
+     * the previous page's paging.cursors.after. The next page exists when Graph names `paging.next`.
+     */
+    async templatesPage(
+      businessAccountId: string,
+      after?: string,
+    ): Promise<{ data: GraphTemplate[]; after?: string }> {
+      const q = new URLSearchParams({
+        fields: 'id,name,language,category,status,components',
+        limit: '100',
+        ...(after ? { after } : {}),
+      });
+      const answer = await call<{
+        data?: GraphTemplate[];
+        paging?: { cursors?: { after?: string }; next?: string };
+      }>(
+        'GET',
+        `${encodeURIComponent(businessAccountId)}/message_templates?${q}`,
+        'ERR_WAPP_NOT_INITIALIZED',
+      );
+      const next = answer.paging?.next ? answer.paging.cursors?.after : undefined;
+      return { data: Array.isArray(answer.data) ? answer.data : [], ...(next ? { after: next } : {}) };
     },
 
     async markRead(messageId: string): Promise<void> {

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/**
+ * WhatsApp Cloud API message templates (docs/cloud-api.md): what the server keeps of Meta's
+ * GET /{WABA-ID}/message_templates, what an attendant sends, and the rendering both sides share so the
+ * preview and the stored message read exactly as WhatsApp shows the template.
+ */
+
+export interface TemplateComponentView {
+  type: string;
+  format?: string;
+  text?: string;
+  buttons?: { type: string; text?: string; url?: string; phone_number?: string }[];
+}
+
+export interface MessageTemplate {
+  id: number;
+  whatsappId: number;
+  name: string;
+  language: string;
+  category: string;
+  /** As Meta says it: APPROVED, PENDING, REJECTED, PAUSED, DISABLED… */
+  status: string;
+  components: TemplateComponentView[];
+  /** Only approved templates can be sent; pickers list these only. */
+  usable: boolean;
+  syncedAt: string;
+}
+
+/** The hours after the customer's last message in which free text may be sent (Meta's customer service window). */
+export const WINDOW_HOURS = 24;
+
+export interface ConversationWindow {
+  /** The connection's channel; the window only binds 'cloud_api'. */
+  channel: string;
+  /** When the customer last wrote on this connection (ISO), or null if never. */
+  lastInboundAt: string | null;
+  /** Free text allowed now. */
+  open: boolean;
+}
+
+/** Is free text allowed? `now` and `lastInboundAt` as dates or ISO strings. */
+export function windowOpen(channel: string, lastInboundAt: Date | string | null, now: Date = new Date()) {
+  if (channel !== 'cloud_api') return true;
+  if (!lastInboundAt) return false;
+  return now.getTime() - new Date(lastInboundAt).getTime() < WINDOW_HOURS * 3_600_000;
+}
+
+export const TemplateSendInput = z.object({
+  name: z.string().trim().min(1).max(512),
+  language: z.string().trim().min(2).max(15),
+  /** Values for the body's {{1}}, {{2}}… in order. */
+  variables: z.array(z.string().trim().min(1).max(1024)).max(30).default([]),
+  /** Value for a text header's {{1}}. */
+  headerVariables: z.array(z.string().trim().min(1).max(60)).max(1).default([]),
+  /** A media header's file: a public https link Meta downloads. */
+  headerMediaUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
+});
+export type TemplateSendInput = z.infer<typeof TemplateSendInput>;
+
+const VAR = /\{\{\s*(\d+)\s*\}\}/g;
+
+/** How many {{n}} a text holds (the highest n; Meta numbers them from 1 without gaps). */
+export function countVariables(text: string | undefined): number {
+  let max = 0;
+  for (const m of (text ?? '').matchAll(VAR)) max = Math.max(max, Number(m[1]));
+  return max;
+}
+
+/** What a template asks for: body variables, text-header variables, and a media header's kind. */
+export function templateNeeds(components: TemplateComponentView[]) {
+  const header = components.find((c) => c.type.toUpperCase() === 'HEADER');
+  const body = components.find((c) => c.type.toUpperCase() === 'BODY');
+  const headerFormat = header?.format?.toUpperCase();
+  return {
+    body: countVariables(body?.text),
+    header: headerFormat === 'TEXT' || (header && !headerFormat) ? countVariables(header?.text) : 0,
+    headerMedia:
+      headerFormat === 'IMAGE' || headerFormat === 'VIDEO' || headerFormat === 'DOCUMENT'
+        ? (headerFormat.toLowerCase() as 'image' | 'video' | 'document')
+        : null,
+  };
+}
+
+const fill = (text: string, values: string[]) =>
+  text.replace(VAR, (whole, n: string) => values[Number(n) - 1] ?? whole);
+
+/**
+ * The template as text, as WhatsApp shows it: a bold text header, the body, the footer in italics, then one
+ * line per button. Missing values keep their {{n}} (the preview shows what is still to be filled).
+ */
+export function renderTemplate(
+  components: TemplateComponentView[],
+  values: { variables?: string[]; headerVariables?: string[] } = {},
+): string {
+  const parts: string[] = [];
+  for (const c of components) {
+    const type = c.type.toUpperCase();
+    if (type === 'HEADER' && c.text && (!c.format || c.format.toUpperCase() === 'TEXT'))
+      parts.push(`*${fill(c.text, values.headerVariables ?? [])}*`);
+    else if (type === 'BODY' && c.text) parts.push(fill(c.text, values.variables ?? []));
+    else if (type === 'FOOTER' && c.text) parts.push(`_${c.text}_`);
+    else if (type === 'BUTTONS' && c.buttons?.length)
+      parts.push(c.buttons.map((b) => `[${b.text ?? b.type}]`).join('\n'));
+  }
+  return parts.join('\n');
+}
