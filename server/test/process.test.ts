@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -107,6 +107,9 @@ describe('npm start', () => {
 
   it('production: JSON log without demo logins, the address it listens on, and SIGINT stops it', async () => {
     const secret = () => randomBytes(24).toString('hex');
+    // Production runs the compiled server with plain node (docs/deployment.md): compile it first.
+    const build = spawnSync('npm', ['run', 'build', '-w', 'server'], { cwd: root, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
     const s = await start(['node', 'scripts/start.mjs'], {
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
