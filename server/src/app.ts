@@ -193,6 +193,7 @@ function makeServices(deps: {
     clock,
     config,
     log,
+    jobs: () => jobs,
   });
   const bot = botService({
     db,
@@ -231,6 +232,7 @@ function makeServices(deps: {
     ...Object.values(schedules.jobs),
     ...Object.values(contactLists.jobs),
     ...Object.values(push.jobs),
+    ...Object.values(automation.jobs),
   );
   return {
     bus,
@@ -289,6 +291,7 @@ function makeServices(deps: {
       events,
       box,
       allowPrivateUrls: config.allowPrivateUrls,
+      testDialogflow: automation.testDialogflow,
     }),
     prompts: promptService({ db, events, box, allowPrivateUrls: config.allowPrivateUrls }),
     contactLists,
