@@ -296,7 +296,7 @@ describe('AI prompts (OpenAI) through the simulator', () => {
     expect(res.status).toBeGreaterThanOrEqual(400);
   });
 
-  test('a queue with an integration whose runtime is not built takes no ticket (it waits for people)', async () => {
+  test('a queue with both a prompt and an integration: the prompt answers (integrations.test.ts runs them)', async () => {
     const { whatsappId, queues } = await k.setup(c.admin, [
       { name: `Fluxo ${newNumber()}`, greetingMessage: '' },
     ]);
@@ -309,11 +309,12 @@ describe('AI prompts (OpenAI) through the simulator', () => {
     expect(created.status, await created.clone().text()).toBe(201);
     const { id: integrationId } = (await created.json()) as { id: number };
     expect((await t.as(c.admin).put(`/queue/${queueId}`, { integrationId })).status).toBe(200);
+    const prompt = await k.prompt(c.admin, queueId);
     const number = newNumber();
-    expect(await k.say(c.admin, whatsappId, number, 'oi')).toEqual([]);
+    expect(await k.say(c.admin, whatsappId, number, 'oi')).toEqual(['Eco: oi']);
     const ticket = await k.ticketOf(c.id, whatsappId, number);
-    expect(ticket).toMatchObject({ status: 'pending', queueId, useIntegration: false, integrationId: null });
-    expect(await t.app.services.automation.state(c.id, ticket.id)).toBeNull();
+    expect(ticket).toMatchObject({ queueId, useIntegration: true, promptId: prompt.id, integrationId: null });
+    expect((await t.app.services.automation.state(c.id, ticket.id))?.kind).toBe('prompt');
   });
 
   test('a prompt base URL is checked like every tenant URL (cloud metadata stays refused)', async () => {
