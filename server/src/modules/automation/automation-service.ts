@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import {
   contacts,
   messages,
+  settings,
   prompts,
   queueIntegrations,
   queues,
@@ -506,7 +507,92 @@ export function automationService(deps: AutomationDeps) {
     }
   }
 
+  // ---- voice notes transcribed for attendants (company setting) -------------------------------------
+
+  /** The key that transcribes a company's voice notes: its own (sealed setting), else a prompt's. */
+  async function transcriptionClient(t: TicketRow) {
+    const [own] = await db
+      .select({ value: settings.value })
+      .from(settings)
+      .where(and(eq(settings.companyId, t.companyId), eq(settings.key, 'transcriptionApiKey')));
+    if (own?.value)
+      return openaiClient(
+        { apiKey: deps.box.open(own.value), baseUrl: '' },
+        { ...deps.config, timeoutMs: deps.openaiTimeoutMs },
+      );
+    // The ticket's prompt, else its queue's, else the company's first one.
+    const candidates = await db
+      .select({
+        id: prompts.id,
+        queueId: prompts.queueId,
+        key: prompts.apiKeySealed,
+        baseUrl: prompts.baseUrl,
+      })
+      .from(prompts)
+      .where(eq(prompts.companyId, t.companyId))
+      .orderBy(asc(prompts.id));
+    const p =
+      candidates.find((c) => c.id === t.promptId) ??
+      candidates.find((c) => t.queueId !== null && c.queueId === t.queueId) ??
+      candidates[0];
+    if (!p) return null;
+    return openaiClient(
+      { apiKey: deps.box.open(p.key), baseUrl: p.baseUrl },
+      { ...deps.config, timeoutMs: deps.openaiTimeoutMs },
+    );
+  }
+
+  /**
+   * A customer's voice note was stored: with the company's `transcribeAudio` setting on, it is transcribed
+   * (after the automation's listener, which already transcribes the voice notes of prompt tickets) and the
+   * text, kept in `data.transcription`, goes out as a message update for attendants.
+   */
+  async function onVoiceNote(ref: { id: number; companyId: number }, message: MessageRow) {
+    if (message.fromMe || message.mediaType !== 'audio' || !message.mediaUrl) return;
+    const [on] = await db
+      .select({ value: settings.value })
+      .from(settings)
+      .where(and(eq(settings.companyId, ref.companyId), eq(settings.key, 'transcribeAudio')));
+    if (on?.value !== 'enabled') return;
+    const [m] = await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, message.id), eq(messages.companyId, ref.companyId)));
+    if (
+      !m ||
+      m.isDeleted ||
+      typeof (m.data as { transcription?: unknown } | null)?.transcription === 'string'
+    )
+      return;
+    const [t] = await db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.id, m.ticketId), eq(tickets.companyId, ref.companyId)));
+    if (!t) return;
+    let text: string;
+    try {
+      const client = await transcriptionClient(t);
+      if (!client) {
+        log.warn({ ticketId: t.id }, 'voice note not transcribed: the company has no OpenAI key');
+        return;
+      }
+      const audio = await deps.media.read(m.mediaUrl!);
+      log.info({ ticketId: t.id, messageId: m.id }, 'openai transcription');
+      text = await transcribe(client, audio, m.mediaName || 'audio.ogg');
+    } catch (err) {
+      log.warn({ ticketId: t.id, reason: describeOpenAiError(err) }, 'voice note not transcribed');
+      return;
+    }
+    await db
+      .update(messages)
+      .set({ data: { ...(m.data ?? {}), transcription: text } })
+      .where(eq(messages.id, m.id));
+    await deps.messages().announce(m.id);
+  }
+
   return {
+    onVoiceNote,
+
     /** Durable jobs of the engine (app.ts registers them). */
     jobs: hooks.jobs,
 
