@@ -10,11 +10,14 @@ export interface SeenHook {
 /** A webhook receiver (an n8n "Webhook" node or any HTTP endpoint): stores every JSON POST; `status` is its answer. */
 export async function fakeWebhook() {
   const seen: SeenHook[] = [];
+  /** Every request's path, answered 2xx or not. */
+  const hits: string[] = [];
   const state = { status: 200 };
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
     req.on('end', () => {
+      hits.push(req.url ?? '');
       if (state.status < 300)
         seen.push({
           path: req.url ?? '',
@@ -27,5 +30,5 @@ export async function fakeWebhook() {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, state, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url, seen, hits, state, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

@@ -20,6 +20,8 @@ const t = await testApp({
     GOOGLE_TOKEN_URL: df.tokenUrl,
     PUBLIC_URL: 'https://recado.example.com',
   },
+  // The tests run the due jobs themselves (no poller racing them).
+  deps: { jobs: { autoStart: false } },
 });
 const k = automationKit(t);
 const c = await t.company('Integr');
@@ -278,9 +280,10 @@ describe('n8n and webhook', () => {
   );
 
   test('a failing receiver is retried; after the last try people take the ticket', async () => {
+    const path = `/down-${newNumber()}`;
     const { whatsappId, queueId } = await integrationQueue(c.admin, {
       type: 'webhook',
-      urlN8N: `${hook.url}/down`,
+      urlN8N: `${hook.url}${path}`,
     });
     const number = newNumber();
     hook.state.status = 503;
@@ -296,7 +299,8 @@ describe('n8n and webhook', () => {
         .where(
           and(eq(jobs.kind, 'automation.hook'), sql`${jobs.payload}->>'ticketId' = ${String(ticket.id)}`),
         );
-      await t.app.services.jobs.runDue();
+      expect(await t.app.services.jobs.runDue()).toBe(1);
+      expect(hook.hits.filter((h) => h === path)).toHaveLength(i);
       const now = await k.ticketOf(c.id, whatsappId, number);
       expect(now.useIntegration).toBe(i < HOOK_MAX_ATTEMPTS);
     }
