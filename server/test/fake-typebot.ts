@@ -31,7 +31,7 @@ export const richText = (...paragraphs: Record<string, unknown>[][]): Bubble => 
 /**
  * A local server speaking Typebot's chat API (docs.typebot.io, API v1): `POST /api/v1/typebots/{publicId}/startChat`
  * answers `{ sessionId, typebot, messages, input }`; `POST /api/v1/sessions/{sessionId}/continueChat` with
- * `{ message }` answers the next `messages` and `input` (404 for a session it does not know). The default flow:
+ * `{ message: { type: 'text', text } }` answers the next `messages` and `input` (404 for a session it does not know). The default flow:
  * a bold greeting with the prefilled name and a choice list (Vendas / Suporte); "Vendas" answers a text, an
  * image and a text input; "Suporte" ends the flow (no input); any other text is echoed with a text input.
  */
@@ -108,7 +108,9 @@ export async function fakeTypebot() {
       const sessionId = decodeURIComponent(next[1]!);
       seen.push({ call: 'continueChat', id: sessionId, body });
       if (!sessions.has(sessionId)) return json(404, { message: 'Session not found.' });
-      const message = typeof body.message === 'string' ? body.message : '';
+      // The documented `{ type: 'text', text }` (the older plain string is taken too).
+      const m = body.message as { type?: string; text?: string } | string | undefined;
+      const message = typeof m === 'string' ? m : m?.type === 'text' ? (m.text ?? '') : '';
       return json(200, state.next(message));
     }
     json(404, { message: 'not found' });

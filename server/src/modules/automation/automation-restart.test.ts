@@ -83,7 +83,7 @@ test('a restart in the middle of an AI conversation and of a Typebot flow contin
     expect(typebot.seen.at(-1)).toMatchObject({
       call: 'continueChat',
       id: sessionId,
-      body: { message: 'Vendas' },
+      body: { message: { type: 'text', text: 'Vendas' } },
     });
   } finally {
     await second.close();

@@ -126,10 +126,13 @@ describe('Typebot', () => {
     expect(typebot.seen.at(-1)).toMatchObject({
       call: 'continueChat',
       id: sessionId,
-      body: { message: 'Vendas' },
+      body: { message: { type: 'text', text: 'Vendas' } },
     });
     expect(await k.say(c.admin, whatsappId, number, 'quero o azul')).toEqual(['Bot: quero o azul']);
-    expect(typebot.seen.at(-1)).toMatchObject({ id: sessionId, body: { message: 'quero o azul' } });
+    expect(typebot.seen.at(-1)).toMatchObject({
+      id: sessionId,
+      body: { message: { type: 'text', text: 'quero o azul' } },
+    });
   });
 
   test('the finish keyword hands the ticket to people; an accept ends a running flow', async () => {
@@ -218,7 +221,9 @@ describe('Typebot', () => {
     const sa = (await t.app.services.automation.state(c.id, (await k.ticketOf(c.id, whatsappId, a)).id))!;
     const sb = (await t.app.services.automation.state(c.id, (await k.ticketOf(c.id, whatsappId, b)).id))!;
     expect(sa.sessionId).not.toBe(sb.sessionId);
-    const seenA = typebot.seen.filter((s) => s.id === sa.sessionId).map((s) => s.body.message);
+    const seenA = typebot.seen
+      .filter((s) => s.id === sa.sessionId)
+      .map((s) => (s.body.message as { text: string }).text);
     expect(seenA).toEqual(['Vendas']);
   });
 

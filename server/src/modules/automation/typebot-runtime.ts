@@ -115,8 +115,9 @@ export function pickChoice(choices: string[], text: string): string | null {
 /**
  * Typebot's chat API (docs.typebot.io, "API > Start chat / Continue chat"):
  * `POST {url}/api/v1/typebots/{publicId}/startChat` `{ prefilledVariables }` → `{ sessionId, messages, input }`,
- * then `POST {url}/api/v1/sessions/{sessionId}/continueChat` `{ message }` for each answer. The integration's
- * URL is the tenant's: reached through safeFetch only.
+ * then `POST {url}/api/v1/sessions/{sessionId}/continueChat` `{ message: { type: 'text', text } }` for each
+ * answer (`textBubbleContentFormat: 'richText'` on both). The integration's URL is the tenant's: reached
+ * through safeFetch only.
  */
 export function typebotRuntime(deps: {
   clock: Clock;
@@ -165,6 +166,7 @@ export function typebotRuntime(deps: {
       input.ticket.id,
       `/api/v1/typebots/${encodeURIComponent(i.typebotSlug)}/startChat`,
       {
+        textBubbleContentFormat: 'richText',
         prefilledVariables: {
           name: input.contact.name,
           number: input.contact.number,
@@ -231,7 +233,9 @@ export function typebotRuntime(deps: {
         i,
         input.ticket.id,
         `/api/v1/sessions/${encodeURIComponent(sessionId)}/continueChat`,
-        { message },
+        // The message object of the current API reference (very old self-hosted Typebots took a plain string);
+        // text bubbles come back as rich text (Slate).
+        { message: { type: 'text', text: message }, textBubbleContentFormat: 'richText' },
       );
       // Typebot forgot the session (expired on its side): start again.
       if (status === 404) return outcomeOf(i, await start(i, input));
