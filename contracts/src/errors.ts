@@ -67,7 +67,7 @@ export const ERROR_CODES = [
   // queue integrations (operations §7)
   'ERR_NO_INTEGRATION_FOUND',
   'ERR_INTEGRATION_SECRET_REQUIRED',
-  'ERR_DIALOGFLOW_UNAVAILABLE',
+  'ERR_DIALOGFLOW_SESSION',
   // a tenant-supplied URL the server will not call (private or loopback host, not http(s), query tricks)
   'ERR_URL_NOT_ALLOWED',
   // WhatsApp Cloud API (docs/cloud-api.md): free text after the customer's 24-hour window, templates

@@ -26,6 +26,10 @@ export const SETTING_DEFAULTS = {
   botBackLabel: '',
   /** Sent out of hours when the connection (or queue) has no out-of-hours message of its own. */
   botOutOfHours: '',
+  /** Every inbound voice note transcribed so attendants read it under the audio (docs/automation.md). */
+  transcribeAudio: 'disabled',
+  /** The company's OpenAI key for those transcriptions: sealed at rest, answered as the mask. */
+  transcriptionApiKey: '',
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
@@ -44,7 +48,11 @@ export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {
   campaignsEnabled: ['true', 'false'],
   sideMenuOpen: ['enabled', 'disabled'],
   language: ['pt', 'en', 'es'],
+  transcribeAudio: ['enabled', 'disabled'],
 };
+
+/** Secrets kept sealed (secretBox) and answered as SECRET_MASK when set ('' when not). */
+export const SEALED_SETTINGS: readonly SettingKey[] = ['transcriptionApiKey'];
 
 /** Keys only the platform owner may change (payment gateway credentials). */
 export const SUPER_ONLY_SETTINGS: readonly SettingKey[] = ['asaas'];

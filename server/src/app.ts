@@ -102,7 +102,7 @@ import { loadViewer, mayFollowTicket } from './modules/tickets/ticket-queries.js
 import { withInboundEvents } from './messaging/inbound-events.js';
 import { botListeners } from './modules/bot/bot-listener.js';
 import { automationService } from './modules/automation/automation-service.js';
-import { automationListeners } from './modules/automation/automation-listener.js';
+import { automationListeners, transcriptionListeners } from './modules/automation/automation-listener.js';
 import { ratingListeners } from './modules/ratings/rating-listener.js';
 import { customerMessages } from './modules/customer-messages/customer-messages.js';
 import { chatService } from './modules/chats/chat-service.js';
@@ -202,6 +202,7 @@ function makeServices(deps: {
     clock,
     config,
     log,
+    jobs: () => jobs,
   });
   const bot = botService({
     db,
@@ -215,6 +216,7 @@ function makeServices(deps: {
   const automaticMessages = customerMessages({ db, messages: () => messages, log });
   automationListeners(bus, automation); // before the bot's: a ticket an automation takes gets no menu
   botListeners(bus, bot);
+  transcriptionListeners(bus, automation); // after the bot's: a voice note's text never delays the menu
   ratingListeners(bus, { ratings, customerMessages: automaticMessages });
   customerMessageListeners(bus, automaticMessages);
   campaignListeners(bus, campaignDispatcher);
@@ -241,6 +243,7 @@ function makeServices(deps: {
     ...Object.values(contactLists.jobs),
     ...Object.values(push.jobs),
     ...Object.values(templates.jobs),
+    ...Object.values(automation.jobs),
   );
   return {
     bus,
@@ -290,7 +293,7 @@ function makeServices(deps: {
     companies: companyService({ db, events }),
     plans: planService({ db }),
     users: userService({ db, events }),
-    settings: settingService({ db, events }),
+    settings: settingService({ db, events, box }),
     helps: helpService({ db }),
     contacts: contactService({ db, events, sessions, log, bus }),
     queues: queueService({ db, events }),
@@ -300,6 +303,7 @@ function makeServices(deps: {
       events,
       box,
       allowPrivateUrls: config.allowPrivateUrls,
+      testDialogflow: automation.testDialogflow,
     }),
     prompts: promptService({ db, events, box, allowPrivateUrls: config.allowPrivateUrls }),
     contactLists,

@@ -154,3 +154,100 @@ test('automation: a prompt made on the screen answers a simulator customer until
     await page.context().close();
   }
 });
+
+test('automation: an admin turns on voice-note transcription; the attendant reads the text under the audio', async () => {
+  const adminEmail = await createCompany('Transcricao', PLAN_WITH_AI, stamp);
+  const page = await newPage(browser);
+  try {
+    const token = await signIn(page, adminEmail);
+    const call = async <T>(method: string, path: string, data?: unknown) => {
+      const res = await page.request.fetch(`/api${path}`, {
+        method,
+        data,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.ok(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`);
+      return (await res.json()) as T;
+    };
+    const queue = await call<{ id: number }>('POST', '/queue', { name: `Gente ${stamp}`, color: '#2E7D32' });
+    const connection = await call<{ id: number }>('POST', '/whatsapp', {
+      name: `Simulador áudio ${stamp}`,
+      channel: 'simulator',
+      queueIds: [queue.id],
+    });
+
+    // Settings → Options: transcription on, with the company's own key (shown masked once saved).
+    await page.goto('/settings');
+    const toggle = page.getByRole('combobox', { name: /Transcrever áudios/ });
+    await toggle.waitFor(LONG);
+    await toggle.click();
+    const [savedToggle] = await Promise.all([
+      page.waitForResponse(
+        (r) => r.url().endsWith('/api/settings/transcribeAudio') && r.request().method() === 'PUT',
+      ),
+      page.getByRole('option', { name: 'Ativado', exact: true }).click(),
+    ]);
+    assert.equal(savedToggle.status(), 200);
+    const keyField = page.locator('input[name="transcriptionApiKey"]');
+    await keyField.fill(`sk-voice-${stamp}`);
+    const [savedKey] = await Promise.all([
+      page.waitForResponse(
+        (r) => r.url().endsWith('/api/settings/transcriptionApiKey') && r.request().method() === 'PUT',
+      ),
+      keyField.press('Enter'),
+    ]);
+    assert.equal(savedKey.status(), 200);
+    await until(
+      () => keyField.inputValue(),
+      (v) => v === '********',
+      'the key shown masked',
+    );
+
+    openai.state.transcript = 'Oi, queria saber o preço da entrega';
+    const number = `55118${String(Date.now()).slice(-8)}`;
+    await call('POST', `/simulator/${connection.id}/inbound`, {
+      from: number,
+      name: 'Bruna Áudio',
+      media: {
+        mimetype: 'audio/ogg',
+        filename: 'nota.ogg',
+        data: Buffer.from('OggS-e2e-voice').toString('base64'),
+      },
+    });
+
+    // The server has transcribed it (the text is kept with the message).
+    await until(
+      async () => {
+        const { tickets } = await call<{ tickets: { id: number }[] }>(
+          'GET',
+          '/tickets?status=pending&showAll=true',
+        );
+        if (!tickets[0]) return [];
+        const { messages } = await call<{ messages: { data: { transcription?: string } | null }[] }>(
+          'GET',
+          `/messages/${tickets[0].id}`,
+        );
+        return messages.map((m) => m.data?.transcription ?? '');
+      },
+      (t) => t.includes('Oi, queria saber o preço da entrega'),
+      'the transcription stored',
+    );
+    await page.goto('/tickets');
+    await page.getByTestId('tab-pending').click();
+    const row = page
+      .getByTestId('ticket-list-pending')
+      .locator('[data-testid="ticket-row"]')
+      .filter({ hasText: 'Bruna Áudio' });
+    await row.waitFor(LONG);
+    await row.getByTestId('ticket-peek').click();
+    const peek = page.getByTestId('peek-dialog');
+    const text = peek.getByTestId('message-transcription');
+    await text.waitFor(LONG);
+    assert.match(await text.innerText(), /Transcrição:\s*Oi, queria saber o preço da entrega/);
+    assert.equal(openai.transcriptions.at(-1)!.authorization, `Bearer sk-voice-${stamp}`);
+    await page.mouse.move(1, 1);
+    await screenshot(page, 'automation-voice-transcription');
+  } finally {
+    await page.context().close();
+  }
+});

@@ -5,8 +5,8 @@ import { BlockList, isIP } from 'node:net';
 import { AppError } from '../http/errors.js';
 
 /**
- * The one way the server reaches a URL a tenant chose (Cloud API base URL and media, and the webhook,
- * Typebot and n8n URLs to come). See docs/outbound-urls.md.
+ * The one way the server reaches a URL a tenant chose (Cloud API base URL and media, prompt base URLs,
+ * and the webhook, Typebot and n8n URLs). See docs/outbound-urls.md.
  *
  * - `assertPublicUrl` is the save-time check: http(s) only, no credentials, no query/fragment tricks on base
  *   URLs, no literal private or loopback host. It answers 400 ERR_URL_NOT_ALLOWED.

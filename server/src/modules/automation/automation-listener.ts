@@ -13,3 +13,11 @@ export function automationListeners(bus: DomainBus, automation: AutomationServic
   );
   bus.on('ticket.changed', (e) => automation.onTicketChanged(e), 'automation');
 }
+
+/**
+ * Voice notes transcribed for attendants (the company's `transcribeAudio` setting). Subscribed after the
+ * engine's and the bot's listeners: a prompt ticket's note is already transcribed, and the menu is not delayed.
+ */
+export function transcriptionListeners(bus: DomainBus, automation: AutomationService) {
+  bus.on('message.stored', ({ ref, message }) => automation.onVoiceNote(ref, message), 'transcription');
+}

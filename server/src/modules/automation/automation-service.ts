@@ -2,7 +2,9 @@ import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { TicketView } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import {
+  contacts,
   messages,
+  settings,
   prompts,
   queueIntegrations,
   queues,
@@ -20,6 +22,11 @@ import type { SecretBox } from '../../lib/crypto.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { MessageService } from '../messages/message-service.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { dialogflowClient } from './dialogflow-runtime.js';
+import { hookRuntime } from './hook-runtime.js';
+import { AutomationError, type IntegrationRuntime, type Outcome } from './runtime.js';
+import { typebotRuntime } from './typebot-runtime.js';
 import {
   completePrompt,
   describeOpenAiError,
@@ -46,12 +53,8 @@ interface Target {
   kind: AutomationKind;
 }
 
-/** What an automation answered to one customer message. */
-export interface Outcome {
-  replies: string[];
-  /** Hand the ticket to people after the replies. */
-  handoff?: boolean;
-}
+export type { Outcome };
+export { AutomationError };
 
 export interface AutomationDeps {
   db: Db;
@@ -60,10 +63,21 @@ export interface AutomationDeps {
   messages: () => MessageService;
   emitTicket: (companyId: number, view: TicketView, previousStatus?: string) => void;
   clock: Clock;
-  config: { openaiBaseUrl: string; allowPrivateUrls: boolean };
+  config: {
+    openaiBaseUrl: string;
+    allowPrivateUrls: boolean;
+    dialogflowApiUrl: string;
+    googleTokenUrl: string;
+    publicUrl: string;
+  };
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
+  /** The durable job queue (n8n / webhook posts). */
+  jobs: () => JobQueue;
   /** Tests shorten the OpenAI timeout. */
   openaiTimeoutMs?: number;
+  /** Tests shorten the outbound timeouts of the integrations and the webhook retry delay. */
+  integrationTimeoutMs?: number;
+  hookRetryDelayMs?: number;
 }
 
 /**
@@ -125,7 +139,7 @@ export function automationService(deps: AutomationDeps) {
       .from(queueIntegrations)
       .where(and(eq(queueIntegrations.id, id), eq(queueIntegrations.companyId, companyId)));
     const kind = (i?.type as AutomationKind | undefined) ?? null;
-    // Kinds whose runtime is not built yet take no ticket: it waits for people as before.
+    // An unknown type takes no ticket: it waits for people as before.
     return kind && runners[kind] ? kind : null;
   }
 
@@ -348,9 +362,96 @@ export function automationService(deps: AutomationDeps) {
     return { replies: answer.reply ? [answer.reply] : [], handoff: answer.handoff };
   }
 
+  // ---- queue integrations: one runtime file per kind (runtime.ts is their interface) ---------------
+
+  const dialogflow = dialogflowClient({
+    box: deps.box,
+    clock,
+    config: deps.config,
+    log,
+    timeoutMs: deps.integrationTimeoutMs,
+  });
+  const hooks = hookRuntime({
+    db,
+    jobs: deps.jobs,
+    publicUrl: deps.config.publicUrl,
+    allowPrivateUrls: deps.config.allowPrivateUrls,
+    log,
+    timeoutMs: deps.integrationTimeoutMs,
+    retryDelayMs: deps.hookRetryDelayMs,
+    onGiveUp: async (companyId, ticketId, label, reason) => {
+      const [t] = await db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+      // Only while the hook still has the ticket: a person who took it meanwhile keeps it.
+      if (!t || !t.useIntegration || t.integrationId === null) return;
+      const [s] = await db
+        .select({ kind: ticketAutomations.kind, endedAt: ticketAutomations.endedAt })
+        .from(ticketAutomations)
+        .where(eq(ticketAutomations.ticketId, ticketId));
+      if (!s || s.endedAt || (s.kind !== 'n8n' && s.kind !== 'webhook')) return;
+      log.warn({ ticketId, kind: s.kind, reason }, 'automation failed; the ticket goes to people');
+      await noteFailure(t, label, reason);
+      await finish(companyId, ticketId, 'error', true);
+    },
+  });
+  const runtimes: IntegrationRuntime[] = [
+    typebotRuntime({
+      clock,
+      allowPrivateUrls: deps.config.allowPrivateUrls,
+      log,
+      timeoutMs: deps.integrationTimeoutMs,
+    }),
+    hooks.n8n,
+    hooks.webhook,
+    dialogflow.runtime,
+  ];
+
+  /** Runs the ticket's integration for one message; the session it answers is stored (a restart continues). */
+  async function runIntegration(
+    runtime: IntegrationRuntime,
+    t: TicketRow,
+    message: MessageRow,
+    state: StateRow,
+  ): Promise<Outcome> {
+    const [integration] = await db
+      .select()
+      .from(queueIntegrations)
+      .where(
+        and(eq(queueIntegrations.id, t.integrationId ?? -1), eq(queueIntegrations.companyId, t.companyId)),
+      );
+    if (!integration || integration.type !== runtime.kind) throw new AutomationError('integração removida');
+    const [contact] = await db
+      .select({ name: contacts.name, number: contacts.number })
+      .from(contacts)
+      .where(and(eq(contacts.id, t.contactId), eq(contacts.companyId, t.companyId)));
+    const outcome = await runtime.run({
+      ticket: t,
+      message,
+      state,
+      integration,
+      text: turnText(message),
+      contact: contact ?? { name: '', number: '' },
+    });
+    if (outcome.session) {
+      await db
+        .update(ticketAutomations)
+        .set({
+          sessionId: outcome.session.id,
+          sessionAt: outcome.session.id === null ? null : clock.now(),
+          ...(outcome.session.data !== undefined ? { data: outcome.session.data } : {}),
+          updatedAt: clock.now(),
+        })
+        .where(and(eq(ticketAutomations.ticketId, t.id), eq(ticketAutomations.companyId, t.companyId)));
+    }
+    return outcome;
+  }
+
   const runners: Partial<
     Record<AutomationKind, (t: TicketRow, m: MessageRow, s: StateRow) => Promise<Outcome>>
   > = { prompt: runPrompt };
+  for (const r of runtimes) runners[r.kind] = (t, m, s) => runIntegration(r, t, m, s);
 
   const labels: Record<AutomationKind, string> = {
     prompt: 'OpenAI',
@@ -395,14 +496,109 @@ export function automationService(deps: AutomationDeps) {
     // A person may have taken the ticket while the provider answered: then nothing is sent.
     const [fresh] = await db.select().from(tickets).where(eq(tickets.id, t.id));
     if (!fresh || fresh.status !== 'pending' || fresh.userId !== null || !fresh.useIntegration) return;
-    for (const body of outcome.replies) await send(fresh, kind, body);
+    for (const [i, body] of outcome.replies.entries()) {
+      if (i > 0 && outcome.delayMs)
+        await new Promise((r) => setTimeout(r, Math.min(outcome.delayMs!, 60_000)));
+      await send(fresh, kind, body);
+    }
     if (outcome.handoff) {
       log.info({ ticketId: t.id, kind }, 'automation handed the ticket to people');
       await finish(t.companyId, t.id, 'handoff', true);
     }
   }
 
+  // ---- voice notes transcribed for attendants (company setting) -------------------------------------
+
+  /** The key that transcribes a company's voice notes: its own (sealed setting), else a prompt's. */
+  async function transcriptionClient(t: TicketRow) {
+    const [own] = await db
+      .select({ value: settings.value })
+      .from(settings)
+      .where(and(eq(settings.companyId, t.companyId), eq(settings.key, 'transcriptionApiKey')));
+    if (own?.value)
+      return openaiClient(
+        { apiKey: deps.box.open(own.value), baseUrl: '' },
+        { ...deps.config, timeoutMs: deps.openaiTimeoutMs },
+      );
+    // The ticket's prompt, else its queue's, else the company's first one.
+    const candidates = await db
+      .select({
+        id: prompts.id,
+        queueId: prompts.queueId,
+        key: prompts.apiKeySealed,
+        baseUrl: prompts.baseUrl,
+      })
+      .from(prompts)
+      .where(eq(prompts.companyId, t.companyId))
+      .orderBy(asc(prompts.id));
+    const p =
+      candidates.find((c) => c.id === t.promptId) ??
+      candidates.find((c) => t.queueId !== null && c.queueId === t.queueId) ??
+      candidates[0];
+    if (!p) return null;
+    return openaiClient(
+      { apiKey: deps.box.open(p.key), baseUrl: p.baseUrl },
+      { ...deps.config, timeoutMs: deps.openaiTimeoutMs },
+    );
+  }
+
+  /**
+   * A customer's voice note was stored: with the company's `transcribeAudio` setting on, it is transcribed
+   * (after the automation's listener, which already transcribes the voice notes of prompt tickets) and the
+   * text, kept in `data.transcription`, goes out as a message update for attendants.
+   */
+  async function onVoiceNote(ref: { id: number; companyId: number }, message: MessageRow) {
+    if (message.fromMe || message.mediaType !== 'audio' || !message.mediaUrl) return;
+    const [on] = await db
+      .select({ value: settings.value })
+      .from(settings)
+      .where(and(eq(settings.companyId, ref.companyId), eq(settings.key, 'transcribeAudio')));
+    if (on?.value !== 'enabled') return;
+    const [m] = await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, message.id), eq(messages.companyId, ref.companyId)));
+    if (
+      !m ||
+      m.isDeleted ||
+      typeof (m.data as { transcription?: unknown } | null)?.transcription === 'string'
+    )
+      return;
+    const [t] = await db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.id, m.ticketId), eq(tickets.companyId, ref.companyId)));
+    if (!t) return;
+    let text: string;
+    try {
+      const client = await transcriptionClient(t);
+      if (!client) {
+        log.warn({ ticketId: t.id }, 'voice note not transcribed: the company has no OpenAI key');
+        return;
+      }
+      const audio = await deps.media.read(m.mediaUrl!);
+      log.info({ ticketId: t.id, messageId: m.id }, 'openai transcription');
+      text = await transcribe(client, audio, m.mediaName || 'audio.ogg');
+    } catch (err) {
+      log.warn({ ticketId: t.id, reason: describeOpenAiError(err) }, 'voice note not transcribed');
+      return;
+    }
+    await db
+      .update(messages)
+      .set({ data: { ...(m.data ?? {}), transcription: text } })
+      .where(eq(messages.id, m.id));
+    await deps.messages().announce(m.id);
+  }
+
   return {
+    onVoiceNote,
+
+    /** Durable jobs of the engine (app.ts registers them). */
+    jobs: hooks.jobs,
+
+    /** Dialogflow detect intent with a test phrase (POST /queueIntegration/testSession). */
+    testDialogflow: dialogflow.detectIntent,
+
     /**
      * A customer message was stored (`message.stored`, before the bot's listener): a free ticket due for
      * an automation is handed to it, and a ticket the automation has gets its answer.
@@ -483,9 +679,6 @@ export function automationService(deps: AutomationDeps) {
   };
 }
 export type AutomationService = ReturnType<typeof automationService>;
-
-/** A failure whose message is safe to show admins. */
-export class AutomationError extends Error {}
 
 const errorText = (err: unknown) =>
   err instanceof AutomationError ? err.message : err instanceof Error ? err.name : 'unknown';

@@ -296,7 +296,7 @@ describe('AI prompts (OpenAI) through the simulator', () => {
     expect(res.status).toBeGreaterThanOrEqual(400);
   });
 
-  test('a queue with an integration whose runtime is not built takes no ticket (it waits for people)', async () => {
+  test('a queue with both a prompt and an integration: the prompt answers (integrations.test.ts runs them)', async () => {
     const { whatsappId, queues } = await k.setup(c.admin, [
       { name: `Fluxo ${newNumber()}`, greetingMessage: '' },
     ]);
@@ -309,11 +309,12 @@ describe('AI prompts (OpenAI) through the simulator', () => {
     expect(created.status, await created.clone().text()).toBe(201);
     const { id: integrationId } = (await created.json()) as { id: number };
     expect((await t.as(c.admin).put(`/queue/${queueId}`, { integrationId })).status).toBe(200);
+    const prompt = await k.prompt(c.admin, queueId);
     const number = newNumber();
-    expect(await k.say(c.admin, whatsappId, number, 'oi')).toEqual([]);
+    expect(await k.say(c.admin, whatsappId, number, 'oi')).toEqual(['Eco: oi']);
     const ticket = await k.ticketOf(c.id, whatsappId, number);
-    expect(ticket).toMatchObject({ status: 'pending', queueId, useIntegration: false, integrationId: null });
-    expect(await t.app.services.automation.state(c.id, ticket.id)).toBeNull();
+    expect(ticket).toMatchObject({ queueId, useIntegration: true, promptId: prompt.id, integrationId: null });
+    expect((await t.app.services.automation.state(c.id, ticket.id))?.kind).toBe('prompt');
   });
 
   test('a prompt base URL is checked like every tenant URL (cloud metadata stays refused)', async () => {
@@ -346,5 +347,87 @@ describe('AI prompts (OpenAI) through the simulator', () => {
     } finally {
       await compatible.close();
     }
+  });
+});
+
+describe('voice notes transcribed for attendants (company setting)', () => {
+  const voice = {
+    media: { mimetype: 'audio/ogg', filename: 'nota.ogg', data: Buffer.from('OggS-note').toString('base64') },
+  };
+  /** A connection whose only queue has no automation: the ticket waits for people. */
+  async function plainQueue(kit = k, admin = c.admin) {
+    const { whatsappId } = await kit.setup(admin, [{ name: `Gente ${newNumber()}`, greetingMessage: '' }]);
+    return whatsappId;
+  }
+  async function lastAudio(admin = c.admin, companyId = c.id, whatsappId: number, number: string, kit = k) {
+    const ticket = await kit.ticketOf(companyId, whatsappId, number);
+    const { messages } = (await t
+      .as(admin)
+      .get(`/messages/${ticket.id}`)
+      .then((r) => r.json())) as {
+      messages: { mediaType: string | null; data: Record<string, unknown> | null }[];
+    };
+    return { ticket, audio: messages.find((m) => m.mediaType === 'audio')! };
+  }
+
+  test('off by default; on: the text is kept under the audio, with a prompt key or the company key (sealed)', async () => {
+    const whatsappId = await plainQueue();
+    const n1 = newNumber();
+    const seen = openai.transcriptions.length;
+    await k.send(c.admin, whatsappId, n1, voice);
+    expect(openai.transcriptions.length).toBe(seen);
+    expect((await lastAudio(c.admin, c.id, whatsappId, n1)).audio.data?.transcription).toBeUndefined();
+
+    expect((await t.as(c.admin).put('/settings/transcribeAudio', { value: 'enabled' })).status).toBe(200);
+    // A prompt on another queue of the company: its key serves while the company has none of its own.
+    const { queues } = await k.setup(c.admin, [{ name: `IA ${newNumber()}` }]);
+    await k.prompt(c.admin, Object.values(queues)[0]!);
+    openai.state.transcript = 'me liga depois';
+    const n2 = newNumber();
+    await k.send(c.admin, whatsappId, n2, voice);
+    const { ticket, audio } = await lastAudio(c.admin, c.id, whatsappId, n2);
+    expect(audio.data).toMatchObject({ transcription: 'me liga depois' });
+    expect(ticket).toMatchObject({ useIntegration: false, status: 'pending' });
+    // No company key yet: a prompt of the company lends its key.
+    expect(openai.transcriptions.at(-1)!.authorization).toBe('Bearer sk-company-key');
+
+    const put = await t.as(c.admin).put('/settings/transcriptionApiKey', { value: 'sk-transcribe-only' });
+    expect(await put.json()).toEqual({ key: 'transcriptionApiKey', value: '********' });
+    const list = (await t
+      .as(c.admin)
+      .get('/settings')
+      .then((r) => r.json())) as { key: string; value: string }[];
+    expect(list.find((s) => s.key === 'transcriptionApiKey')!.value).toBe('********');
+    const { settings } = await import('../../db/schema/index.js');
+    const rows = await t.database.db.select().from(settings);
+    expect(JSON.stringify(rows)).not.toContain('sk-transcribe-only');
+    // Sending the mask back keeps the key.
+    await t.as(c.admin).put('/settings/transcriptionApiKey', { value: '********' });
+    const n3 = newNumber();
+    await k.send(c.admin, whatsappId, n3, voice);
+    expect(openai.transcriptions.at(-1)!.authorization).toBe('Bearer sk-transcribe-only');
+    expect((await lastAudio(c.admin, c.id, whatsappId, n3)).audio.data).toMatchObject({
+      transcription: 'me liga depois',
+    });
+  });
+
+  test("another company's setting and key are never used for its voice notes", async () => {
+    const other = await t.company('TranscribeOther');
+    const ko = automationKit(t);
+    const whatsappId = await plainQueue(ko, other.admin);
+    const number = newNumber();
+    const seen = openai.transcriptions.length;
+    // Its own setting on, but it has neither a key nor a prompt: nothing is transcribed.
+    expect((await t.as(other.admin).put('/settings/transcribeAudio', { value: 'enabled' })).status).toBe(200);
+    await ko.send(other.admin, whatsappId, number, voice);
+    expect(openai.transcriptions.length).toBe(seen);
+    expect(
+      (await lastAudio(other.admin, other.id, whatsappId, number, ko)).audio.data?.transcription,
+    ).toBeUndefined();
+    const list = (await t
+      .as(other.admin)
+      .get('/settings')
+      .then((r) => r.json())) as { key: string; value: string }[];
+    expect(list.find((s) => s.key === 'transcriptionApiKey')!.value).toBe('');
   });
 });

@@ -455,6 +455,8 @@ export function messageService(deps: {
       };
     },
     toMessageView,
+    /** Announces a stored message's change (a voice note's transcription added) to its ticket's room. */
+    announce: announceOutcome,
   };
 }
 export type MessageService = ReturnType<typeof messageService>;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   SECRET_MASK,
@@ -22,6 +23,16 @@ import type { Events } from '../../realtime/events.js';
 import { queueView, requireQueueManager } from '../queues/queue-service.js';
 
 type Row = typeof queueIntegrations.$inferSelect;
+type DialogflowDetect = (o: {
+  account: { client_email: string; private_key: string };
+  project: string;
+  session: string;
+  text: string;
+  languageCode: string;
+}) => Promise<{ replies: string[]; handoff: boolean }>;
+
+/** What testSession asks the agent. */
+export const DIALOGFLOW_TEST_PHRASE = 'Olá';
 type Values = Omit<typeof queueIntegrations.$inferInsert, 'id' | 'companyId' | 'createdAt'>;
 
 /** The public form: the sealed service account never leaves the server, only the mask and its e-mail. */
@@ -119,12 +130,15 @@ export function queueIntegrationService({
   events,
   box,
   allowPrivateUrls = false,
+  testDialogflow,
 }: {
   db: Db;
   events: Events;
   box: SecretBox;
   /** ALLOW_PRIVATE_URLS: integration URLs may name private and loopback hosts. */
   allowPrivateUrls?: boolean;
+  /** Dialogflow detect intent (the automation engine's client), for testSession. */
+  testDialogflow?: DialogflowDetect;
 }) {
   const emit = (companyId: number, payload: QueueIntegrationEvent) =>
     events.toCompany(companyId, 'queueIntegration', payload);
@@ -216,18 +230,31 @@ export function queueIntegrationService({
     },
 
     /**
-     * POST /queueIntegration/testSession. The input is checked fully; the session itself needs Google's
-     * Dialogflow service, which this deployment does not call yet, so it answers so (never a fake success).
+     * POST /queueIntegration/testSession: detect intent with a test phrase on a throw-away session of the
+     * agent, with the credentials given (not stored). Answers the agent's reply, or the provider's error as
+     * 422 ERR_DIALOGFLOW_SESSION (its HTTP status and Google's error status; never the key).
      */
-    async testSession(t: Tenant, input: QueueIntegrationTestSession): Promise<never> {
+    async testSession(t: Tenant, input: QueueIntegrationTestSession) {
       requireQueueManager(t);
       const account = readServiceAccount(input.jsonContent);
-      void account;
-      throw new AppError(
-        'ERR_DIALOGFLOW_UNAVAILABLE',
-        422,
-        'The credentials are well formed, but testing a session needs the Dialogflow service, which is not available on this server',
-      );
+      if (!testDialogflow)
+        throw new AppError('ERR_DIALOGFLOW_SESSION', 422, 'Dialogflow is not available on this server');
+      try {
+        const answer = await testDialogflow({
+          account,
+          project: input.projectName,
+          session: `recado-test-${t.companyId}-${randomUUID()}`,
+          text: DIALOGFLOW_TEST_PHRASE,
+          languageCode: input.language,
+        });
+        return { message: 'success', reply: answer.replies.join('\n') };
+      } catch (err) {
+        throw new AppError(
+          'ERR_DIALOGFLOW_SESSION',
+          422,
+          err instanceof Error && err.name === 'Error' ? err.message : 'Dialogflow session failed',
+        );
+      }
     },
   };
 }

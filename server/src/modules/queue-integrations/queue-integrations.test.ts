@@ -352,7 +352,7 @@ describe('dialogflow secrets', () => {
     expect(gone!.jsonContentSealed).toBeNull();
   });
 
-  test('testSession validates its input and answers ERR_DIALOGFLOW_UNAVAILABLE, never a fake success', async () => {
+  test('testSession validates its input; a key Google cannot use answers ERR_DIALOGFLOW_SESSION, never a fake success', async () => {
     const c = await t.company('TestSession');
     const A = t.as(c.admin);
     const ok = { projectName: 'recado-agent', jsonContent: serviceAccount(), language: 'pt-BR' };
@@ -366,8 +366,10 @@ describe('dialogflow secrets', () => {
     ])
       await expectError(await A.post('/queueIntegration/testSession', body), 400, 'ERR_VALIDATION');
     const res = await A.post('/queueIntegration/testSession', ok);
-    const body = await expectError(res, 422, 'ERR_DIALOGFLOW_UNAVAILABLE');
-    expect(body.message).toMatch(/Dialogflow/);
+    // The key cannot sign the token request: refused before any call (automation/integrations.test.ts has
+    // the calls to the local Dialogflow and Google token servers).
+    const body = await expectError(res, 422, 'ERR_DIALOGFLOW_SESSION');
+    expect(body.message).toMatch(/chave privada/);
     expect(JSON.stringify(body)).not.toContain('secret-part');
   });
 });

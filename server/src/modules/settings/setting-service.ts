@@ -4,6 +4,8 @@ import {
   SETTING_DEFAULTS,
   SETTING_KEYS,
   SETTING_VALUES,
+  SEALED_SETTINGS,
+  SECRET_MASK,
   SUPER_ONLY_SETTINGS,
   rooms,
   type Setting,
@@ -13,6 +15,11 @@ import type { Db } from '../../db/client.js';
 import { settings } from '../../db/schema/index.js';
 import type { Events } from '../../realtime/events.js';
 import type { Tenant } from '../../http/tenant.js';
+import type { SecretBox } from '../../lib/crypto.js';
+
+/** What a client may read of a setting: a sealed secret only as the mask. */
+const shown = (key: SettingKey, value: string) =>
+  SEALED_SETTINGS.includes(key) ? (value ? SECRET_MASK : '') : value;
 
 /** Stored rows override the defaults of contracts; a new company needs no setting rows at all. */
 export async function readSettings(db: Db, companyId: number): Promise<Setting[]> {
@@ -21,9 +28,10 @@ export async function readSettings(db: Db, companyId: number): Promise<Setting[]
     .from(settings)
     .where(eq(settings.companyId, companyId));
   const stored = new Map(rows.map((r) => [r.key, r.value]));
-  return SETTING_KEYS.map((key) => ({ key, value: stored.get(key) ?? SETTING_DEFAULTS[key] }));
+  return SETTING_KEYS.map((key) => ({ key, value: shown(key, stored.get(key) ?? SETTING_DEFAULTS[key]) }));
 }
 
+/** The stored value (a sealed setting as stored: sealed; open it with the secretBox). Never answer it as is. */
 export async function readSetting(db: Db, companyId: number, key: SettingKey): Promise<string> {
   const [row] = await db
     .select({ value: settings.value })
@@ -32,7 +40,7 @@ export async function readSetting(db: Db, companyId: number, key: SettingKey): P
   return row?.value ?? SETTING_DEFAULTS[key];
 }
 
-export function settingService({ db, events }: { db: Db; events: Events }) {
+export function settingService({ db, events, box }: { db: Db; events: Events; box: SecretBox }) {
   return {
     async list(t: Tenant): Promise<Setting[]> {
       const all = await readSettings(db, t.companyId);
@@ -41,7 +49,7 @@ export function settingService({ db, events }: { db: Db; events: Events }) {
     },
     async get(t: Tenant, key: SettingKey): Promise<Setting> {
       if (SUPER_ONLY_SETTINGS.includes(key) && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
-      return { key, value: await readSetting(db, t.companyId, key) };
+      return { key, value: shown(key, await readSetting(db, t.companyId, key)) };
     },
     async update(t: Tenant, key: SettingKey, value: string): Promise<Setting> {
       if (SUPER_ONLY_SETTINGS.includes(key) && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
@@ -53,12 +61,19 @@ export function settingService({ db, events }: { db: Db; events: Events }) {
         if (!zone) throw new AppError('ERR_VALIDATION', 400, 'unknown time zone');
         value = zone;
       }
+      let stored = value;
+      if (SEALED_SETTINGS.includes(key)) {
+        // The mask sent back keeps the stored secret; '' clears it.
+        if (value === SECRET_MASK) return { key, value: shown(key, await readSetting(db, t.companyId, key)) };
+        stored = value.trim() ? box.seal(value.trim()) : '';
+        value = shown(key, stored);
+      }
       await db
         .insert(settings)
-        .values({ companyId: t.companyId, key, value })
+        .values({ companyId: t.companyId, key, value: stored })
         .onConflictDoUpdate({
           target: [settings.companyId, settings.key],
-          set: { value, updatedAt: new Date() },
+          set: { value: stored, updatedAt: new Date() },
         });
       const setting = { key, value };
       // A super-only value (a gateway token) goes to super users' sockets only, never to the whole company.

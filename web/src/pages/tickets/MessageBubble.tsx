@@ -374,6 +374,18 @@ export const MessageBubble = memo(function MessageBubble({
             <Media message={message} onLoad={onMediaLoad} />
           </Box>
         ) : null}
+        {message.mediaType === 'audio' && !deleted && typeof message.data?.transcription === 'string' ? (
+          <Typography
+            variant="body2"
+            data-testid="message-transcription"
+            sx={{ mt: 0.5, fontStyle: 'italic', color: colors.meta, whiteSpace: 'pre-wrap' }}
+          >
+            <Box component="span" sx={{ fontWeight: 600, fontStyle: 'normal' }}>
+              {t('tickets.messages.transcription')}:{' '}
+            </Box>
+            {message.data.transcription}
+          </Typography>
+        ) : null}
         {deleted || caption || Special ? (
           <Typography
             variant="body2"

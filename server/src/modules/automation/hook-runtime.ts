@@ -1,0 +1,167 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import {
+  companies,
+  contacts,
+  messages,
+  queueIntegrations,
+  tickets,
+  whatsapps,
+} from '../../db/schema/index.js';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
+import { safeFetch } from '../../lib/safe-fetch.js';
+import type { IntegrationRuntime, RuntimeLog } from './runtime.js';
+
+export const HOOK_TIMEOUT_MS = 15_000;
+/** Tries of one POST before the ticket goes to people (retried after 10 s, 20 s, 40 s, ...). */
+export const HOOK_MAX_ATTEMPTS = 5;
+
+/** The JSON POSTed to an n8n / webhook integration for each customer message (docs/automation.md). */
+export interface HookPayload {
+  event: 'message';
+  integration: { id: number; type: string; name: string };
+  company: { id: number; name: string };
+  connection: { id: number; name: string; number: string } | null;
+  ticket: { id: number; status: string; queueId: number | null; whatsappId: number | null };
+  contact: { id: number; name: string; number: string } | null;
+  message: {
+    id: number;
+    providerId: string;
+    body: string;
+    mediaType: string | null;
+    /** Where the file can be downloaded with a user's or the API's token; null without a file. */
+    mediaUrl: string | null;
+    createdAt: string;
+  };
+}
+
+/**
+ * n8n and webhook integrations: each customer message is POSTed as JSON to the integration's `urlN8N` from a
+ * durable job (`automation.hook`, retried with back-off); the flow answers through the external messaging
+ * API. The URL is the tenant's: checked when saved and reached through safeFetch only. When every try
+ * failed, `onGiveUp` sends the ticket to people.
+ */
+export function hookRuntime(deps: {
+  db: Db;
+  jobs: () => JobQueue;
+  publicUrl: string;
+  allowPrivateUrls: boolean;
+  log: RuntimeLog;
+  onGiveUp: (companyId: number, ticketId: number, label: string, reason: string) => Promise<void>;
+  timeoutMs?: number;
+  retryDelayMs?: number;
+}) {
+  const { db } = deps;
+
+  async function payloadOf(companyId: number, messageId: number, integrationId: number) {
+    const [row] = await db
+      .select({ message: messages, ticket: tickets, company: companies })
+      .from(messages)
+      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+      .innerJoin(companies, eq(companies.id, tickets.companyId))
+      .where(
+        and(eq(messages.id, messageId), eq(messages.companyId, companyId), eq(tickets.companyId, companyId)),
+      );
+    const [integration] = await db
+      .select()
+      .from(queueIntegrations)
+      .where(and(eq(queueIntegrations.id, integrationId), eq(queueIntegrations.companyId, companyId)));
+    if (!row || !integration) return null;
+    const [contact] = row.ticket.contactId
+      ? await db
+          .select({ id: contacts.id, name: contacts.name, number: contacts.number })
+          .from(contacts)
+          .where(and(eq(contacts.id, row.ticket.contactId), eq(contacts.companyId, companyId)))
+      : [];
+    const [connection] = row.ticket.whatsappId
+      ? await db
+          .select({ id: whatsapps.id, name: whatsapps.name, number: whatsapps.number })
+          .from(whatsapps)
+          .where(and(eq(whatsapps.id, row.ticket.whatsappId), eq(whatsapps.companyId, companyId)))
+      : [];
+    const m = row.message;
+    const payload: HookPayload = {
+      event: 'message',
+      integration: { id: integration.id, type: integration.type, name: integration.name },
+      company: { id: row.company.id, name: row.company.name },
+      connection: connection ?? null,
+      ticket: {
+        id: row.ticket.id,
+        status: row.ticket.status,
+        queueId: row.ticket.queueId,
+        whatsappId: row.ticket.whatsappId,
+      },
+      contact: contact ?? null,
+      message: {
+        id: m.id,
+        providerId: m.providerId,
+        body: m.body,
+        mediaType: m.mediaType,
+        mediaUrl: m.mediaUrl ? `${deps.publicUrl.replace(/\/+$/, '')}/api/messages/${m.id}/media` : null,
+        createdAt: m.createdAt.toISOString(),
+      },
+    };
+    return { payload, url: integration.urlN8N, label: integration.type === 'n8n' ? 'n8n' : 'webhook' };
+  }
+
+  const post = defineJob({
+    kind: 'automation.hook',
+    payload: z.object({
+      messageId: z.number().int(),
+      ticketId: z.number().int(),
+      integrationId: z.number().int(),
+    }),
+    options: { maxAttempts: HOOK_MAX_ATTEMPTS, retryDelayMs: deps.retryDelayMs ?? 10_000, leaseMs: 60_000 },
+    handler: async (job) => {
+      const companyId = job.companyId;
+      if (companyId === null) return;
+      const { messageId, ticketId, integrationId } = job.payload;
+      // Read first, then call: no transaction is open while the flow answers.
+      const built = await payloadOf(companyId, messageId, integrationId);
+      if (!built) return; // the integration or the message is gone: nothing to deliver
+      const ctx = { ticketId, integrationId, messageId, attempt: job.attempts };
+      let failure: string | null = null;
+      try {
+        deps.log.info(ctx, 'automation hook POST');
+        const res = await safeFetch(
+          built.url,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'user-agent': 'Recado-Automation' },
+            body: JSON.stringify(built.payload),
+          },
+          {
+            allowPrivate: deps.allowPrivateUrls,
+            timeoutMs: deps.timeoutMs ?? HOOK_TIMEOUT_MS,
+            maxBytes: 64_000,
+          },
+        );
+        if (!res.ok) failure = `HTTP ${res.status}`;
+      } catch (err) {
+        failure =
+          err instanceof Error ? (err.name === 'Error' ? err.message.slice(0, 80) : err.name) : 'unknown';
+      }
+      if (!failure) return;
+      deps.log.warn({ ...ctx, reason: failure }, 'automation hook failed');
+      if (job.attempts < HOOK_MAX_ATTEMPTS) throw new Error(`hook answered ${failure}`);
+      // Every try failed: people take the ticket and admins read why.
+      await deps.onGiveUp(companyId, ticketId, built.label, `${failure} após ${job.attempts} tentativas`);
+    },
+  });
+
+  const runtime = (kind: 'n8n' | 'webhook'): IntegrationRuntime => ({
+    kind,
+    label: kind === 'n8n' ? 'n8n' : 'webhook',
+    async run({ ticket, message, integration }) {
+      await deps.jobs().schedule(post, {
+        key: `message:${message.id}`,
+        companyId: ticket.companyId,
+        payload: { messageId: message.id, ticketId: ticket.id, integrationId: integration.id },
+      });
+      return { replies: [] };
+    },
+  });
+
+  return { jobs: { post }, n8n: runtime('n8n'), webhook: runtime('webhook') };
+}
