@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { loadConfig } from '../config.js';
@@ -13,6 +13,7 @@ import {
   contacts,
   messages,
   outboundQueue,
+  simulatorMessages,
   tickets,
   whatsapps,
   type OutboundJob,
@@ -21,7 +22,7 @@ import { buildApp, type App } from '../app.js';
 import { freshDatabase, SUPER, waitFor } from '../../test/helpers.js';
 import { mediaStore } from './media-store.js';
 import type { Channel } from './channel.js';
-import { outboundSender } from './outbound-sender.js';
+import { outboundSender, outboxProviderId } from './outbound-sender.js';
 
 /**
  * Two "processes" (two apps with their own session managers, and on PostgreSQL their own pools) on one
@@ -235,6 +236,47 @@ describe('outbound messages across processes', () => {
     // Each once, in the order they were written.
     expect(conv.filter((m) => m.fromMe).map((m) => m.body)).toEqual(bodies);
     expect(await database.db.select().from(outboundQueue)).toHaveLength(0);
+  });
+
+  test('replies the dying owner had claimed are sent again by the next owner, once each and in order', async () => {
+    const s = await scenario('Midsend', '5511966660005');
+    // The owner's outbox worker is stopped so that the rows can be put in the state a kill -9 leaves.
+    await s.owner.services.messages.outbound.stop();
+    const bodies = ['Um', 'Dois', 'Três'];
+    const ids: number[] = [];
+    for (const body of bodies) {
+      const r = await call(s.other, 'POST', `/messages/${s.ticketId}`, s.admin.token, { body });
+      expect(r.status).toBe(200);
+      ids.push(r.body.id);
+    }
+    const [w] = await database.db.select().from(whatsapps).where(eq(whatsapps.id, s.whatsappId));
+    // The owner had claimed the first two when it died; the first one had even reached the phone.
+    await database.db
+      .update(outboundQueue)
+      .set({ status: 'sending', claimedBy: w!.leaseOwner, claimedAt: new Date() })
+      .where(inArray(outboundQueue.messageId, ids.slice(0, 2)));
+    await database.db.insert(simulatorMessages).values({
+      whatsappId: s.whatsappId,
+      number: s.number,
+      providerId: outboxProviderId(s.whatsappId, ids[0]!),
+      fromMe: true,
+      body: 'Um',
+      ack: 1,
+      delivered: true,
+    });
+    await s.owner.sessions.crash();
+    await waitFor(async () => s.other.sessions.isRunningHere(s.whatsappId));
+    const conv = await waitFor(async () => {
+      const c = await phone(s.other, s.admin.token, s.whatsappId, s.number);
+      return bodies.every((b) => c.some((m) => m.fromMe && m.body === b)) ? c : null;
+    });
+    expect(conv.filter((m) => m.fromMe).map((m) => m.body)).toEqual(bodies);
+    await waitFor(async () => (await database.db.select().from(outboundQueue)).length === 0);
+    const sent = await database.db.select().from(messages).where(inArray(messages.id, ids));
+    for (const m of sent) {
+      expect(m.providerId).toBe(outboxProviderId(s.whatsappId, m.id));
+      expect(m.data?.error).toBeUndefined();
+    }
   });
 
   test('a logged-out connection refuses the reply instead of storing it forever', async () => {
