@@ -180,7 +180,7 @@ async function phase(name: string, apps: App[], companies: Company[]) {
   for (let i = 0; i < SOCKETS; i++) {
     const c = companies[i % companies.length]!;
     // Each company's agents on every process.
-    const app = apps[Math.floor(i / companies.length) % apps.length]!;
+    const app = apps[(i + Math.floor(i / companies.length)) % apps.length]!;
     lists[i % WORKERS]!.push({ url: `http://127.0.0.1:${app.port}`, token: c.token, company: c.id });
   }
   await Promise.all(workers.map((w, i) => w.ask({ cmd: 'connect', list: lists[i] })));
@@ -204,7 +204,7 @@ async function phase(name: string, apps: App[], companies: Company[]) {
     const wait = started + (i * 1000) / RATE - performance.now();
     if (wait > 0) await sleep(wait);
     const c = companies[i % companies.length]!;
-    const app = apps[Math.floor(i / companies.length) % apps.length]!;
+    const app = apps[(i + Math.floor(i / companies.length)) % apps.length]!;
     const body = `${name} ${i} ${performance.timeOrigin + performance.now()}`;
     posts.push(
       call(`http://127.0.0.1:${app.port}`, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
