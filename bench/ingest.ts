@@ -4,6 +4,7 @@
  * p50/p99 time from injection to the agent's event. DATABASE_URL selects PostgreSQL (a scratch database
  * is created and dropped); without it, embedded PGlite in memory.
  *   BENCH_MESSAGES (default 20000), BENCH_CONTACTS (500), BENCH_CONCURRENCY (32), BENCH_RATE (200/s), BENCH_SECONDS (10)
+ * BENCH_PROCESSES=2: compiled server processes instead (bench/ingest-cluster.ts): one, then two, side by side.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -261,7 +262,9 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+(process.env.BENCH_PROCESSES ? import('./ingest-cluster.js').then((m) => m.ingestCluster()) : main()).catch(
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

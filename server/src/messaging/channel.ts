@@ -146,6 +146,11 @@ export interface TemplateSend {
 
 export interface Channel {
   readonly kind: ChannelKind;
+  /**
+   * Sends honour `OutboundOptions.providerId` and a repeat under the same id is a no-op (simulator, Baileys):
+   * the outbox then sends a reply whose owner died mid-send again instead of giving it up.
+   */
+  readonly chosenIds?: boolean;
   /** Connects (or resumes) the session; state changes go to the sink. */
   start(): Promise<void>;
   /** Stops without logging out (process shutdown, lease handed over). */

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { loadConfig } from '../config.js';
@@ -13,6 +13,7 @@ import {
   contacts,
   messages,
   outboundQueue,
+  simulatorMessages,
   tickets,
   whatsapps,
   type OutboundJob,
@@ -21,7 +22,7 @@ import { buildApp, type App } from '../app.js';
 import { freshDatabase, SUPER, waitFor } from '../../test/helpers.js';
 import { mediaStore } from './media-store.js';
 import type { Channel } from './channel.js';
-import { outboundSender } from './outbound-sender.js';
+import { outboundSender, outboxProviderId } from './outbound-sender.js';
 
 /**
  * Two "processes" (two apps with their own session managers, and on PostgreSQL their own pools) on one
@@ -30,6 +31,7 @@ import { outboundSender } from './outbound-sender.js';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let second: Database;
+const pools: Database[] = [];
 const apps: App[] = [];
 const urls = new Map<App, string>();
 const sockets: Socket[] = [];
@@ -107,6 +109,7 @@ afterAll(async () => {
   for (const s of sockets) s.disconnect();
   for (const app of apps) await app.close().catch(() => undefined);
   if (second && second !== database) await second.close();
+  for (const p of pools) await p.close();
   await database?.drop();
 });
 
@@ -397,5 +400,53 @@ describe('claiming during a lease takeover', () => {
     expect(after!.ack).toBe(0);
     expect(String(after!.data?.error)).toMatch(/not sent again/);
     expect(await db.select().from(outboundQueue).where(eq(outboundQueue.messageId, m!.id))).toHaveLength(0);
+  });
+});
+
+// Last in the file: it crashes the sessions of the process that runs the connection for good.
+describe('a reply claimed by an owner killed mid-send', () => {
+  test('replies the dying owner had claimed are sent again by the next owner, once each and in order', async () => {
+    const s = await scenario('Midsend', '5511966660005');
+    // The owner's outbox worker is stopped so that the rows can be put in the state a kill -9 leaves.
+    await s.owner.services.messages.outbound.stop();
+    const bodies = ['Um', 'Dois', 'Três'];
+    const ids: number[] = [];
+    for (const body of bodies) {
+      const r = await call(s.other, 'POST', `/messages/${s.ticketId}`, s.admin.token, { body });
+      expect(r.status).toBe(200);
+      ids.push(r.body.id);
+    }
+    const [w] = await database.db.select().from(whatsapps).where(eq(whatsapps.id, s.whatsappId));
+    // The owner had claimed the first two when it died; the first one had even reached the phone.
+    await database.db
+      .update(outboundQueue)
+      .set({ status: 'sending', claimedBy: w!.leaseOwner, claimedAt: new Date() })
+      .where(inArray(outboundQueue.messageId, ids.slice(0, 2)));
+    await database.db.insert(simulatorMessages).values({
+      whatsappId: s.whatsappId,
+      number: s.number,
+      providerId: outboxProviderId(s.whatsappId, ids[0]!),
+      fromMe: true,
+      body: 'Um',
+      ack: 1,
+      delivered: true,
+    });
+    // A process of its own takes over (earlier tests may have crashed the other one's sessions for good).
+    const third = database.url ? await openDatabase({ url: database.url, poolSize: 4 }) : database;
+    if (third !== database) pools.push(third);
+    const C = await instance(third, 'proc-C');
+    await s.owner.sessions.crash();
+    await waitFor(async () => [s.other, C].some((app) => app.sessions.isRunningHere(s.whatsappId)));
+    const conv = await waitFor(async () => {
+      const c = await phone(C, s.admin.token, s.whatsappId, s.number);
+      return bodies.every((b) => c.some((m) => m.fromMe && m.body === b)) ? c : null;
+    });
+    expect(conv.filter((m) => m.fromMe).map((m) => m.body)).toEqual(bodies);
+    await waitFor(async () => (await database.db.select().from(outboundQueue)).length === 0);
+    const sent = await database.db.select().from(messages).where(inArray(messages.id, ids));
+    for (const m of sent) {
+      expect(m.providerId).toBe(outboxProviderId(s.whatsappId, m.id));
+      expect(m.data?.error).toBeUndefined();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { messages, outboundQueue, type OutboundJob } from '../db/schema/index.js';
@@ -9,6 +10,16 @@ import type { MediaStore } from './media-store.js';
 export const OUTBOUND_CHANNEL = 'recado_outbound';
 
 export type OutboundOutcome = { ok: true; providerId: string } | { ok: false; code: string; reason: string };
+
+/**
+ * The provider id an outbox message is sent under on channels that honour chosen ids (`Channel.chosenIds`):
+ * the same for every attempt, so a resend after its owner died mid-send is a no-op at the provider. Shaped
+ * like WhatsApp's own ids (as campaigns' are).
+ */
+export function outboxProviderId(whatsappId: number, messageId: number): string {
+  const hash = createHash('sha256').update(`recado-outbox:${whatsappId}:${messageId}`).digest('hex');
+  return `3EB0${hash.slice(0, 18).toUpperCase()}`;
+}
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -43,8 +54,10 @@ export interface OutboundSenderDeps {
  * as pending, a NOTIFY wakes the owner, and the owner's drain claims it with a conditional UPDATE that
  * also requires the live lease — during a takeover only the process the database names as owner can
  * claim, and a row is claimed once, so nothing is sent twice. Rows still pending when an owner dies are
- * sent by the next owner once it is CONNECTED. A row claimed by an owner that died mid-send is not sent
- * again (the customer might get it twice): after `staleMs` it is marked failed, visible on the screen.
+ * sent by the next owner once it is CONNECTED. A row claimed by an owner that died mid-send: on a channel
+ * that honours chosen ids (simulator, Baileys; every attempt uses `outboxProviderId`, so a repeat is a
+ * no-op) the next owner sends it again at once, before anything newer; elsewhere it is not sent again (the
+ * customer might get it twice): after `staleMs` it is marked failed, visible on the screen.
  */
 export function outboundSender(deps: OutboundSenderDeps) {
   const { db, log } = deps;
@@ -69,7 +82,10 @@ export function outboundSender(deps: OutboundSenderDeps) {
     try {
       if (!channel) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not running');
       const { job } = row;
-      const opts = { quotedProviderId: job.quotedProviderId };
+      const opts = {
+        quotedProviderId: job.quotedProviderId,
+        ...(channel.chosenIds ? { providerId: outboxProviderId(row.whatsapp_id, row.message_id) } : {}),
+      };
       const sent = job.template
         ? await sendTemplate(channel, job.to, job.template)
         : job.file
@@ -134,7 +150,22 @@ export function outboundSender(deps: OutboundSenderDeps) {
       ids.map((id) => sql`${id}::int`),
       sql`, `,
     );
-    // A claim that never finished (its owner died mid-send): given up as failed rather than sent twice.
+    // Claims of a previous owner (it died or lost the lease mid-send) on channels where a repeat under the
+    // same id is a no-op: back to pending, so they are sent again, in order, before anything newer.
+    const resendable = ids.filter((id) => s.get(id)?.chosenIds);
+    if (resendable.length)
+      await db.execute(
+        sql`update outbound_queue q set status = 'pending', claimed_by = null, claimed_at = null
+          from whatsapps w
+          where w.id = q.whatsapp_id and q.status = 'sending' and w.lease_owner = ${owner}
+            and q.whatsapp_id in (${sql.join(
+              resendable.map((id) => sql`${id}::int`),
+              sql`, `,
+            )})
+            and q.claimed_by is distinct from ${owner}`,
+      );
+    // Elsewhere a claim that never finished (its owner died mid-send) is given up as failed rather than
+    // sent twice.
     const stale = await executeRows<{ id: number; message_id: number }>(
       db,
       sql`delete from outbound_queue q using whatsapps w

@@ -382,6 +382,7 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
 
   return {
     kind: 'simulator',
+    chosenIds: true,
     async start() {
       running = true;
       // Messages accepted by another process (the HTTP entry may run anywhere) are picked up here.

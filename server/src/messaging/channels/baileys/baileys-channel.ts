@@ -390,6 +390,7 @@ export function baileysChannel(
 
   return {
     kind: 'baileys',
+    chosenIds: true,
     get status() {
       return status;
     },

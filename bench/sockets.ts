@@ -1,0 +1,363 @@
+/**
+ * npm run bench:sockets — agent sockets on the compiled server (scripts/lib/cluster.mjs): BENCH_SOCKETS
+ * (1,000) agent sockets spread over BENCH_COMPANIES (20) companies, each with a simulator connection, first
+ * all on one process, then split over two (the second process joins the same PostgreSQL database; events
+ * cross through the Socket.IO adapter: PostgreSQL, or Redis with REDIS_URL). Customers post BENCH_RATE (200)
+ * inbound messages a second for BENCH_SECONDS (10) to the simulator's entry, round robin over the companies;
+ * every agent socket of the company receives the message and ticket events.
+ * Reported: p50/p99 from the inbound POST to the `appMessage` event at each agent socket, memory per idle
+ * socket (the process's RSS and heap before and after the sockets connect), event-loop delay p99 of each
+ * process during the run (its /metrics), and the events received. Needs PostgreSQL (BENCH_DATABASE_URL,
+ * default postgres://postgres@127.0.0.1:5432/postgres: a scratch database is made there and dropped).
+ * BENCH_WORKERS (2) worker threads hold the sockets. Last line: JSON.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { openDatabase } from '../server/src/db/client.js';
+import { seed } from '../server/src/db/seed.js';
+import {
+  dropDatabase,
+  ensureDatabase,
+  startApp,
+  stopApps,
+  waitReady,
+  type App,
+} from '../scripts/lib/cluster.mjs';
+
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
+const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 20);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PORT = Number(process.env.BENCH_PORT ?? 18290);
+const BASE_DB = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SUPER = { email: 'super@bench.local', password: `Bench-${process.pid}-Super!` };
+
+const log = (...a: unknown[]) => console.log('[sockets]', ...a);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : 0;
+};
+const round = (x: number) => Math.round(x * 10) / 10;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+function call(
+  base: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      `${base}/api${path}`,
+      {
+        method,
+        agent,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let json: unknown = text;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, body: json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** One figure of a process's Prometheus text (loopback callers read /metrics without a token). */
+async function metric(port: number, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)`, 'm').exec(text);
+  return m ? Number(m[1]) : NaN;
+}
+
+type Company = { id: number; token: string; whatsappId: number };
+
+/**
+ * The agents' sockets live in worker threads (BENCH_WORKERS, 2), away from the thread that posts: the
+ * bench's own client must not be what delays the events it times. A message's body carries its send time
+ * (epoch ms, high resolution), so each worker measures POST → event on its own.
+ */
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+// Each agent is a plain WebSocket speaking Engine.IO 4 / Socket.IO 5 (what socket.io-client sends): open,
+// connect with the token, joinNotification, answer pings; a frame is parsed only when it is an appMessage
+// "create", so the client's cost per event is a frame and a substring test.
+const workerCode = `
+const { parentPort, workerData } = require('node:worker_threads');
+const WebSocket = require(workerData.ws);
+const now = () => performance.timeOrigin + performance.now();
+const sockets = [];
+const latencies = [];
+let events = 0;
+const marker = '"body":"' + workerData.tag + ' ';
+function agent({ url, token }) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url.replace('http', 'ws') + '/socket.io/?EIO=4&transport=websocket');
+    ws.on('error', reject);
+    ws.on('message', (data) => {
+      const f = data.toString();
+      if (f === '2') return ws.send('3');
+      if (f[0] === '0') return ws.send('40' + JSON.stringify({ token }));
+      if (f.startsWith('40')) return ws.send('420["joinNotification"]');
+      if (f.startsWith('430')) return resolve();
+      if (f.startsWith('44')) return reject(new Error(f));
+      if (!f.startsWith('42')) return;
+      events++;
+      const at = f.indexOf(marker);
+      if (at < 0 || f.indexOf('"action":"create"') < 0 || f.indexOf('appMessage') < 0) return;
+      const body = f.slice(at + 8, f.indexOf('"', at + 8));
+      latencies.push(now() - Number(body.split(' ')[2]));
+    });
+    sockets.push(ws);
+  });
+}
+parentPort.on('message', async (m) => {
+  if (m.cmd === 'connect') {
+    for (let i = 0; i < m.list.length; i += 50) await Promise.all(m.list.slice(i, i + 50).map(agent));
+    parentPort.postMessage({ connected: sockets.length });
+  } else if (m.cmd === 'count') {
+    parentPort.postMessage({ count: latencies.length });
+  } else if (m.cmd === 'close') {
+    for (const s of sockets) s.close();
+    parentPort.postMessage({ latencies, events });
+  }
+});
+`;
+
+function startWorker(tag: string) {
+  const w = new Worker(workerCode, {
+    eval: true,
+    workerData: { tag, ws: createRequire(import.meta.url).resolve('ws') },
+  });
+  let failed: unknown;
+  w.on('error', (err) => (failed = err));
+  const ask = <T>(msg: object) =>
+    new Promise<T>((resolve, reject) => {
+      if (failed) return reject(failed);
+      const onError = (err: unknown) => reject(err);
+      w.once('error', onError);
+      w.once('message', (v: T) => {
+        w.off('error', onError);
+        resolve(v);
+      });
+      w.postMessage(msg);
+    });
+  return { ask, end: () => w.terminate() };
+}
+
+async function phase(name: string, apps: App[], companies: Company[]) {
+  const memory = () =>
+    Promise.all(
+      apps.map(async (a) => ({
+        rss: await metric(a.port, 'process_resident_memory_bytes'),
+        heap: await metric(a.port, 'nodejs_heap_size_used_bytes'),
+        sockets: await metric(a.port, 'recado_sockets_connected'),
+      })),
+    );
+  const before = await memory();
+  const workers = Array.from({ length: WORKERS }, () => startWorker(name));
+  const lists: { url: string; token: string; company: number }[][] = workers.map(() => []);
+  for (let i = 0; i < SOCKETS; i++) {
+    const c = companies[i % companies.length]!;
+    // Each company's agents on every process.
+    const app = apps[(i + Math.floor(i / companies.length)) % apps.length]!;
+    lists[i % WORKERS]!.push({ url: `http://127.0.0.1:${app.port}`, token: c.token, company: c.id });
+  }
+  await Promise.all(workers.map((w, i) => w.ask({ cmd: 'connect', list: lists[i] })));
+  await sleep(2000); // let allocation settle before reading idle memory
+  const after = await memory();
+  const perSocket = apps.map((_, i) => ({
+    rssKb: round((after[i]!.rss - before[i]!.rss) / 1024 / (SOCKETS / apps.length)),
+    heapKb: round((after[i]!.heap - before[i]!.heap) / 1024 / (SOCKETS / apps.length)),
+  }));
+  log(
+    `${name}: ${SOCKETS} sockets connected (${after.map((a) => a.sockets).join(' + ')}); per socket ${JSON.stringify(perSocket)}`,
+  );
+
+  // Reset the event-loop delay windows, then the steady rate.
+  await Promise.all(apps.map((a) => metric(a.port, 'recado_event_loop_delay_p99_seconds')));
+  const total = RATE * SECONDS;
+  const started = performance.now();
+  const posts: Promise<unknown>[] = [];
+  let refused = 0;
+  for (let i = 0; i < total; i++) {
+    const wait = started + (i * 1000) / RATE - performance.now();
+    if (wait > 0) await sleep(wait);
+    const c = companies[i % companies.length]!;
+    const app = apps[(i + Math.floor(i / companies.length)) % apps.length]!;
+    const body = `${name} ${i} ${performance.timeOrigin + performance.now()}`;
+    posts.push(
+      call(`http://127.0.0.1:${app.port}`, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
+        id: `${name}-${i}`,
+        from: `55119${String(80000000 + (i % 500))}`,
+        name: `Cliente ${i % 500}`,
+        body,
+      }).then((r) => r.status === 202 || refused++),
+    );
+  }
+  await Promise.all(posts);
+  const sendSeconds = (performance.now() - started) / 1000;
+  const loopP99Ms = await Promise.all(
+    apps.map(async (a) => round((await metric(a.port, 'recado_event_loop_delay_p99_seconds')) * 1000)),
+  );
+  const expected = total * (SOCKETS / companies.length);
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    const counts = await Promise.all(workers.map((w) => w.ask<{ count: number }>({ cmd: 'count' })));
+    if (counts.reduce((a, b) => a + b.count, 0) >= expected || performance.now() > deadline) break;
+    await sleep(200);
+  }
+  const results = await Promise.all(
+    workers.map((w) => w.ask<{ latencies: number[]; events: number }>({ cmd: 'close' })),
+  );
+  await Promise.all(workers.map((w) => w.end()));
+  const latencies = results.flatMap((r) => r.latencies);
+  await sleep(500);
+  const result = {
+    phase: name,
+    processes: apps.length,
+    sockets: SOCKETS,
+    rate: RATE,
+    achievedRate: Math.round(total / sendSeconds),
+    refused,
+    deliveries: latencies.length,
+    expected,
+    eventsReceived: results.reduce((a, r) => a + r.events, 0),
+    p50Ms: round(pct(latencies, 50)),
+    p99Ms: round(pct(latencies, 99)),
+    memoryPerSocketKb: perSocket,
+    eventLoopP99Ms: loopP99Ms,
+  };
+  log(JSON.stringify(result));
+  return result;
+}
+
+async function main() {
+  const dbUrl = (() => {
+    const u = new URL(BASE_DB);
+    u.pathname = `/recado_bench_sockets_${process.pid}`;
+    return u.toString();
+  })();
+  const dir = mkdtempSync(join(tmpdir(), 'recado-bench-sockets-'));
+  const apps: App[] = [];
+  try {
+    await ensureDatabase(dbUrl);
+    const database = await openDatabase({ url: dbUrl, poolSize: 2 });
+    await database.migrate();
+    await seed(database.db, {
+      superuserEmail: SUPER.email,
+      superuserPassword: SUPER.password,
+      demo: false,
+      print: () => undefined,
+    });
+    await database.close();
+    const env = {
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT: '100000',
+      SUPERUSER_EMAIL: SUPER.email,
+      SUPERUSER_PASSWORD: SUPER.password,
+    };
+    const start = (i: number) => {
+      const a = startApp({ dir, index: i, port: PORT + 1 + i, publicPort: PORT, dbUrl, env });
+      apps.push(a);
+      return waitReady(`http://127.0.0.1:${a.port}/api/ready`);
+    };
+    await start(0);
+    const base = `http://127.0.0.1:${apps[0]!.port}`;
+    const sup = await call(base, 'POST', '/auth/login', undefined, SUPER);
+    const superToken = (sup.body as { token: string }).token;
+    if (!superToken) throw new Error(`super login: ${sup.status} ${JSON.stringify(sup.body)}`);
+    const companies: Company[] = [];
+    for (let i = 0; i < COMPANIES; i++) {
+      const email = `admin${i}@bench-sockets.local`;
+      const created = await call(base, 'POST', '/companies', superToken, {
+        name: `Bench ${i}`,
+        email,
+        planId: 5,
+        dueDate: '2099-01-01',
+        adminName: `Admin ${i}`,
+        adminPassword: 'Bench@12345',
+      });
+      if (created.status !== 201)
+        throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
+      const login = (await call(base, 'POST', '/auth/login', undefined, { email, password: 'Bench@12345' }))
+        .body as { token: string; user: { companyId: number } };
+      const w = await call(base, 'POST', '/whatsapp', login.token, { name: 'Sim', channel: 'simulator' });
+      companies.push({
+        id: login.user.companyId,
+        token: login.token,
+        whatsappId: (w.body as { id: number }).id,
+      });
+    }
+    log(`${COMPANIES} companies, ${SOCKETS} agent sockets, ${RATE} msg/s for ${SECONDS} s`);
+    // Warm-up: every company's first conversation (contacts, tickets, prepared statements).
+    for (const c of companies)
+      await call(base, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
+        from: '5511980000000',
+        name: 'Warm',
+        body: 'warm',
+      });
+    await sleep(2000);
+    const one = await phase('one', [apps[0]!], companies);
+    await start(1);
+    const two = await phase('two', apps, companies);
+    console.log(
+      JSON.stringify({
+        bench: 'sockets',
+        redis: Boolean(process.env.REDIS_URL),
+        sockets: SOCKETS,
+        companies: COMPANIES,
+        rate: RATE,
+        seconds: SECONDS,
+        one: {
+          p50Ms: one.p50Ms,
+          p99Ms: one.p99Ms,
+          deliveries: one.deliveries,
+          expected: one.expected,
+          kbPerSocketRss: one.memoryPerSocketKb[0]!.rssKb,
+          kbPerSocketHeap: one.memoryPerSocketKb[0]!.heapKb,
+          eventLoopP99Ms: one.eventLoopP99Ms,
+        },
+        two: {
+          p50Ms: two.p50Ms,
+          p99Ms: two.p99Ms,
+          deliveries: two.deliveries,
+          expected: two.expected,
+          kbPerSocketRss: two.memoryPerSocketKb.map((m) => m.rssKb),
+          kbPerSocketHeap: two.memoryPerSocketKb.map((m) => m.heapKb),
+          eventLoopP99Ms: two.eventLoopP99Ms,
+        },
+      }),
+    );
+  } finally {
+    agent.destroy();
+    await stopApps(apps);
+    await dropDatabase(dbUrl).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
