@@ -68,6 +68,12 @@ export const ERROR_CODES = [
   'ERR_DIALOGFLOW_UNAVAILABLE',
   // a tenant-supplied URL the server will not call (private or loopback host, not http(s), query tricks)
   'ERR_URL_NOT_ALLOWED',
+  // the external API (docs/external-api.md): a missing, wrong or replaced connection token; an externalKey
+  // whose first call is still being sent
+  'ERR_INVALID_API_TOKEN',
+  'ERR_EXTERNAL_KEY_IN_PROGRESS',
+  // outgoing webhooks (docs/webhooks.md)
+  'ERR_NO_WEBHOOK_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

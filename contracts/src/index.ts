@@ -29,3 +29,5 @@ export * from './resources.js';
 export * from './search.js';
 export * from './visibility.js';
 export * from './dashboard.js';
+export * from './external-api.js';
+export * from './webhooks.js';

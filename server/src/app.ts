@@ -101,6 +101,11 @@ import { botListeners } from './modules/bot/bot-listener.js';
 import { ratingListeners } from './modules/ratings/rating-listener.js';
 import { customerMessages } from './modules/customer-messages/customer-messages.js';
 import { customerMessageListeners } from './modules/customer-messages/customer-messages-listener.js';
+import { externalApiService } from './modules/external-api/external-api-service.js';
+import { externalApiRoutes } from './modules/external-api/external-api-routes.js';
+import { webhookService } from './modules/webhooks/webhook-service.js';
+import { webhookRoutes } from './modules/webhooks/webhook-routes.js';
+import { webhookListeners } from './modules/webhooks/webhook-listener.js';
 
 export interface AppDeps {
   config: Config;
@@ -150,7 +155,10 @@ function makeServices(deps: {
   const media = mediaStore(config.dataDir);
   const box = secretBox(config.appSecret);
   const voice = voiceNotes({ ffmpegPath: config.ffmpegPath, log });
+  // Domain events (docs/events.md): emitters below, each module's listeners subscribed at the end.
+  const bus = domainBus(log);
   const messages: MessageService = messageService({
+    bus,
     db,
     events,
     media,
@@ -160,8 +168,6 @@ function makeServices(deps: {
     listen: deps.listen,
     outboundPollMs: deps.outboundPollMs,
   });
-  // Domain events (docs/events.md): emitters below, each module's listeners subscribed at the end.
-  const bus = domainBus(log);
   const ratings = ratingService({ db, events, clock, jobs, messages: () => messages, log });
   const tickets = ticketService({ db, events, log, bus });
   const ticketTimers = ticketTimerService({
@@ -171,7 +177,7 @@ function makeServices(deps: {
     emitTicket: tickets.emitTicket,
     log,
   });
-  const campaignDispatcher = campaignDispatch({ db, events, media, clock, jobs: () => jobs, sessions, log });
+  const campaignDispatcher = campaignDispatch({ db, events, media, clock, jobs: () => jobs, sessions, log, bus });
   const bot = botService({ db, messages: () => messages, emitTicket: tickets.emitTicket, clock, jobs, log });
   const automaticMessages = customerMessages({ db, messages: () => messages, log });
   botListeners(bus, bot);
@@ -189,6 +195,8 @@ function makeServices(deps: {
     log,
   });
   const contactLists = contactListService({ db, events, sessions, log, jobs });
+  const webhooks = webhookService({ db, events, box, clock, jobs, log, allowPrivateUrls: config.allowPrivateUrls });
+  webhookListeners(bus, webhooks);
   // Every durable job, registered in one place (server/src/jobs/README.md).
   jobs.register(
     ...Object.values(ratings.jobs),
@@ -197,6 +205,7 @@ function makeServices(deps: {
     ...Object.values(bot.jobs),
     ...Object.values(schedules.jobs),
     ...Object.values(contactLists.jobs),
+    ...Object.values(webhooks.jobs),
   );
   return {
     bus,
@@ -218,6 +227,7 @@ function makeServices(deps: {
       db,
       events,
       sessions,
+      box,
       // Cloud API secrets are sealed before they are stored; other channels keep no secrets in their config.
       sealConfig: (channel, cfg, previous) =>
         channel === 'cloud_api'
@@ -261,6 +271,16 @@ function makeServices(deps: {
     campaignSettings: campaignSettingService({ db }),
     campaignDispatch: campaignDispatcher,
     campaigns: campaignService({ db, events, clock, media, dispatch: campaignDispatcher }),
+    webhooks,
+    externalApi: externalApiService({
+      db,
+      messages: () => messages,
+      schedules: () => schedules,
+      sessions,
+      emitTicket: tickets.emitTicket,
+      bus,
+      log,
+    }),
   };
 }
 
@@ -370,6 +390,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         }),
       );
       api.get('/plans/list', () => services.plans.listPublic());
+      // The external API: a connection token instead of a user session (docs/external-api.md).
+      await api.register(externalApiRoutes(services.externalApi, { rateLimit: config.apiRateLimit }));
       await api.register(
         authRoutes({
           auth: services.auth,
@@ -405,6 +427,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           queueIntegrationRoutes(services.queueIntegrations),
           promptRoutes(services.prompts),
           dashboardRoutes(services.dashboard),
+          webhookRoutes(services.webhooks),
         ])
           await priv.register(routes);
       });

@@ -26,6 +26,7 @@ import { mediaTypeOf } from '../../messaging/channels/simulator-channel.js';
 import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
 import { messagePage, toMessageView, withRelations, type MessageRow } from './message-queries.js';
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
+import type { DomainBus } from '../../events/domain-events.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -51,6 +52,8 @@ export function messageService(deps: {
   /** LISTEN on the database, to hear about messages other processes stored for connections running here. */
   listen?: OutboundSenderDeps['listen'];
   outboundPollMs?: number;
+  /** message.sent for listeners (outgoing webhooks). */
+  bus?: Pick<DomainBus, 'emit'>;
 }) {
   const { db, events } = deps;
   const voice = deps.voice ?? voiceNotes();
@@ -198,6 +201,7 @@ export function messageService(deps: {
       return { row: m!, queueId };
     });
     const created = await emitMessage(companyId, ticket, 'create', row);
+    deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row });
     if (!here) return created;
     const outcome = await outbound.sendNow(queueId, { messageId: row.id, whatsappId, job });
     const [after] = await db.select().from(messages).where(eq(messages.id, row.id));

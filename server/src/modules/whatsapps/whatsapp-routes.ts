@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
+import { ConnectionToken, IdParam, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
 import type { WhatsappService } from './whatsapp-service.js';
 import { patchSchema } from '../../http/patch-schema.js';
 
@@ -25,6 +25,17 @@ export const whatsappRoutes =
     // Admins: customer messages given up after repeated failures (see inbound-pipeline's maxAttempts).
     app.get('/whatsapp/:id/inbound-failures', { schema: { params: IdParam } }, (req) =>
       whatsapps.inboundFailures(req.tenant, req.params.id),
+    );
+    // Admins: the external API token of the connection (docs/external-api.md).
+    app.get(
+      '/whatsapp/:id/token',
+      { schema: { params: IdParam, response: { 200: ConnectionToken } } },
+      (req) => whatsapps.revealToken(req.tenant, req.params.id),
+    );
+    app.post(
+      '/whatsapp/:id/token',
+      { schema: { params: IdParam, response: { 200: ConnectionToken } } },
+      (req) => whatsapps.regenerateToken(req.tenant, req.params.id),
     );
     app.post('/whatsappsession/:id', { schema: { params: IdParam } }, (req) =>
       whatsapps.startSession(req.tenant, req.params.id),
