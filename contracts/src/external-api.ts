@@ -45,9 +45,7 @@ export const ApiScheduleInput = z
   .object({
     number: ApiNumber,
     body: z.string().trim().min(1).max(20000),
-    sendAt: z.coerce
-      .date()
-      .refine((d) => !Number.isNaN(d.getTime()) && d.getUTCFullYear() < 10000, 'date'),
+    sendAt: z.coerce.date().refine((d) => !Number.isNaN(d.getTime()) && d.getUTCFullYear() < 10000, 'date'),
   })
   .strict();
 export type ApiScheduleInput = z.infer<typeof ApiScheduleInput>;

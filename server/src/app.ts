@@ -177,7 +177,16 @@ function makeServices(deps: {
     emitTicket: tickets.emitTicket,
     log,
   });
-  const campaignDispatcher = campaignDispatch({ db, events, media, clock, jobs: () => jobs, sessions, log, bus });
+  const campaignDispatcher = campaignDispatch({
+    db,
+    events,
+    media,
+    clock,
+    jobs: () => jobs,
+    sessions,
+    log,
+    bus,
+  });
   const bot = botService({ db, messages: () => messages, emitTicket: tickets.emitTicket, clock, jobs, log });
   const automaticMessages = customerMessages({ db, messages: () => messages, log });
   botListeners(bus, bot);
@@ -195,7 +204,15 @@ function makeServices(deps: {
     log,
   });
   const contactLists = contactListService({ db, events, sessions, log, jobs });
-  const webhooks = webhookService({ db, events, box, clock, jobs, log, allowPrivateUrls: config.allowPrivateUrls });
+  const webhooks = webhookService({
+    db,
+    events,
+    box,
+    clock,
+    jobs,
+    log,
+    allowPrivateUrls: config.allowPrivateUrls,
+  });
   webhookListeners(bus, webhooks);
   // Every durable job, registered in one place (server/src/jobs/README.md).
   jobs.register(

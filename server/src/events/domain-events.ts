@@ -47,7 +47,11 @@ export interface DomainEvents {
    */
   'inbound.received': { ref: ConnectionRef; messages: InboundMessage[] };
   /** A contact was created by a user (form or import) or the external API; inbound messages' contacts are not. */
-  'contact.created': { companyId: number; contact: ContactRow; /** null: the external API. */ by: number | null };
+  'contact.created': {
+    companyId: number;
+    contact: ContactRow;
+    /** null: the external API. */ by: number | null;
+  };
 }
 
 export type DomainBus = EventBus<DomainEvents>;

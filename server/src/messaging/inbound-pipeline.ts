@@ -350,7 +350,8 @@ export function inboundPipeline(deps: {
         message: rowOf(messages, r.message),
         quoted: r.quoted ? rowOf(messages, r.quoted) : null,
         // The statement created the ticket: its first message here says so (once per ticket).
-        ticketCreated: r.ticket.created === true && !opened.has(r.ticket.id) && Boolean(opened.add(r.ticket.id)),
+        ticketCreated:
+          r.ticket.created === true && !opened.has(r.ticket.id) && Boolean(opened.add(r.ticket.id)),
       });
     }
     return { stored, duplicates };

@@ -10,7 +10,14 @@ import {
   type TicketView,
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { apiSendKeys, contacts, messages, ticketHistories, tickets, whatsapps } from '../../db/schema/index.js';
+import {
+  apiSendKeys,
+  contacts,
+  messages,
+  ticketHistories,
+  tickets,
+  whatsapps,
+} from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { DomainBus } from '../../events/domain-events.js';
@@ -60,7 +67,8 @@ export function externalApiService(deps: {
       .select({ id: whatsapps.id, companyId: whatsapps.companyId, hash: whatsapps.apiTokenHash })
       .from(whatsapps)
       .where(eq(whatsapps.apiTokenHash, hash));
-    if (!w?.hash || !sameHash(w.hash, hash)) throw new AppError('ERR_INVALID_API_TOKEN', 401, 'Invalid token');
+    if (!w?.hash || !sameHash(w.hash, hash))
+      throw new AppError('ERR_INVALID_API_TOKEN', 401, 'Invalid token');
     await requirePlanFlag(db, w.companyId, 'useExternalApi', 'the external API');
     return { companyId: w.companyId, whatsappId: w.id };
   }
@@ -199,7 +207,11 @@ export function externalApiService(deps: {
           .from(apiSendKeys)
           .where(and(eq(apiSendKeys.whatsappId, c.whatsappId), eq(apiSendKeys.externalKey, key)));
         if (!first?.answer)
-          throw new AppError('ERR_EXTERNAL_KEY_IN_PROGRESS', 409, 'The first call with this key is still sending');
+          throw new AppError(
+            'ERR_EXTERNAL_KEY_IN_PROGRESS',
+            409,
+            'The first call with this key is still sending',
+          );
         return { ...(first.answer as Omit<ApiSendResult, 'duplicate'>), duplicate: true };
       }
       let answer: Omit<ApiSendResult, 'duplicate'>;

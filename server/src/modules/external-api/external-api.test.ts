@@ -8,7 +8,8 @@ const t = await testApp({ env: { API_RATE_LIMIT: '40' } });
 const db = t.database.db;
 
 let seq = 0;
-const newNumber = () => `55119${String(60000000 + ++seq * 7919 + Math.floor(Math.random() * 1e5)).slice(0, 8)}`;
+const newNumber = () =>
+  `55119${String(60000000 + ++seq * 7919 + Math.floor(Math.random() * 1e5)).slice(0, 8)}`;
 
 /** A company with a running simulator connection and its API token (revealed by the admin). */
 async function setup(name: string, planId?: number) {
@@ -59,14 +60,30 @@ describe('connection tokens', () => {
   test('a wrong, missing or replaced token is 401; the new one works', async () => {
     const s = await setup('ApiRegen');
     const number = newNumber();
-    await expectError(await api(undefined, 'POST', '/messages/send', { number, body: 'x' }), 401, 'ERR_INVALID_API_TOKEN');
-    await expectError(await api('x'.repeat(43), 'POST', '/messages/send', { number, body: 'x' }), 401, 'ERR_INVALID_API_TOKEN');
+    await expectError(
+      await api(undefined, 'POST', '/messages/send', { number, body: 'x' }),
+      401,
+      'ERR_INVALID_API_TOKEN',
+    );
+    await expectError(
+      await api('x'.repeat(43), 'POST', '/messages/send', { number, body: 'x' }),
+      401,
+      'ERR_INVALID_API_TOKEN',
+    );
     // A user's session token is not a connection token.
-    await expectError(await api(s.admin.token, 'POST', '/messages/send', { number, body: 'x' }), 401, 'ERR_INVALID_API_TOKEN');
+    await expectError(
+      await api(s.admin.token, 'POST', '/messages/send', { number, body: 'x' }),
+      401,
+      'ERR_INVALID_API_TOKEN',
+    );
     const old = s.token;
     const fresh = await (await t.as(s.admin).post(`/whatsapp/${s.whatsappId}/token`)).json();
     expect(fresh.token).not.toBe(old);
-    await expectError(await api(old, 'POST', '/messages/send', { number, body: 'x' }), 401, 'ERR_INVALID_API_TOKEN');
+    await expectError(
+      await api(old, 'POST', '/messages/send', { number, body: 'x' }),
+      401,
+      'ERR_INVALID_API_TOKEN',
+    );
     const ok = await api(fresh.token, 'POST', '/messages/send', { number, body: 'after regenerate' });
     expect(ok.status, await ok.clone().text()).toBe(201);
   });
@@ -88,7 +105,10 @@ describe('connection tokens', () => {
 describe('POST /api/messages/send', () => {
   test('a text reaches the customer phone, on a new pending ticket, then the same ticket', async () => {
     const number = newNumber();
-    const res = await api(a.token, 'POST', '/messages/send', { number, body: 'Seu pedido saiu para entrega' });
+    const res = await api(a.token, 'POST', '/messages/send', {
+      number,
+      body: 'Seu pedido saiu para entrega',
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     const sent = await res.json();
     expect(sent).toMatchObject({ duplicate: false, messageIds: [sent.messageId] });
@@ -99,7 +119,9 @@ describe('POST /api/messages/send', () => {
     expect(ticket.contact.number).toBe(number);
     // Written differently, the same person: the same contact and the same active ticket.
     const formatted = `+${number.slice(0, 2)} (${number.slice(2, 4)}) ${number.slice(4, 9)}-${number.slice(9)}`;
-    const again = await (await api(a.token, 'POST', '/messages/send', { number: formatted, body: 'segunda' })).json();
+    const again = await (
+      await api(a.token, 'POST', '/messages/send', { number: formatted, body: 'segunda' })
+    ).json();
     expect(again.ticketId).toBe(sent.ticketId);
     expect(again.contactId).toBe(sent.contactId);
   });
@@ -109,8 +131,16 @@ describe('POST /api/messages/send', () => {
     const form = new FormData();
     form.set('number', number);
     form.set('body', 'Segue o boleto');
-    form.append('medias', new Blob([Buffer.from('%PDF-1.4 test')], { type: 'application/pdf' }), 'boleto.pdf');
-    form.append('medias', new Blob([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])], { type: 'image/jpeg' }), 'foto.jpg');
+    form.append(
+      'medias',
+      new Blob([Buffer.from('%PDF-1.4 test')], { type: 'application/pdf' }),
+      'boleto.pdf',
+    );
+    form.append(
+      'medias',
+      new Blob([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])], { type: 'image/jpeg' }),
+      'foto.jpg',
+    );
     const res = await fetch(`${t.url}/api/messages/send`, {
       method: 'POST',
       headers: { authorization: `Bearer ${a.token}` },
@@ -179,12 +209,24 @@ describe('POST /api/messages/send', () => {
       403,
       'ERR_NO_PERMISSION',
     );
-    await expectError(await api(s.token, 'POST', '/contacts/check', { number: newNumber() }), 403, 'ERR_NO_PERMISSION');
+    await expectError(
+      await api(s.token, 'POST', '/contacts/check', { number: newNumber() }),
+      403,
+      'ERR_NO_PERMISSION',
+    );
   });
 
   test('invalid number, disconnected connection, unsupported and oversized files: clear 4xx', async () => {
-    await expectError(await api(a.token, 'POST', '/messages/send', { number: '12', body: 'x' }), 400, 'ERR_WAPP_INVALID_CONTACT');
-    await expectError(await api(a.token, 'POST', '/messages/send', { number: newNumber(), body: '  ' }), 400, 'ERR_VALIDATION');
+    await expectError(
+      await api(a.token, 'POST', '/messages/send', { number: '12', body: 'x' }),
+      400,
+      'ERR_WAPP_INVALID_CONTACT',
+    );
+    await expectError(
+      await api(a.token, 'POST', '/messages/send', { number: newNumber(), body: '  ' }),
+      400,
+      'ERR_VALIDATION',
+    );
     const form = new FormData();
     form.set('number', newNumber());
     form.append('medias', new Blob([Buffer.from('MZ')], { type: 'x-weird/evil' }), 'a.exe');
@@ -246,7 +288,9 @@ describe('POST /api/messages/send', () => {
     for (const path of ['/messages/status/abc', '/messages/status/-1', '/messages/status/99999999999'])
       expect((await api(a.token, 'GET', path)).status).toBeLessThan(500);
     expect((await api(a.token, 'POST', '/contacts/check', { number: { a: 1 } })).status).toBe(400);
-    expect((await api(a.token, 'POST', '/messages/schedule', { number: 'x', sendAt: 'never' })).status).toBe(400);
+    expect((await api(a.token, 'POST', '/messages/schedule', { number: 'x', sendAt: 'never' })).status).toBe(
+      400,
+    );
   });
 });
 

@@ -20,7 +20,9 @@ const messageData = (m: MessageRow, direction: 'inbound' | 'outbound') => ({
   },
 });
 
-const ticketData = (t: Pick<TicketRow, 'id' | 'status' | 'queueId' | 'userId' | 'contactId' | 'whatsappId'>) => ({
+const ticketData = (
+  t: Pick<TicketRow, 'id' | 'status' | 'queueId' | 'userId' | 'contactId' | 'whatsappId'>,
+) => ({
   id: t.id,
   status: t.status,
   queueId: t.queueId,
@@ -70,7 +72,8 @@ export function webhookListeners(bus: DomainBus, webhooks: Pick<WebhookService, 
   );
   bus.on(
     'message.sent',
-    ({ companyId, message }) => webhooks.enqueue(companyId, 'message.created', messageData(message, 'outbound')),
+    ({ companyId, message }) =>
+      webhooks.enqueue(companyId, 'message.created', messageData(message, 'outbound')),
     name,
   );
   bus.on(
@@ -98,7 +101,8 @@ export function webhookListeners(bus: DomainBus, webhooks: Pick<WebhookService, 
   );
   bus.on(
     'contact.created',
-    ({ companyId, contact }) => webhooks.enqueue(companyId, 'contact.created', { contact: contactData(contact) }),
+    ({ companyId, contact }) =>
+      webhooks.enqueue(companyId, 'contact.created', { contact: contactData(contact) }),
     name,
   );
   bus.on(

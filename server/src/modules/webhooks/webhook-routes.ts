@@ -14,7 +14,9 @@ export const webhookRoutes =
   (webhooks: WebhookService): FastifyPluginAsyncZod =>
   async (app) => {
     app.get('/webhooks', (req) => webhooks.list(req.tenant));
-    app.get('/webhooks/:id', { schema: { params: IdParam } }, (req) => webhooks.get(req.tenant, req.params.id));
+    app.get('/webhooks/:id', { schema: { params: IdParam } }, (req) =>
+      webhooks.get(req.tenant, req.params.id),
+    );
     app.post('/webhooks', { schema: { body: WebhookInput } }, async (req, reply) =>
       reply.status(201).send(await webhooks.create(req.tenant, req.body)),
     );

@@ -238,7 +238,10 @@ export function webhookService(deps: {
         .where(and(eq(webhooks.id, w.id), eq(webhooks.enabled, true)))
         .returning();
       if (off) {
-        deps.log.warn({ webhookId: w.id, companyId: w.companyId }, 'webhook disabled after a day of failures');
+        deps.log.warn(
+          { webhookId: w.id, companyId: w.companyId },
+          'webhook disabled after a day of failures',
+        );
         // The admins' notice: the settings tab shows it, and a toast comes with this event.
         changed(w.companyId, 'update', off);
       }
