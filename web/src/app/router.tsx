@@ -30,6 +30,7 @@ const CampaignSettingsPage = lazy(() => import('../pages/campaign-settings/Campa
 const CampaignsPage = lazy(() => import('../pages/campaigns/CampaignsPage.js'));
 const CampaignReportPage = lazy(() => import('../pages/campaigns/CampaignReportPage.js'));
 const PromptsPage = lazy(() => import('../pages/prompts/PromptsPage.js'));
+const MessagesApiPage = lazy(() => import('../pages/messages-api/MessagesApiPage.js'));
 const QueueIntegrationsPage = lazy(() => import('../pages/queue-integrations/QueueIntegrationsPage.js'));
 const ComingSoonPage = lazy(() => import('../pages/placeholder/ComingSoonPage.js'));
 const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage.js'));
@@ -92,7 +93,7 @@ const router = createBrowserRouter([
           },
           {
             path: '/messages-api',
-            element: <PlanRoute flag="useExternalApi">{soon('messagesApi')}</PlanRoute>,
+            element: <PlanRoute flag="useExternalApi">{page(<MessagesApiPage />)}</PlanRoute>,
           },
           { path: '/financeiro', element: soon('invoices') },
           { path: '/announcements', element: soon('announcements') },
