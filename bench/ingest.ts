@@ -268,7 +268,9 @@ async function main() {
         events: lat.length,
         p50Ms: round(pct(lat, 50)),
         p99Ms: round(pct(lat, 99)),
-        ...(receiver ? { webhookDelayMs: Number(WEBHOOK_DELAY_MS), webhookReceived: receiver.received.length } : {}),
+        ...(receiver
+          ? { webhookDelayMs: Number(WEBHOOK_DELAY_MS), webhookReceived: receiver.received.length }
+          : {}),
       }),
     );
   } finally {

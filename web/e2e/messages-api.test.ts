@@ -52,14 +52,20 @@ test('messages API: an admin picks the connection, sends a text from the page, t
       const call = api(page, token);
       const list = await call<{ id: number; name: string }[]>('GET', '/whatsapp');
       const conn =
-        list[0] ?? (await call<{ id: number; name: string }>('POST', '/whatsapp', { name: `Sim ${stamp}`, channel: 'simulator' }));
+        list[0] ??
+        (await call<{ id: number; name: string }>('POST', '/whatsapp', {
+          name: `Sim ${stamp}`,
+          channel: 'simulator',
+        }));
       await page.goto('/messages-api');
       await page.getByRole('heading', { name: 'API de mensagens' }).waitFor(LONG);
       await page.getByLabel('Conexão').click();
       await page.getByRole('option', { name: conn.name }).click();
       const tokenField = page.getByTestId('api-token');
       await page.waitForFunction(
-        () => ((document.querySelector('[data-testid="api-token"]') as HTMLInputElement)?.value ?? '').length >= 32,
+        () =>
+          ((document.querySelector('[data-testid="api-token"]') as HTMLInputElement)?.value ?? '').length >=
+          32,
         undefined,
         LONG,
       );
