@@ -5,6 +5,7 @@
  * is created and dropped); without it, embedded PGlite in memory.
  *   BENCH_MESSAGES (default 20000), BENCH_CONTACTS (500), BENCH_CONCURRENCY (32), BENCH_RATE (200/s), BENCH_SECONDS (10)
  * BENCH_PROCESSES=2: compiled server processes instead (bench/ingest-cluster.ts): one, then two, side by side.
+ *   BENCH_WEBHOOK_DELAY_MS: an outgoing webhook to a local receiver that answers this late
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -17,12 +18,15 @@ import { DEFAULT_POOL_SIZE } from '../server/src/db/client.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
 import { seed } from '../server/src/db/seed.js';
 import { buildApp } from '../server/src/app.js';
+import { webhookReceiver } from '../server/test/webhook-receiver.js';
 
 const N = Number(process.env.BENCH_MESSAGES ?? 20000);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Set: an outgoing webhook (message.created, ticket.created) to a local receiver this slow (docs/webhooks.md). */
+const WEBHOOK_DELAY_MS = process.env.BENCH_WEBHOOK_DELAY_MS;
 
 const log = (...a: unknown[]) => console.log('[ingest]', ...a);
 const pct = (xs: number[], p: number) => {
@@ -95,7 +99,10 @@ async function main() {
     LOG_LEVEL: 'silent',
     APP_SECRET: 'x'.repeat(40),
     JWT_SECRET: 'y'.repeat(40),
+    ...(WEBHOOK_DELAY_MS !== undefined ? { ALLOW_PRIVATE_URLS: 'true' } : {}),
   });
+  const receiver =
+    WEBHOOK_DELAY_MS !== undefined ? await webhookReceiver({ delayMs: Number(WEBHOOK_DELAY_MS) }) : undefined;
   await seed(database.db, {
     superuserEmail: 'super@bench.local',
     superuserPassword: 'Bench@12345',
@@ -123,6 +130,15 @@ async function main() {
     if (!Array.isArray(list) || !list[0]) throw new Error(`no connection: ${JSON.stringify(list)}`);
     const conn = list[0] as { id: number };
     const entry = `${base}/api/simulator/${conn.id}/inbound`;
+    if (receiver) {
+      const hook = await fetch(`${base}/api/webhooks`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ url: receiver.url, events: ['message.created', 'ticket.created'] }),
+      });
+      if (hook.status !== 201) throw new Error(`webhook: ${hook.status} ${await hook.text()}`);
+      log(`webhook to a receiver answering after ${WEBHOOK_DELAY_MS} ms`);
+    }
     log(
       `database: ${database.kind}; ${N} messages from ${CONTACTS} contacts, ${CONCURRENCY} concurrent senders`,
     );
@@ -253,10 +269,14 @@ async function main() {
         events: lat.length,
         p50Ms: round(pct(lat, 50)),
         p99Ms: round(pct(lat, 99)),
+        ...(receiver
+          ? { webhookDelayMs: Number(WEBHOOK_DELAY_MS), webhookReceived: receiver.received.length }
+          : {}),
       }),
     );
   } finally {
     await app.close();
+    await receiver?.close();
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -77,6 +77,12 @@ export const ERROR_CODES = [
   'ERR_TEMPLATE_VARIABLES',
   'ERR_TEMPLATE_SYNC_FAILED',
   'ERR_NO_BUSINESS_ACCOUNT',
+  // the external API (docs/external-api.md): a missing, wrong or replaced connection token; an externalKey
+  // whose first call is still being sent
+  'ERR_INVALID_API_TOKEN',
+  'ERR_EXTERNAL_KEY_IN_PROGRESS',
+  // outgoing webhooks (docs/webhooks.md)
+  'ERR_NO_WEBHOOK_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

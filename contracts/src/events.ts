@@ -32,6 +32,7 @@ export const COMPANY_ENTITIES = [
   'payment',
   'company',
   'simulator',
+  'webhook',
 ] as const;
 export type CompanyEntity = (typeof COMPANY_ENTITIES)[number];
 

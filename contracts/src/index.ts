@@ -33,3 +33,5 @@ export * from './chats.js';
 export * from './announcements.js';
 export * from './responses.js';
 export * from './templates.js';
+export * from './external-api.js';
+export * from './webhooks.js';

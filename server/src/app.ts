@@ -117,6 +117,11 @@ import { opsService, type OpsService } from './modules/ops/ops-service.js';
 import { installOps } from './modules/ops/ops-routes.js';
 import { messageTemplateService } from './modules/message-templates/message-template-service.js';
 import { messageTemplateRoutes } from './modules/message-templates/message-template-routes.js';
+import { externalApiService } from './modules/external-api/external-api-service.js';
+import { externalApiRoutes } from './modules/external-api/external-api-routes.js';
+import { webhookService } from './modules/webhooks/webhook-service.js';
+import { webhookRoutes } from './modules/webhooks/webhook-routes.js';
+import { webhookListeners } from './modules/webhooks/webhook-listener.js';
 
 export interface AppDeps {
   config: Config;
@@ -169,9 +174,12 @@ function makeServices(deps: {
   const box = secretBox(config.appSecret);
   const voice = voiceNotes({ ffmpegPath: config.ffmpegPath, log });
   const templates = messageTemplateService({ db, box, allowPrivateUrls: config.allowPrivateUrls, log });
+  // Domain events (docs/events.md): emitters below, each module's listeners subscribed at the end.
+  const bus = domainBus(log);
   const messages: MessageService = messageService({
     templates,
     clock,
+    bus,
     db,
     events,
     media,
@@ -181,8 +189,6 @@ function makeServices(deps: {
     listen: deps.listen,
     outboundPollMs: deps.outboundPollMs,
   });
-  // Domain events (docs/events.md): emitters below, each module's listeners subscribed at the end.
-  const bus = domainBus(log);
   const ratings = ratingService({ db, events, clock, jobs, messages: () => messages, log });
   const tickets = ticketService({ db, events, log, bus });
   const ticketTimers = ticketTimerService({
@@ -192,7 +198,16 @@ function makeServices(deps: {
     emitTicket: tickets.emitTicket,
     log,
   });
-  const campaignDispatcher = campaignDispatch({ db, events, media, clock, jobs: () => jobs, sessions, log });
+  const campaignDispatcher = campaignDispatch({
+    db,
+    events,
+    media,
+    clock,
+    jobs: () => jobs,
+    sessions,
+    log,
+    bus,
+  });
   const automation = automationService({
     db,
     box,
@@ -233,6 +248,16 @@ function makeServices(deps: {
     log,
   });
   const contactLists = contactListService({ db, events, sessions, log, jobs });
+  const webhooks = webhookService({
+    db,
+    events,
+    box,
+    clock,
+    jobs,
+    log,
+    allowPrivateUrls: config.allowPrivateUrls,
+  });
+  webhookListeners(bus, webhooks);
   // Every durable job, registered in one place (server/src/jobs/README.md).
   jobs.register(
     ...Object.values(ratings.jobs),
@@ -244,6 +269,7 @@ function makeServices(deps: {
     ...Object.values(push.jobs),
     ...Object.values(templates.jobs),
     ...Object.values(automation.jobs),
+    ...Object.values(webhooks.jobs),
   );
   return {
     bus,
@@ -267,6 +293,7 @@ function makeServices(deps: {
       db,
       events,
       sessions,
+      box,
       // Cloud API secrets are sealed before they are stored; other channels keep no secrets in their config.
       sealConfig: (channel, cfg, previous) =>
         channel === 'cloud_api'
@@ -314,6 +341,16 @@ function makeServices(deps: {
     chats: chatService({ db, events, bus }),
     announcements: announcementService({ db, events, media }),
     push,
+    webhooks,
+    externalApi: externalApiService({
+      db,
+      messages: () => messages,
+      schedules: () => schedules,
+      sessions,
+      emitTicket: tickets.emitTicket,
+      bus,
+      log,
+    }),
   };
 }
 
@@ -442,6 +479,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       api.get('/plans/list', { config: access.public, schema: { response: { 200: JsonList } } }, () =>
         services.plans.listPublic(),
       );
+      // The external API: a connection token instead of a user session (docs/external-api.md).
+      await api.register(externalApiRoutes(services.externalApi, { rateLimit: config.apiRateLimit }));
       await api.register(
         authRoutes({
           auth: services.auth,
@@ -481,6 +520,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           chatRoutes(services.chats),
           announcementRoutes(services.announcements),
           pushRoutes(services.push),
+          webhookRoutes(services.webhooks),
         ])
           await priv.register(routes);
       });

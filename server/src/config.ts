@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.string().default('false'),
   /** Failed logins per 5 minutes, per address, per account and per known browser (see docs/security.md). */
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100000).default(10),
+  /** External API calls per minute per connection token (docs/external-api.md). */
+  API_RATE_LIMIT: z.coerce.number().int().min(1).max(100000).default(120),
   WEB_DIST: z.string().optional(),
   /** ffmpeg for voice notes; "off" (or empty) sends recordings unconverted. */
   FFMPEG_PATH: z.string().default('ffmpeg'),
@@ -73,6 +75,8 @@ export interface Config {
   /** Fastify's trustProxy: whose X-Forwarded-For decides the client address. */
   trustProxy: boolean | number | string[];
   loginRateLimit: number;
+  /** External API calls per minute per connection token. */
+  apiRateLimit: number;
   webDist?: string;
   /** false: recordings are sent as plain audio files, unconverted. */
   ffmpegPath: string | false;
@@ -228,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: (e.SEED_DEMO ?? (production ? 'false' : 'true')) === 'true',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    apiRateLimit: e.API_RATE_LIMIT,
     webDist: e.WEB_DIST,
     ffmpegPath: ['', 'off', 'false'].includes(e.FFMPEG_PATH.trim()) ? false : e.FFMPEG_PATH.trim(),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS === 'true' || e.ALLOW_PRIVATE_URLS === '1',

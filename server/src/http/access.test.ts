@@ -59,6 +59,10 @@ GET    /api/docs/static/*                               public
 GET    /api/webhooks/cloud-api/:whatsappId              public
 POST   /api/webhooks/cloud-api/:whatsappId              public
 GET    /api/plans/list                                  public
+POST   /api/messages/send                               connection
+POST   /api/messages/schedule                           connection
+GET    /api/messages/status/:id                         connection
+POST   /api/contacts/check                              connection
 POST   /api/auth/login                                  public
 POST   /api/auth/refresh_token                          public
 DELETE /api/auth/logout                                 user
@@ -119,6 +123,8 @@ POST   /api/whatsapp                                    admin
 PUT    /api/whatsapp/:id                                admin
 DELETE /api/whatsapp/:id                                admin
 GET    /api/whatsapp/:id/inbound-failures               admin
+GET    /api/whatsapp/:id/token                          admin
+POST   /api/whatsapp/:id/token                          admin
 POST   /api/whatsappsession/:id                         admin
 PUT    /api/whatsappsession/:id                         admin
 DELETE /api/whatsappsession/:id                         admin
@@ -244,4 +250,13 @@ POST   /api/push/subscriptions                          user
 POST   /api/push/subscriptions/status                   user
 POST   /api/push/unsubscribe                            user
 POST   /api/push/test                                   user
+GET    /api/webhooks                                    admin
+GET    /api/webhooks/:id                                admin
+POST   /api/webhooks                                    admin
+PUT    /api/webhooks/:id                                admin
+DELETE /api/webhooks/:id                                admin
+GET    /api/webhooks/:id/secret                         admin
+POST   /api/webhooks/:id/secret                         admin
+GET    /api/webhooks/:id/deliveries                     admin
+POST   /api/webhooks/:id/deliveries/:deliveryId/resend  admin
 `.trim();

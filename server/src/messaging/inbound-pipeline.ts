@@ -27,6 +27,7 @@ interface Stored {
   ticket: TicketView;
   message: MessageRow;
   quoted: MessageRow | null;
+  ticketCreated?: boolean;
 }
 
 export interface InboundResult {
@@ -331,6 +332,7 @@ export function inboundPipeline(deps: {
     });
     const stored = new Map<number, Stored>();
     const duplicates = new Set<number>(result[0]?.duplicates ?? []);
+    const opened = new Set<unknown>();
     for (const r of result) {
       if (!r.ticket || !r.message || !r.contact) continue;
       const c = rowOf(contacts, r.contact);
@@ -347,13 +349,19 @@ export function inboundPipeline(deps: {
         ticket: toTicketView({ ticket: rowOf(tickets, r.ticket), contact, ...r.extra! }),
         message: rowOf(messages, r.message),
         quoted: r.quoted ? rowOf(messages, r.quoted) : null,
+        // The statement created the ticket: its first message here says so (once per ticket).
+        ticketCreated:
+          r.ticket.created === true && !opened.has(r.ticket.id) && Boolean(opened.add(r.ticket.id)),
       });
     }
     return { stored, duplicates };
   }
 
   /** Events after the commit, in the same shapes as the HTTP answers (built from what the statement returned). */
-  function announce(ref: ConnectionRef, { contact, ticket, message, quoted }: Stored): InboundResult {
+  function announce(
+    ref: ConnectionRef,
+    { contact, ticket, message, quoted, ticketCreated }: Stored,
+  ): InboundResult {
     const messageView = toMessageView(message, { quoted, contact: { id: contact.id, name: contact.name } });
     // Only those who may see the ticket hear about it (contracts/visibility.ts), in its lists and its room.
     const all = ticketEventRooms(ref.companyId, ticket);
@@ -365,7 +373,7 @@ export function inboundPipeline(deps: {
       contact: ticket.contact,
     });
     events.toRoom(lists, ref.companyId, 'ticket', { action: 'update', ticket });
-    deps.bus?.emit('message.stored', { ref, ticket, message });
+    deps.bus?.emit('message.stored', { ref, ticket, message, ...(ticketCreated ? { ticketCreated } : {}) });
     return { status: 'stored', messageId: message.id, ticketId: ticket.id };
   }
 
@@ -506,11 +514,13 @@ export function inboundPipeline(deps: {
           ),
         )
         .returning();
-      if (updated)
+      if (updated) {
         events.toRoom(rooms.ticket(ref.companyId, updated.ticketId), ref.companyId, 'appMessage', {
           action: 'update',
           message: toMessageView(updated),
         });
+        if (!failed) deps.bus?.emit('message.acked', { companyId: ref.companyId, message: updated });
+      }
     },
   };
   return pipeline;

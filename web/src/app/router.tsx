@@ -31,6 +31,7 @@ const CampaignSettingsPage = lazy(() => import('../pages/campaign-settings/Campa
 const CampaignsPage = lazy(() => import('../pages/campaigns/CampaignsPage.js'));
 const CampaignReportPage = lazy(() => import('../pages/campaigns/CampaignReportPage.js'));
 const PromptsPage = lazy(() => import('../pages/prompts/PromptsPage.js'));
+const MessagesApiPage = lazy(() => import('../pages/messages-api/MessagesApiPage.js'));
 const QueueIntegrationsPage = lazy(() => import('../pages/queue-integrations/QueueIntegrationsPage.js'));
 const ChatsPage = lazy(() => import('../pages/chats/ChatsPage.js'));
 const ComingSoonPage = lazy(() => import('../pages/placeholder/ComingSoonPage.js'));
@@ -94,7 +95,7 @@ const router = createBrowserRouter([
           },
           {
             path: '/messages-api',
-            element: <PlanRoute flag="useExternalApi">{soon('messagesApi')}</PlanRoute>,
+            element: <PlanRoute flag="useExternalApi">{page(<MessagesApiPage />)}</PlanRoute>,
           },
           { path: '/financeiro', element: soon('invoices') },
           {

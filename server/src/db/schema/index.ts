@@ -16,3 +16,4 @@ export * from './announcements.js';
 export * from './automation.js';
 export * from './socket-io.js';
 export * from './templates.js';
+export * from './webhooks.js';

@@ -46,8 +46,11 @@ export const whatsapps = pgTable(
     outOfHoursMessage: text('out_of_hours_message').notNull().default(''),
     ratingMessage: text('rating_message').notNull().default(''),
     expiresInactiveMessage: text('expires_inactive_message').notNull().default(''),
-    /** Token of the external messaging API for this connection. */
+    /** Legacy plain column of the spec's `token`: always '' now (the migration hashed what it held). */
     token: text('token').notNull().default(''),
+    /** The external API token (docs/external-api.md): SHA-256 hex for the look-up, sealed copy for admins. */
+    apiTokenHash: text('api_token_hash'),
+    apiTokenSealed: text('api_token_sealed'),
     provider: text('provider').notNull().default('beta'),
     transferQueueId: integer('transfer_queue_id').references(() => queues.id, { onDelete: 'set null' }),
     timeToTransfer: integer('time_to_transfer'),
@@ -70,6 +73,7 @@ export const whatsapps = pgTable(
   (t) => [
     uniqueIndex('whatsapps_company_name_uq').on(t.companyId, sql`lower(${t.name})`),
     index('whatsapps_company_idx').on(t.companyId),
+    uniqueIndex('whatsapps_api_token_uq').on(t.apiTokenHash),
     // At most one default connection per company.
     uniqueIndex('whatsapps_one_default_uq')
       .on(t.companyId)

@@ -18,6 +18,7 @@ import { countsOf, withNames, type CampaignRow, type ShippingRow } from './campa
 import { fillMessage, nextDelayMs, pickVariant, shippingProviderId, variantsOf } from './campaign-message.js';
 import { truncate } from '../../lib/text.js';
 import { mimeOf } from '../../http/uploads.js';
+import type { DomainBus } from '../../events/domain-events.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -49,6 +50,8 @@ export interface DispatchDeps {
   log: { warn(o: object, m: string): void; error(o: object, m: string): void };
   /** Variant choice and interval jitter (tests pass a seeded one). */
   random?: () => number;
+  /** campaign.finished for the outgoing webhooks. */
+  bus?: Pick<DomainBus, 'emit'>;
 }
 
 /**
@@ -327,7 +330,10 @@ export function campaignDispatch(deps: DispatchDeps) {
         and(eq(campaigns.id, c.id), eq(campaigns.status, 'EM_ANDAMENTO'), eq(campaigns.dispatchToken, token)),
       )
       .returning();
-    if (done) await emit(done.companyId, done.id);
+    if (done) {
+      await emit(done.companyId, done.id);
+      deps.bus?.emit('campaign.finished', { companyId: done.companyId, campaignId: done.id });
+    }
     return true;
   }
 

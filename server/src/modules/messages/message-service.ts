@@ -31,6 +31,7 @@ import { channelCommands } from '../../messaging/channel-commands.js';
 import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
 import { messagePage, toMessageView, withRelations, type MessageRow } from './message-queries.js';
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
+import type { DomainBus } from '../../events/domain-events.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -60,6 +61,8 @@ export function messageService(deps: {
   templates?: MessageTemplateService;
   /** Business time: the 24-hour window is measured with it. */
   clock?: Clock;
+  /** message.sent for listeners (outgoing webhooks). */
+  bus?: Pick<DomainBus, 'emit'>;
 }) {
   const { db, events } = deps;
   const clock = deps.clock ?? systemClock;
@@ -269,6 +272,7 @@ export function messageService(deps: {
       return { row: m!, queueId };
     });
     const created = await emitMessage(companyId, ticket, 'create', row);
+    deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row });
     if (!here) return created;
     const outcome = await outbound.sendNow(queueId, { messageId: row.id, whatsappId, job });
     const [after] = await db.select().from(messages).where(eq(messages.id, row.id));

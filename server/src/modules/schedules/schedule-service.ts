@@ -326,6 +326,32 @@ export function scheduleService(deps: {
     await emitId(claimed.companyId, claimed.id, 'update');
   }
 
+  async function insert(
+    companyId: number,
+    userId: number | null,
+    input: Pick<ScheduleInputParsed, 'body' | 'contactId' | 'sendAt' | 'whatsappId' | 'ticketId'>,
+  ) {
+    const created = await db.transaction(async (tx) => {
+      const [r] = await tx
+        .insert(schedules)
+        .values({
+          companyId,
+          body: input.body,
+          contactId: input.contactId,
+          ticketId: input.ticketId ?? null,
+          whatsappId: input.whatsappId ?? null,
+          userId,
+          sendAt: input.sendAt,
+          status: 'PENDENTE',
+        })
+        .returning();
+      // In the same transaction: a schedule never exists without its job.
+      await deps.jobs().schedule(sendJob, job(r!), tx);
+      return r!;
+    });
+    return (await emitId(companyId, created.id, 'create'))!;
+  }
+
   return {
     jobs: { send: sendJob },
     send,
@@ -355,25 +381,17 @@ export function scheduleService(deps: {
 
     async create(t: Tenant, input: ScheduleInputParsed) {
       await checkRefs(t, input);
-      const created = await db.transaction(async (tx) => {
-        const [r] = await tx
-          .insert(schedules)
-          .values({
-            companyId: t.companyId,
-            body: input.body,
-            contactId: input.contactId,
-            ticketId: input.ticketId ?? null,
-            whatsappId: input.whatsappId ?? null,
-            userId: t.userId,
-            sendAt: input.sendAt,
-            status: 'PENDENTE',
-          })
-          .returning();
-        // In the same transaction: a schedule never exists without its job.
-        await deps.jobs().schedule(sendJob, job(r!), tx);
-        return r!;
-      });
-      return (await emitId(t.companyId, created.id, 'create'))!;
+      return insert(t.companyId, t.userId, input);
+    },
+
+    /** A schedule made through the external API (docs/external-api.md): no author, refs already checked. */
+    async createFromApi(
+      companyId: number,
+      input: Pick<ScheduleInputParsed, 'body' | 'contactId' | 'sendAt' | 'whatsappId'>,
+    ) {
+      if (input.sendAt.getTime() < clock.now().getTime() - SCHEDULE_PAST_TOLERANCE_MS)
+        throw new AppError('ERR_VALIDATION', 400, 'sendAt is in the past');
+      return insert(companyId, null, input);
     },
 
     async update(t: Tenant, id: number, input: ScheduleUpdate) {

@@ -216,6 +216,7 @@ export function ticketService(deps: {
       await history(t.companyId, created, 'create', t.userId);
       const view = (await ticketQueries.byId(db, t.companyId, created.id))!;
       emitTicket(t.companyId, view);
+      deps.bus?.emit('ticket.created', { companyId: t.companyId, ticketId: created.id });
       return view;
     },
 

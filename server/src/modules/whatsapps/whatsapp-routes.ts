@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, JsonAnswer, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
+import { ConnectionToken, IdParam, JsonAnswer, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
 import type { WhatsappService } from './whatsapp-service.js';
 import { patchSchema } from '../../http/patch-schema.js';
 import { access } from '../../http/access.js';
@@ -41,6 +41,17 @@ export const whatsappRoutes =
       '/whatsapp/:id/inbound-failures',
       { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
       (req) => whatsapps.inboundFailures(req.tenant, req.params.id),
+    );
+    // Admins: the external API token of the connection (docs/external-api.md).
+    app.get(
+      '/whatsapp/:id/token',
+      { config: access.admin, schema: { params: IdParam, response: { 200: ConnectionToken } } },
+      (req) => whatsapps.revealToken(req.tenant, req.params.id),
+    );
+    app.post(
+      '/whatsapp/:id/token',
+      { config: access.admin, schema: { params: IdParam, response: { 200: ConnectionToken } } },
+      (req) => whatsapps.regenerateToken(req.tenant, req.params.id),
     );
     app.post(
       '/whatsappsession/:id',

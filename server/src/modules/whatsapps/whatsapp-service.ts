@@ -1,5 +1,11 @@
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { Whatsapp, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
+import {
+  SECRET_MASK,
+  type ConnectionToken,
+  type Whatsapp,
+  type WhatsappInput,
+  type WhatsappUpdate,
+} from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import {
   companies,
@@ -15,6 +21,8 @@ import { assertCompanyRefs } from '../../db/company-refs.js';
 import type { Events } from '../../realtime/events.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { StateUpdate } from '../../messaging/channel.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import { hashApiToken, newApiToken } from '../external-api/api-token.js';
 
 type Row = typeof whatsapps.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -47,6 +55,8 @@ export interface WhatsappServiceDeps {
     config: Record<string, unknown>,
     previous?: Record<string, unknown>,
   ) => Record<string, unknown>;
+  /** Seals the external API token (shown to admins on request). */
+  box?: SecretBox;
 }
 
 export function whatsappService(deps: WhatsappServiceDeps) {
@@ -71,7 +81,15 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       )
       .orderBy(asc(queues.orderQueue), asc(queues.name));
     return rows.map((r) => {
-      const { leaseOwner: _o, leaseExpiresAt: _e, companyId: _c, createdAt: _cr, ...rest } = r;
+      const {
+        leaseOwner: _o,
+        leaseExpiresAt: _e,
+        companyId: _c,
+        createdAt: _cr,
+        apiTokenHash,
+        apiTokenSealed: _s,
+        ...rest
+      } = r;
       const { [STATUS_REASON]: reason, ...config } = r.channelConfig ?? {};
       const showReason = (r.status === 'DISCONNECTED' || r.status === 'TIMEOUT') && isReason(reason);
       return {
@@ -79,6 +97,8 @@ export function whatsappService(deps: WhatsappServiceDeps) {
         channel: r.channel as Whatsapp['channel'],
         status: r.status as Whatsapp['status'],
         channelConfig: maskConfig(config),
+        // The API token is revealed only by GET /whatsapp/{id}/token (admins).
+        token: apiTokenHash ? SECRET_MASK : '',
         ...(showReason ? { statusReason: reason } : {}),
         updatedAt: r.updatedAt.toISOString(),
         queues: links
@@ -128,6 +148,27 @@ export function whatsappService(deps: WhatsappServiceDeps) {
 
   return {
     get,
+    /** Admins: the connection's API token (null when it predates sealing: regenerate to see one). */
+    async revealToken(t: Tenant, id: number): Promise<ConnectionToken> {
+      const r = await row(t.companyId, id);
+      const token = r.apiTokenSealed && deps.box ? deps.box.open(r.apiTokenSealed) : null;
+      return { token, hasToken: Boolean(r.apiTokenHash) };
+    },
+    /** Admins: a new API token; the previous one stops working at once. */
+    async regenerateToken(t: Tenant, id: number): Promise<ConnectionToken> {
+      await row(t.companyId, id);
+      const token = newApiToken();
+      await db
+        .update(whatsapps)
+        .set({
+          apiTokenHash: hashApiToken(token),
+          apiTokenSealed: deps.box ? deps.box.seal(token) : null,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(whatsapps.id, id), eq(whatsapps.companyId, t.companyId)));
+      emit(t.companyId, await get(t, id));
+      return { token, hasToken: true };
+    },
     async list(t: Tenant) {
       const rows = await db
         .select()
@@ -164,11 +205,15 @@ export function whatsappService(deps: WhatsappServiceDeps) {
           const isDefault = input.isDefault || (count?.n ?? 0) === 0;
           if (isDefault)
             await tx.update(whatsapps).set({ isDefault: false }).where(eq(whatsapps.companyId, t.companyId));
-          const { queueIds, channelConfig: _cc, ...fields } = input;
+          const { queueIds, channelConfig: _cc, token: _t, ...fields } = input;
+          // Every new connection gets its external API token (docs/external-api.md).
+          const token = newApiToken();
           const [w] = await tx
             .insert(whatsapps)
             .values({
               ...fields,
+              apiTokenHash: hashApiToken(token),
+              apiTokenSealed: deps.box ? deps.box.seal(token) : null,
               companyId: t.companyId,
               isDefault,
               channelConfig: config,
@@ -198,7 +243,8 @@ export function whatsappService(deps: WhatsappServiceDeps) {
         throw new AppError('ERR_WAPP_GREETING_REQUIRED', 400);
       await assertQueueRefs(t.companyId, [input.transferQueueId]);
       await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
-      const { queueIds: _q, channelConfig, ...fields } = input;
+      // The token changes only through POST /whatsapp/{id}/token.
+      const { queueIds: _q, channelConfig, token: _t, ...fields } = input;
       const config =
         channelConfig === undefined
           ? undefined

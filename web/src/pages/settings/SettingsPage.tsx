@@ -10,8 +10,9 @@ import { SchedulesTab } from './SchedulesTab.js';
 import { CompaniesTab } from './CompaniesTab.js';
 import { PlansTab } from './PlansTab.js';
 import { HelpsTab } from './HelpsTab.js';
+import { WebhooksTab } from './WebhooksTab.js';
 
-type TabName = 'options' | 'schedules' | 'companies' | 'plans' | 'helps';
+type TabName = 'options' | 'schedules' | 'webhooks' | 'companies' | 'plans' | 'helps';
 
 /**
  * Settings (operations §2): options always; opening hours when the schedule type is "company";
@@ -24,6 +25,8 @@ export default function SettingsPage() {
   const tabs: TabName[] = [
     'options',
     ...(scheduleType === 'company' ? (['schedules'] as const) : []),
+    // Outgoing webhooks: the company's admins (docs/webhooks.md).
+    ...(user?.profile === 'admin' || isSuper(user) ? (['webhooks'] as const) : []),
     ...(isSuper(user) ? (['companies', 'plans', 'helps'] as const) : []),
   ];
   const [params, setParams] = useSearchParams();
@@ -59,6 +62,7 @@ export default function SettingsPage() {
         <Box role="tabpanel" aria-labelledby={`settings-tab-${tab}`} sx={{ p: { xs: 1.5, sm: 3 } }}>
           {tab === 'options' && <OptionsTab />}
           {tab === 'schedules' && <SchedulesTab />}
+          {tab === 'webhooks' && <WebhooksTab />}
           {tab === 'companies' && <CompaniesTab />}
           {tab === 'plans' && <PlansTab />}
           {tab === 'helps' && <HelpsTab />}

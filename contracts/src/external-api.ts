@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * The external messaging API (docs/external-api.md): calls authenticated with a connection's token
+ * (`Authorization: Bearer <token>`), for stores, ERPs and n8n flows.
+ */
+
+/** A phone number as integrators write it: digits with optional +, spaces, dots, dashes and parentheses. */
+export const ApiNumber = z
+  .string()
+  .trim()
+  .min(1)
+  .max(30)
+  .regex(/^\+?[\d\s().-]+$/, 'phone number');
+
+export const EXTERNAL_KEY_MAX = 200;
+
+/** POST /api/messages/send (JSON; the multipart form has number, body and medias). */
+export const ApiSendInput = z
+  .object({
+    number: ApiNumber,
+    body: z.string().max(20000).default(''),
+    /** Id of a message (GET /api/messages/status/{id}) on the same ticket to reply to. */
+    quotedMsgId: z.coerce.number().int().positive().max(2147483647).optional(),
+    /** The same key again (on this connection) answers the first result and sends nothing. */
+    externalKey: z.string().trim().min(1).max(EXTERNAL_KEY_MAX).optional(),
+  })
+  .strict();
+export type ApiSendInput = z.infer<typeof ApiSendInput>;
+
+export const ApiSendResult = z.object({
+  /** The stored message (the last one when several files were sent). */
+  messageId: z.number().int(),
+  /** Every message stored by this call, in order (one per file; one for a text). */
+  messageIds: z.array(z.number().int()),
+  ticketId: z.number().int(),
+  contactId: z.number().int(),
+  /** True when this answer repeats the first call with the same externalKey. */
+  duplicate: z.boolean(),
+});
+export type ApiSendResult = z.infer<typeof ApiSendResult>;
+
+/** POST /api/messages/schedule */
+export const ApiScheduleInput = z
+  .object({
+    number: ApiNumber,
+    body: z.string().trim().min(1).max(20000),
+    sendAt: z.coerce.date().refine((d) => !Number.isNaN(d.getTime()) && d.getUTCFullYear() < 10000, 'date'),
+  })
+  .strict();
+export type ApiScheduleInput = z.infer<typeof ApiScheduleInput>;
+
+export const ApiScheduleResult = z.object({
+  scheduleId: z.number().int(),
+  contactId: z.number().int(),
+  sendAt: z.string(),
+  status: z.string(),
+});
+export type ApiScheduleResult = z.infer<typeof ApiScheduleResult>;
+
+/** GET /api/messages/status/{id}: ack 0 waiting, 1 sent, 2 delivered, 3 read, 4 played. */
+export const ApiMessageStatus = z.object({
+  id: z.number().int(),
+  ticketId: z.number().int(),
+  fromMe: z.boolean(),
+  ack: z.number().int(),
+  /** Why the channel refused it, when it did. */
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ApiMessageStatus = z.infer<typeof ApiMessageStatus>;
+
+/** POST /api/contacts/check */
+export const ApiCheckInput = z.object({ number: ApiNumber }).strict();
+export const ApiCheckResult = z.object({
+  number: z.string(),
+  /** null: the connection could not answer (not a "no"). */
+  exists: z.boolean().nullable(),
+});
+export type ApiCheckResult = z.infer<typeof ApiCheckResult>;
+
+/** GET/POST /api/whatsapp/{id}/token (admins): the connection's API token, revealed or regenerated. */
+export const ConnectionToken = z.object({
+  /** null: a token exists but was made before tokens were sealed; regenerate to see one. */
+  token: z.string().nullable(),
+  hasToken: z.boolean(),
+});
+export type ConnectionToken = z.infer<typeof ConnectionToken>;

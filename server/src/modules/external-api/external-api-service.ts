@@ -1,0 +1,287 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import {
+  normalizeNumber,
+  type ApiCheckResult,
+  type ApiMessageStatus,
+  type ApiScheduleInput,
+  type ApiScheduleResult,
+  type ApiSendInput,
+  type ApiSendResult,
+  type TicketView,
+} from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import {
+  apiSendKeys,
+  contacts,
+  messages,
+  ticketHistories,
+  tickets,
+  whatsapps,
+} from '../../db/schema/index.js';
+import { AppError, isUniqueViolation } from '../../http/errors.js';
+import type { SessionManager } from '../../messaging/session-manager.js';
+import type { DomainBus } from '../../events/domain-events.js';
+import { requirePlanFlag } from '../companies/company-queries.js';
+import { ticketQueries } from '../tickets/ticket-queries.js';
+import type { MessageService, OutboundFile } from '../messages/message-service.js';
+import type { ScheduleService } from '../schedules/schedule-service.js';
+import { hashApiToken, sameHash } from './api-token.js';
+
+type WhatsappRow = typeof whatsapps.$inferSelect;
+type TicketRow = typeof tickets.$inferSelect;
+type ContactRow = typeof contacts.$inferSelect;
+
+/** The connection a token opens: every call acts for its company, through it. */
+export interface ApiCaller {
+  companyId: number;
+  whatsappId: number;
+}
+
+/** States that need a person (scan a QR code, reconnect): a message sent now would wait indefinitely. */
+const NOT_SENDING = new Set(['DISCONNECTED', 'qrcode', 'PAIRING', 'TIMEOUT']);
+const CHECK_TIMEOUT_MS = 10_000;
+
+/**
+ * The external messaging API (docs/external-api.md): a connection's token sends, schedules and reads the
+ * status of messages of that connection's company. The same rules as an attendant's reply: the contact by
+ * its canonical number, the active ticket of the contact on this connection or a new one, the message and
+ * its outbox row stored together (messageService.deliver).
+ */
+export function externalApiService(deps: {
+  db: Db;
+  messages: () => MessageService;
+  schedules: () => ScheduleService;
+  sessions: () => SessionManager | undefined;
+  emitTicket: (companyId: number, view: TicketView) => void;
+  bus?: Pick<DomainBus, 'emit'>;
+  log: { warn(o: object, m: string): void };
+}) {
+  const { db } = deps;
+
+  /** `Authorization: Bearer <token>` → the connection; 401 for anything else, 403 without the plan flag. */
+  async function authenticate(header: string | undefined): Promise<ApiCaller> {
+    const m = /^Bearer\s+(\S{16,200})\s*$/i.exec(header ?? '');
+    if (!m) throw new AppError('ERR_INVALID_API_TOKEN', 401, 'A connection token is required (Bearer)');
+    const hash = hashApiToken(m[1]!);
+    const [w] = await db
+      .select({ id: whatsapps.id, companyId: whatsapps.companyId, hash: whatsapps.apiTokenHash })
+      .from(whatsapps)
+      .where(eq(whatsapps.apiTokenHash, hash));
+    if (!w?.hash || !sameHash(w.hash, hash))
+      throw new AppError('ERR_INVALID_API_TOKEN', 401, 'Invalid token');
+    await requirePlanFlag(db, w.companyId, 'useExternalApi', 'the external API');
+    return { companyId: w.companyId, whatsappId: w.id };
+  }
+
+  async function connection(c: ApiCaller): Promise<WhatsappRow> {
+    const [w] = await db
+      .select()
+      .from(whatsapps)
+      .where(and(eq(whatsapps.id, c.whatsappId), eq(whatsapps.companyId, c.companyId)));
+    if (!w) throw new AppError('ERR_INVALID_API_TOKEN', 401, 'Invalid token');
+    return w;
+  }
+
+  function canonical(raw: string): string {
+    const number = normalizeNumber(raw);
+    if (!number || number.length < 10 || number.length > 15)
+      throw new AppError('ERR_WAPP_INVALID_CONTACT', 400, 'Invalid phone number', {
+        fields: [{ path: 'number', message: 'invalid phone number' }],
+      });
+    return number;
+  }
+
+  /** The company's contact with this canonical number, created (named after the number) when missing. */
+  async function contactFor(companyId: number, number: string): Promise<ContactRow> {
+    const [created] = await db
+      .insert(contacts)
+      .values({ companyId, name: number, number })
+      .onConflictDoNothing({ target: [contacts.companyId, contacts.number], where: sql`number <> ''` })
+      .returning();
+    if (created) {
+      deps.bus?.emit('contact.created', { companyId, contact: created, by: null });
+      return created;
+    }
+    const [found] = await db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.companyId, companyId), eq(contacts.number, number)));
+    if (!found) throw new AppError('ERR_NO_CONTACT_FOUND', 404);
+    return found;
+  }
+
+  /** The contact's active ticket on this connection, or a new pending one (waiting for an attendant). */
+  async function ticketFor(w: WhatsappRow, contact: ContactRow): Promise<TicketRow> {
+    const active = () =>
+      db
+        .select()
+        .from(tickets)
+        .where(
+          and(
+            eq(tickets.companyId, w.companyId),
+            eq(tickets.contactId, contact.id),
+            eq(tickets.whatsappId, w.id),
+            sql`${tickets.status} <> 'closed'`,
+          ),
+        )
+        .orderBy(desc(tickets.updatedAt))
+        .limit(1);
+    const [open] = await active();
+    if (open) return open;
+    let created: TicketRow | undefined;
+    try {
+      [created] = await db
+        .insert(tickets)
+        .values({
+          companyId: w.companyId,
+          contactId: contact.id,
+          whatsappId: w.id,
+          status: 'pending',
+          isGroup: contact.isGroup,
+        })
+        .returning();
+    } catch (err) {
+      // A customer's message opened one meanwhile: use it.
+      if (!isUniqueViolation(err, 'tickets_one_active_uq')) throw err;
+      const [raced] = await active();
+      if (!raced) throw err;
+      return raced;
+    }
+    await db.insert(ticketHistories).values({
+      companyId: w.companyId,
+      ticketId: created!.id,
+      action: 'create',
+      whatsappId: w.id,
+      status: created!.status,
+      data: { by: 'api' },
+    });
+    const view = await ticketQueries.byId(db, w.companyId, created!.id);
+    if (view) deps.emitTicket(w.companyId, view);
+    deps.bus?.emit('ticket.created', { companyId: w.companyId, ticketId: created!.id });
+    return created!;
+  }
+
+  async function sendNow(
+    c: ApiCaller,
+    input: ApiSendInput,
+    files: OutboundFile[],
+  ): Promise<Omit<ApiSendResult, 'duplicate'>> {
+    const w = await connection(c);
+    if (NOT_SENDING.has(w.status))
+      throw new AppError('ERR_WAPP_NOT_INITIALIZED', 409, `The connection is ${w.status}`);
+    const number = canonical(input.number);
+    const body = input.body.trim();
+    if (!body && !files.length) throw new AppError('ERR_VALIDATION', 400, 'body or medias is required');
+    const contact = await contactFor(c.companyId, number);
+    const ticket = await ticketFor(w, contact);
+    const ids: number[] = [];
+    const parts = files.length ? files : [undefined];
+    // Several files: the caption goes with the first one (as an attendant's reply).
+    for (const [i, file] of parts.entries()) {
+      const sent = await deps.messages().deliver(c.companyId, ticket, {
+        body: i === 0 ? body : '',
+        file: file ? { ...file, asVoice: false } : undefined,
+        quotedMsgId: i === 0 ? (input.quotedMsgId ?? null) : null,
+        userId: null,
+      });
+      ids.push(sent.id);
+    }
+    return { messageId: ids[ids.length - 1]!, messageIds: ids, ticketId: ticket.id, contactId: contact.id };
+  }
+
+  return {
+    authenticate,
+
+    /** POST /api/messages/send; with an externalKey the first answer is kept and repeated. */
+    async send(c: ApiCaller, input: ApiSendInput, files: OutboundFile[] = []): Promise<ApiSendResult> {
+      if (!input.externalKey) return { ...(await sendNow(c, input, files)), duplicate: false };
+      const key = input.externalKey;
+      const [claimed] = await db
+        .insert(apiSendKeys)
+        .values({ companyId: c.companyId, whatsappId: c.whatsappId, externalKey: key })
+        .onConflictDoNothing()
+        .returning({ id: apiSendKeys.id });
+      if (!claimed) {
+        const [first] = await db
+          .select()
+          .from(apiSendKeys)
+          .where(and(eq(apiSendKeys.whatsappId, c.whatsappId), eq(apiSendKeys.externalKey, key)));
+        if (!first?.answer)
+          throw new AppError(
+            'ERR_EXTERNAL_KEY_IN_PROGRESS',
+            409,
+            'The first call with this key is still sending',
+          );
+        return { ...(first.answer as Omit<ApiSendResult, 'duplicate'>), duplicate: true };
+      }
+      let answer: Omit<ApiSendResult, 'duplicate'>;
+      try {
+        answer = await sendNow(c, input, files);
+      } catch (err) {
+        // Nothing answered: the key is free for a retry (a message the channel refused stays on the ticket).
+        await db.delete(apiSendKeys).where(eq(apiSendKeys.id, claimed.id));
+        throw err;
+      }
+      await db.update(apiSendKeys).set({ answer }).where(eq(apiSendKeys.id, claimed.id));
+      return { ...answer, duplicate: false };
+    },
+
+    /** POST /api/messages/schedule: a schedule on this connection (plan flag useSchedules too). */
+    async schedule(c: ApiCaller, input: ApiScheduleInput): Promise<ApiScheduleResult> {
+      await requirePlanFlag(db, c.companyId, 'useSchedules', 'schedules');
+      await connection(c);
+      const contact = await contactFor(c.companyId, canonical(input.number));
+      const s = await deps.schedules().createFromApi(c.companyId, {
+        body: input.body,
+        contactId: contact.id,
+        sendAt: input.sendAt,
+        whatsappId: c.whatsappId,
+      });
+      return { scheduleId: s.id, contactId: contact.id, sendAt: s.sendAt, status: s.status };
+    },
+
+    /** GET /api/messages/status/{id}: a message of the token's company. */
+    async status(c: ApiCaller, id: number): Promise<ApiMessageStatus> {
+      const [m] = await db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.id, id), eq(messages.companyId, c.companyId)));
+      if (!m) throw new AppError('ERR_NOT_FOUND', 404, 'Message not found');
+      const error = (m.data as { error?: unknown } | null)?.error;
+      return {
+        id: m.id,
+        ticketId: m.ticketId,
+        fromMe: m.fromMe,
+        ack: m.ack,
+        error: typeof error === 'string' ? error : null,
+        createdAt: m.createdAt.toISOString(),
+        updatedAt: m.updatedAt.toISOString(),
+      };
+    },
+
+    /** POST /api/contacts/check: asks the connection whether the number is on WhatsApp. */
+    async check(c: ApiCaller, raw: string): Promise<ApiCheckResult> {
+      const number = canonical(raw);
+      const channel = deps.sessions()?.get(c.whatsappId);
+      if (!channel) {
+        const w = await connection(c);
+        if (NOT_SENDING.has(w.status))
+          throw new AppError('ERR_WAPP_NOT_INITIALIZED', 409, `The connection is ${w.status}`);
+        return { number, exists: null };
+      }
+      try {
+        const answer = await Promise.race([
+          channel.checkNumber(number),
+          new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref?.(),
+          ),
+        ]);
+        return { number: answer.number ?? number, exists: answer.exists };
+      } catch (err) {
+        deps.log.warn({ err, whatsappId: c.whatsappId }, 'number check failed');
+        return { number, exists: null };
+      }
+    },
+  };
+}
+export type ExternalApiService = ReturnType<typeof externalApiService>;

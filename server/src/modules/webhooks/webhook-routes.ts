@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { IdParam, JsonAnswer, WebhookDeliveryQuery, WebhookInput, WebhookUpdate } from '@recado/contracts';
+import type { WebhookService } from './webhook-service.js';
+import { patchSchema } from '../../http/patch-schema.js';
+import { access } from '../../http/access.js';
+
+const DeliveryParam = z.object({
+  id: z.coerce.number().int().positive().max(2147483647),
+  deliveryId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+/** Settings → Webhooks (admins; docs/webhooks.md). */
+export const webhookRoutes =
+  (webhooks: WebhookService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get('/webhooks', { config: access.admin, schema: { response: { 200: JsonAnswer } } }, (req) =>
+      webhooks.list(req.tenant),
+    );
+    app.get(
+      '/webhooks/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => webhooks.get(req.tenant, req.params.id),
+    );
+    app.post(
+      '/webhooks',
+      { config: access.admin, schema: { response: { 201: JsonAnswer }, body: WebhookInput } },
+      async (req, reply) => reply.status(201).send(await webhooks.create(req.tenant, req.body)),
+    );
+    app.put(
+      '/webhooks/:id',
+      {
+        config: access.admin,
+        schema: { response: { 200: JsonAnswer }, params: IdParam, body: patchSchema(WebhookUpdate) },
+      },
+      (req) => webhooks.update(req.tenant, req.params.id, req.body),
+    );
+    app.delete(
+      '/webhooks/:id',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => webhooks.remove(req.tenant, req.params.id),
+    );
+    app.get(
+      '/webhooks/:id/secret',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => webhooks.revealSecret(req.tenant, req.params.id),
+    );
+    app.post(
+      '/webhooks/:id/secret',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      (req) => webhooks.regenerateSecret(req.tenant, req.params.id),
+    );
+    app.get(
+      '/webhooks/:id/deliveries',
+      {
+        config: access.admin,
+        schema: { response: { 200: JsonAnswer }, params: IdParam, querystring: WebhookDeliveryQuery },
+      },
+      (req) => webhooks.deliveries(req.tenant, req.params.id, req.query.pageNumber),
+    );
+    app.post(
+      '/webhooks/:id/deliveries/:deliveryId/resend',
+      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: DeliveryParam } },
+      (req) => webhooks.resend(req.tenant, req.params.id, req.params.deliveryId),
+    );
+  };

@@ -1,0 +1,113 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { createCompany, launch, newPage, screenshot } from './browser.js';
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+});
+
+const stamp = Date.now().toString(36);
+const LONG = { timeout: 30_000 };
+/** Seed plans: 5 has useExternalApi, 1 (Bronze) does not. */
+const PLAN_WITH_API = 5;
+const PLAN_WITHOUT_API = 1;
+
+async function signIn(page: Page, email: string, dark = false): Promise<string> {
+  await page.goto('/login');
+  await page.evaluate((d) => localStorage.setItem('preferredTheme', d ? 'dark' : 'light'), dark);
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill('Admin@123');
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('greeting').waitFor(LONG);
+  return page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
+}
+
+const api =
+  (page: Page, token: string) =>
+  async <T>(method: string, path: string, data?: unknown) => {
+    const res = await page.request.fetch(`/api${path}`, {
+      method,
+      data,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.ok(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+
+test('messages API: an admin picks the connection, sends a text from the page, the customer phone shows it', async () => {
+  const email = await createCompany('ApiPage', PLAN_WITH_API, stamp);
+  for (const [mode, dark, width] of [
+    ['light', false, 1366],
+    ['dark', true, 1366],
+    ['narrow', false, 500],
+  ] as const) {
+    const page = await newPage(browser, { width });
+    try {
+      const token = await signIn(page, email, dark);
+      const call = api(page, token);
+      const list = await call<{ id: number; name: string }[]>('GET', '/whatsapp');
+      const conn =
+        list[0] ??
+        (await call<{ id: number; name: string }>('POST', '/whatsapp', {
+          name: `Sim ${stamp}`,
+          channel: 'simulator',
+        }));
+      await page.goto('/messages-api');
+      await page.getByRole('heading', { name: 'API de mensagens' }).waitFor(LONG);
+      await page.getByLabel('Conexão').click();
+      await page.getByRole('option', { name: conn.name }).click();
+      const tokenField = page.getByTestId('api-token');
+      await page.waitForFunction(
+        () =>
+          ((document.querySelector('[data-testid="api-token"]') as HTMLInputElement)?.value ?? '').length >=
+          32,
+        undefined,
+        LONG,
+      );
+      const apiToken = await tokenField.inputValue();
+      // The curl example carries the token, ready to copy.
+      await page.getByText(`Bearer ${apiToken}`).first().waitFor(LONG);
+      const number = `5511987${String(Date.now()).slice(-6)}`;
+      const body = `Pedido ${stamp} ${mode} saiu para entrega`;
+      await page.getByTestId('text-number').fill(number);
+      await page.getByTestId('text-body').fill(body);
+      await page.getByRole('button', { name: 'Enviar' }).first().click();
+      await page.locator('#notistack-snackbar').filter({ hasText: 'Mensagem enviada' }).first().waitFor(LONG);
+      // On the customer's phone (the simulator's conversation).
+      for (let i = 0; ; i++) {
+        const convo = await call<{ fromMe: boolean; body: string }[]>(
+          'GET',
+          `/simulator/${conn.id}/conversations/${number}`,
+        );
+        if (convo.some((m) => m.fromMe && m.body === body)) break;
+        assert.ok(i < 100, 'the message never reached the simulator');
+        await page.waitForTimeout(200);
+      }
+      await page.mouse.move(1, 1);
+      await screenshot(page, `messages-api-${mode}`);
+      await page.goto('/settings?tab=webhooks');
+      await page.getByRole('button', { name: 'Adicionar webhook' }).waitFor(LONG);
+      await screenshot(page, `settings-webhooks-${mode}`);
+    } finally {
+      await page.context().close();
+    }
+  }
+});
+
+test('messages API without the plan flag: the unauthorised toast and back to /', async () => {
+  const email = await createCompany('ApiNoPlan', PLAN_WITHOUT_API, stamp);
+  const page = await newPage(browser);
+  try {
+    await signIn(page, email);
+    await page.goto('/messages-api');
+    await page.locator('#notistack-snackbar').first().waitFor(LONG);
+    await page.waitForURL((u) => u.pathname === '/', LONG);
+  } finally {
+    await page.context().close();
+  }
+});
