@@ -84,4 +84,3 @@ export const apiSendKeys = pgTable(
   },
   (t) => [uniqueIndex('api_send_keys_uq').on(t.whatsappId, t.externalKey)],
 );
-
