@@ -68,6 +68,11 @@ export const ERROR_CODES = [
   'ERR_DIALOGFLOW_UNAVAILABLE',
   // a tenant-supplied URL the server will not call (private or loopback host, not http(s), query tricks)
   'ERR_URL_NOT_ALLOWED',
+  // billing (operations §4, §7)
+  'ERR_SUBSCRIPTION_EXPIRED',
+  'ERR_NO_INVOICE_FOUND',
+  'ERR_INVOICE_ALREADY_PAID',
+  'ERR_PAYMENT_PROVIDER',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -29,3 +29,4 @@ export * from './resources.js';
 export * from './search.js';
 export * from './visibility.js';
 export * from './dashboard.js';
+export * from './billing.js';

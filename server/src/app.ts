@@ -101,6 +101,9 @@ import { botListeners } from './modules/bot/bot-listener.js';
 import { ratingListeners } from './modules/ratings/rating-listener.js';
 import { customerMessages } from './modules/customer-messages/customer-messages.js';
 import { customerMessageListeners } from './modules/customer-messages/customer-messages-listener.js';
+import { billingService } from './modules/billing/billing-service.js';
+import { billingRoutes, billingWebhookRoutes } from './modules/billing/billing-routes.js';
+import { subscriptionBlock } from './http/subscription-block.js';
 
 export interface AppDeps {
   config: Config;
@@ -189,16 +192,29 @@ function makeServices(deps: {
     log,
   });
   const contactLists = contactListService({ db, events, sessions, log, jobs });
+  const billing = billingService({
+    db,
+    events,
+    clock,
+    box,
+    jobs: () => jobs,
+    asaasApiUrl: config.asaasApiUrl,
+    webhookToken: config.asaasWebhookToken,
+    log,
+  });
   // Every durable job, registered in one place (server/src/jobs/README.md).
   jobs.register(
     ...Object.values(ratings.jobs),
     ...Object.values(ticketTimers.jobs),
-    ...Object.values(campaignDispatcher.jobs),
+    // Campaigns and schedules of a company whose subscription is blocked wait, and resume once it pays.
+    ...billing.pausedWhileBlocked(Object.values(campaignDispatcher.jobs)),
     ...Object.values(bot.jobs),
-    ...Object.values(schedules.jobs),
+    ...billing.pausedWhileBlocked(Object.values(schedules.jobs)),
     ...Object.values(contactLists.jobs),
+    ...Object.values(billing.jobs),
   );
   return {
+    billing,
     bus,
     bot,
     clock,
@@ -244,7 +260,7 @@ function makeServices(deps: {
     companies: companyService({ db, events }),
     plans: planService({ db }),
     users: userService({ db, events }),
-    settings: settingService({ db, events }),
+    settings: settingService({ db, events, box }),
     helps: helpService({ db }),
     contacts: contactService({ db, events, sessions, log, bus }),
     queues: queueService({ db, events }),
@@ -369,6 +385,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           },
         }),
       );
+      // Asaas's webhook: its own token header, no user token.
+      await api.register(billingWebhookRoutes(services.billing));
       api.get('/plans/list', () => services.plans.listPublic());
       await api.register(
         authRoutes({
@@ -382,6 +400,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       );
       await api.register(async (priv) => {
         priv.addHook('onRequest', requireAuth(authenticate));
+        // A company past dueDate + 1 day may only read and pay (402 ERR_SUBSCRIPTION_EXPIRED).
+        priv.addHook('preHandler', subscriptionBlock(services.billing.isBlocked));
         // Every module behind a signed-in user, one line each.
         for (const routes of [
           userRoutes(services.users),
@@ -405,6 +425,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           queueIntegrationRoutes(services.queueIntegrations),
           promptRoutes(services.prompts),
           dashboardRoutes(services.dashboard),
+          billingRoutes(services.billing),
         ])
           await priv.register(routes);
       });

@@ -40,6 +40,10 @@ const EnvSchema = z.object({
   FFMPEG_PATH: z.string().default('ffmpeg'),
   /** Tenant-supplied URLs may reach private and loopback addresses (tests, self-hosted set-ups). */
   ALLOW_PRIVATE_URLS: z.enum(['true', 'false', '1', '0', '']).default('false'),
+  /** Asaas REST base URL (sandbox outside production); tests point it at a local fake. */
+  ASAAS_API_URL: z.string().url().optional(),
+  /** The token Asaas sends in `asaas-access-token` on its webhooks; unset refuses every webhook. */
+  ASAAS_WEBHOOK_TOKEN: z.string().optional(),
 });
 
 export interface Config {
@@ -68,6 +72,10 @@ export interface Config {
   ffmpegPath: string | false;
   /** ALLOW_PRIVATE_URLS: outbound calls to tenant URLs may reach private/loopback addresses (never metadata). */
   allowPrivateUrls: boolean;
+  /** ASAAS_API_URL: the payment provider's base URL, ending in /v3 (docs/billing.md). */
+  asaasApiUrl: string;
+  /** ASAAS_WEBHOOK_TOKEN: what `asaas-access-token` must be on `POST /api/webhooks/asaas`. */
+  asaasWebhookToken?: string;
 }
 
 const KNOWN_DEFAULTS = new Set(['', 'changeme', 'secret', 'recado', 'default']);
@@ -212,5 +220,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     ffmpegPath: ['', 'off', 'false'].includes(e.FFMPEG_PATH.trim()) ? false : e.FFMPEG_PATH.trim(),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS === 'true' || e.ALLOW_PRIVATE_URLS === '1',
+    asaasApiUrl: (
+      e.ASAAS_API_URL || (production ? 'https://api.asaas.com/v3' : 'https://sandbox.asaas.com/api/v3')
+    ).replace(/\/+$/, ''),
+    asaasWebhookToken: e.ASAAS_WEBHOOK_TOKEN || undefined,
   };
 }

@@ -11,3 +11,4 @@ export * from './ratings.js';
 export * from './bot.js';
 export * from './prompts.js';
 export * from './queue-integrations.js';
+export * from './billing.js';

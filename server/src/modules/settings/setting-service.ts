@@ -4,6 +4,7 @@ import {
   SETTING_DEFAULTS,
   SETTING_KEYS,
   SETTING_VALUES,
+  SECRET_MASK,
   SUPER_ONLY_SETTINGS,
   can,
   rooms,
@@ -14,6 +15,7 @@ import type { Db } from '../../db/client.js';
 import { settings } from '../../db/schema/index.js';
 import type { Events } from '../../realtime/events.js';
 import type { Tenant } from '../../http/tenant.js';
+import type { SecretBox } from '../../lib/crypto.js';
 
 /** Stored rows override the defaults of contracts; a new company needs no setting rows at all. */
 export async function readSettings(db: Db, companyId: number): Promise<Setting[]> {
@@ -33,16 +35,23 @@ export async function readSetting(db: Db, companyId: number, key: SettingKey): P
   return row?.value ?? SETTING_DEFAULTS[key];
 }
 
-export function settingService({ db, events }: { db: Db; events: Events }) {
+/** Settings stored sealed (secretBox) and answered as the mask: the payment provider's API key. */
+export const SEALED_SETTINGS: readonly string[] = ['asaas'];
+
+/** A sealed setting is answered as the mask when set, '' when not. */
+export const maskSecretSetting = <S extends { key: string; value: string }>(s: S): S =>
+  SEALED_SETTINGS.includes(s.key) ? { ...s, value: s.value ? SECRET_MASK : '' } : s;
+
+export function settingService({ db, events, box }: { db: Db; events: Events; box?: SecretBox }) {
   return {
     async list(t: Tenant): Promise<Setting[]> {
       const all = await readSettings(db, t.companyId);
-      // Gateway credentials are the platform owner's business.
-      return t.super ? all : all.filter((s) => !SUPER_ONLY_SETTINGS.includes(s.key));
+      // Gateway credentials are the platform owner's business, and even they see only the mask.
+      return t.super ? all.map(maskSecretSetting) : all.filter((s) => !SUPER_ONLY_SETTINGS.includes(s.key));
     },
     async get(t: Tenant, key: SettingKey): Promise<Setting> {
       if (SUPER_ONLY_SETTINGS.includes(key) && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
-      return { key, value: await readSetting(db, t.companyId, key) };
+      return maskSecretSetting({ key, value: await readSetting(db, t.companyId, key) });
     },
     async update(t: Tenant, key: SettingKey, value: string): Promise<Setting> {
       if (!can(t, 'settings:manage')) throw new AppError('ERR_NO_PERMISSION', 403);
@@ -55,14 +64,19 @@ export function settingService({ db, events }: { db: Db; events: Events }) {
         if (!zone) throw new AppError('ERR_VALIDATION', 400, 'unknown time zone');
         value = zone;
       }
+      const sealed = SEALED_SETTINGS.includes(key);
+      // The mask sent back keeps the stored secret.
+      if (sealed && value === SECRET_MASK) return { key, value };
+      if (sealed && value && !box) throw new Error('sealed settings need a secret box');
+      const stored = sealed && value ? box!.seal(value) : value;
       await db
         .insert(settings)
-        .values({ companyId: t.companyId, key, value })
+        .values({ companyId: t.companyId, key, value: stored })
         .onConflictDoUpdate({
           target: [settings.companyId, settings.key],
-          set: { value, updatedAt: new Date() },
+          set: { value: stored, updatedAt: new Date() },
         });
-      const setting = { key, value };
+      const setting = maskSecretSetting({ key, value });
       // A super-only value (a gateway token) goes to super users' sockets only, never to the whole company.
       if (SUPER_ONLY_SETTINGS.includes(key))
         events.toRoom(rooms.platform(), t.companyId, 'settings', { action: 'update', setting });
