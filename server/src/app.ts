@@ -401,7 +401,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(async (priv) => {
         priv.addHook('onRequest', requireAuth(authenticate));
         // A company past dueDate + 1 day may only read and pay (402 ERR_SUBSCRIPTION_EXPIRED).
-        priv.addHook('preHandler', subscriptionBlock(services.billing.isBlocked));
+        priv.addHook('onRequest', subscriptionBlock(services.billing.isBlocked));
         // Every module behind a signed-in user, one line each.
         for (const routes of [
           userRoutes(services.users),

@@ -13,7 +13,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ALWAYS_OPEN = [/^\/api\/simulator\/[^/]+\/(inbound|read)/];
 
 /**
- * preHandler for private routes: once now is past dueDate + 1 day, every write of the company's users
+ * onRequest hook for private routes (after requireAuth, before validation): once now is past dueDate + 1 day, every write of the company's users
  * answers 402 ERR_SUBSCRIPTION_EXPIRED, except billing routes. Reads stay open (the app shows why).
  */
 export const subscriptionBlock =

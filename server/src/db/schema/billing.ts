@@ -1,4 +1,14 @@
-import { date, index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { companies, plans, timestamps } from './platform.js';
 
 /** One invoice per company per billing period (operations §3): the period is the dueDate it pays. */

@@ -230,9 +230,7 @@ export function billingService(deps: {
     if (known) return known.id;
     const [c] = await db.select().from(companies).where(eq(companies.id, companyId));
     if (!c) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
-    const name = input
-      ? `${input.firstName} ${input.lastName}`.trim()
-      : c.billingName || c.name;
+    const name = input ? `${input.firstName} ${input.lastName}`.trim() : c.billingName || c.name;
     const created = await api.createCustomer({
       name: name || c.name,
       cpfCnpj: (input?.document || c.document || '').replace(/\D/g, '') || undefined,
@@ -331,7 +329,9 @@ export function billingService(deps: {
     /** POST /subscription: a Pix charge for the invoice (or the current period) and its QR code. */
     async checkout(t: Tenant, input: CheckoutInput): Promise<PixCharge> {
       requireAdmin(t);
-      let invoice = input.invoiceId ? await loadInvoice(t, input.invoiceId) : await currentInvoice(t.companyId);
+      let invoice = input.invoiceId
+        ? await loadInvoice(t, input.invoiceId)
+        : await currentInvoice(t.companyId);
       if (invoice.status === 'paid') throw new AppError('ERR_INVOICE_ALREADY_PAID', 409);
       // The price is the plan's, never the one the browser sends.
       const planId = chosenPlanId(input);
@@ -370,7 +370,11 @@ export function billingService(deps: {
       return {
         invoiceId: charged.id,
         paymentId: payment.id,
-        qrcode: { qrcode: qr.payload, encodedImage: qr.encodedImage, expirationDate: qr.expirationDate ?? null },
+        qrcode: {
+          qrcode: qr.payload,
+          encodedImage: qr.encodedImage,
+          expirationDate: qr.expirationDate ?? null,
+        },
         valor: { original: charged.value.toFixed(2) },
         dueDate: payment.dueDate,
       };
