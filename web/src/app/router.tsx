@@ -31,6 +31,7 @@ const CampaignsPage = lazy(() => import('../pages/campaigns/CampaignsPage.js'));
 const CampaignReportPage = lazy(() => import('../pages/campaigns/CampaignReportPage.js'));
 const PromptsPage = lazy(() => import('../pages/prompts/PromptsPage.js'));
 const QueueIntegrationsPage = lazy(() => import('../pages/queue-integrations/QueueIntegrationsPage.js'));
+const InvoicesPage = lazy(() => import('../pages/financeiro/InvoicesPage.js'));
 const ComingSoonPage = lazy(() => import('../pages/placeholder/ComingSoonPage.js'));
 const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage.js'));
 
@@ -94,7 +95,7 @@ const router = createBrowserRouter([
             path: '/messages-api',
             element: <PlanRoute flag="useExternalApi">{soon('messagesApi')}</PlanRoute>,
           },
-          { path: '/financeiro', element: soon('invoices') },
+          { path: '/financeiro', element: page(<InvoicesPage />) },
           { path: '/announcements', element: soon('announcements') },
           { path: '/chats/:id?', element: <PlanRoute flag="useInternalChat">{soon('chats')}</PlanRoute> },
           { path: '/contact-lists', element: <CampaignsRoute>{page(<ContactListsPage />)}</CampaignsRoute> },

@@ -1,3 +1,4 @@
+import { SubscriptionBlock } from '../pages/financeiro/SubscriptionBlock.js';
 import { useState } from 'react';
 import { Outlet } from 'react-router';
 import { Box, Drawer, useMediaQuery } from '@mui/material';
@@ -76,6 +77,7 @@ export default function MainLayout() {
         <Box component="main" sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
           <Outlet />
         </Box>
+        <SubscriptionBlock />
       </Box>
     </Box>
   );

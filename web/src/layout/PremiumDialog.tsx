@@ -1,14 +1,18 @@
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import WorkspacePremiumOutlinedIcon from '@mui/icons-material/WorkspacePremiumOutlined';
 import { useTranslation } from 'react-i18next';
+import { useState } from 'react';
 import { daysUntil, useAuth } from '../app/auth.js';
+import { CheckoutDialog } from '../pages/financeiro/CheckoutDialog.js';
 
-/** Shown from the premium button during the trial; choosing a plan arrives with billing. */
+/** Shown from the premium button during the trial; choosing a plan opens the checkout. */
 export function PremiumDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const days = daysUntil(user?.company.dueDate);
+  const [checkout, setCheckout] = useState(false);
   return (
+    <>
     <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
       <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 1.5, fontWeight: 700 }}>
         <Box
@@ -35,10 +39,22 @@ export function PremiumDialog({ open, onClose }: { open: boolean; onClose: () =>
         <Typography color="text.secondary">{t('layout.premiumText')}</Typography>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button variant="contained" onClick={onClose}>
-          {t('common.close')}
-        </Button>
+        <Button onClick={onClose}>{t('common.close')}</Button>
+        {user?.profile === 'admin' && (
+          <Button
+            variant="contained"
+            data-testid="premium-choose-plan"
+            onClick={() => {
+              setCheckout(true);
+              onClose();
+            }}
+          >
+            {t('billing.choosePlan')}
+          </Button>
+        )}
       </DialogActions>
     </Dialog>
+    <CheckoutDialog open={checkout} onClose={() => setCheckout(false)} />
+    </>
   );
 }
