@@ -62,7 +62,7 @@ const PNG_1x1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 export async function asaasFake(
-  opts: { apiKey?: string; webhook?: { url: string; token: string } } = {},
+  opts: { apiKey?: string; webhook?: { url: string; token: string }; port?: number } = {},
 ): Promise<AsaasFake> {
   const apiKey = opts.apiKey ?? `$aact_test_${randomUUID()}`;
   const customers = new Map<string, Record<string, unknown>>();
@@ -157,7 +157,7 @@ export async function asaasFake(
     }
     return error(404, `no route ${req.method} ${path}`);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', () => r()));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
 

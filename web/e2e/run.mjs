@@ -29,6 +29,14 @@ const port = await new Promise((resolve) => {
     s.close(() => resolve(p));
   });
 });
+// The local Asaas (server/test/asaas-fake.ts) listens here once billing.test.ts starts it.
+const asaasPort = await new Promise((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const p = s.address().port;
+    s.close(() => resolve(p));
+  });
+});
+const asaasWebhookToken = 'e2e-asaas-webhook-token-0123456789';
 const dataDir = mkdtempSync(join(tmpdir(), 'recado-e2e-'));
 const baseUrl = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
@@ -48,6 +56,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 
     LOG_LEVEL: 'warn',
     // Every browser test signs in as the demo admin; the limit itself is tested in the server suite.
     LOGIN_RATE_LIMIT: '1000',
+    ASAAS_API_URL: `http://127.0.0.1:${asaasPort}/api/v3`,
+    ASAAS_WEBHOOK_TOKEN: asaasWebhookToken,
   },
 });
 let serverLog = '';
@@ -86,7 +96,14 @@ const tests = spawnSync(
   {
     cwd: web,
     stdio: 'inherit',
-    env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_DATA_DIR: dataDir, CHROMIUM_PATH: chromium },
+    env: {
+      ...process.env,
+      E2E_BASE_URL: baseUrl,
+      E2E_DATA_DIR: dataDir,
+      CHROMIUM_PATH: chromium,
+      E2E_ASAAS_PORT: String(asaasPort),
+      E2E_ASAAS_WEBHOOK_TOKEN: asaasWebhookToken,
+    },
   },
 );
 server.kill('SIGTERM');

@@ -13,48 +13,48 @@ export function PremiumDialog({ open, onClose }: { open: boolean; onClose: () =>
   const [checkout, setCheckout] = useState(false);
   return (
     <>
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 1.5, fontWeight: 700 }}>
-        <Box
-          sx={{
-            width: 40,
-            height: 40,
-            borderRadius: 2,
-            display: 'grid',
-            placeItems: 'center',
-            bgcolor: 'warning.main',
-            color: 'warning.contrastText',
-          }}
-        >
-          <WorkspacePremiumOutlinedIcon />
-        </Box>
-        {t('layout.premiumTitle')}
-      </DialogTitle>
-      <DialogContent>
-        {days !== null && days >= 0 && (
-          <Typography sx={{ fontWeight: 600, mb: 1 }}>
-            {t('layout.trialDaysLeft', { count: days })}
-          </Typography>
-        )}
-        <Typography color="text.secondary">{t('layout.premiumText')}</Typography>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose}>{t('common.close')}</Button>
-        {user?.profile === 'admin' && (
-          <Button
-            variant="contained"
-            data-testid="premium-choose-plan"
-            onClick={() => {
-              setCheckout(true);
-              onClose();
+      <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
+        <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 1.5, fontWeight: 700 }}>
+          <Box
+            sx={{
+              width: 40,
+              height: 40,
+              borderRadius: 2,
+              display: 'grid',
+              placeItems: 'center',
+              bgcolor: 'warning.main',
+              color: 'warning.contrastText',
             }}
           >
-            {t('billing.choosePlan')}
-          </Button>
-        )}
-      </DialogActions>
-    </Dialog>
-    <CheckoutDialog open={checkout} onClose={() => setCheckout(false)} />
+            <WorkspacePremiumOutlinedIcon />
+          </Box>
+          {t('layout.premiumTitle')}
+        </DialogTitle>
+        <DialogContent>
+          {days !== null && days >= 0 && (
+            <Typography sx={{ fontWeight: 600, mb: 1 }}>
+              {t('layout.trialDaysLeft', { count: days })}
+            </Typography>
+          )}
+          <Typography color="text.secondary">{t('layout.premiumText')}</Typography>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose}>{t('common.close')}</Button>
+          {user?.profile === 'admin' && (
+            <Button
+              variant="contained"
+              data-testid="premium-choose-plan"
+              onClick={() => {
+                setCheckout(true);
+                onClose();
+              }}
+            >
+              {t('billing.choosePlan')}
+            </Button>
+          )}
+        </DialogActions>
+      </Dialog>
+      <CheckoutDialog open={checkout} onClose={() => setCheckout(false)} />
     </>
   );
 }

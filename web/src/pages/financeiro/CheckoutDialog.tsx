@@ -218,7 +218,8 @@ export function CheckoutDialog({
                   label={
                     <Typography>
                       <b>{p.name}</b> — {formatBRL(p.value)}
-                      {t('billing.perMonth')} · {t('billing.planLimits', { users: p.users, connections: p.connections })}
+                      {t('billing.perMonth')} ·{' '}
+                      {t('billing.planLimits', { users: p.users, connections: p.connections })}
                     </Typography>
                   }
                 />
@@ -234,7 +235,9 @@ export function CheckoutDialog({
                     type="number"
                     label={t(`billing.fields.${k}`)}
                     value={custom[k]}
-                    onChange={(e) => setCustom((c) => ({ ...c, [k]: Math.max(1, Number(e.target.value) || 1) }))}
+                    onChange={(e) =>
+                      setCustom((c) => ({ ...c, [k]: Math.max(1, Number(e.target.value) || 1) }))
+                    }
                     sx={{ width: 140 }}
                   />
                 ))}
@@ -251,8 +254,8 @@ export function CheckoutDialog({
               <b>{t('billing.fields.firstName')}:</b> {`${form.firstName} ${form.lastName}`.trim()}
             </Typography>
             <Typography>
-              <b>{t('billing.fields.address2')}:</b> {form.address2}, {form.city} {form.state} {form.zipcode} ·{' '}
-              {t(`billing.countries.${form.country}`)}
+              <b>{t('billing.fields.address2')}:</b> {form.address2}, {form.city} {form.state} {form.zipcode}{' '}
+              · {t(`billing.countries.${form.country}`)}
             </Typography>
             <Typography>
               <b>{t('billing.plan')}:</b> {invoice ? invoice.detail : (chosen?.name ?? t('billing.custom'))}
@@ -263,7 +266,10 @@ export function CheckoutDialog({
           </Box>
         )}
         {stepName === 'pix' && pix && (
-          <Box sx={{ display: 'grid', justifyItems: 'center', gap: 2, textAlign: 'center' }} data-testid="checkout-pix">
+          <Box
+            sx={{ display: 'grid', justifyItems: 'center', gap: 2, textAlign: 'center' }}
+            data-testid="checkout-pix"
+          >
             {done ? (
               <Alert severity="success" data-testid="checkout-paid">
                 {t('billing.renewed', { date: done })}
@@ -292,7 +298,11 @@ export function CheckoutDialog({
             />
             <Button
               startIcon={<ContentCopyIcon />}
-              onClick={() => void navigator.clipboard?.writeText(pix.qrcode.qrcode).then(() => toast.success('billing.copied'))}
+              onClick={() =>
+                void navigator.clipboard
+                  ?.writeText(pix.qrcode.qrcode)
+                  .then(() => toast.success('billing.copied'))
+              }
             >
               {t('billing.copy')}
             </Button>
@@ -322,12 +332,7 @@ export function CheckoutDialog({
           </Button>
         )}
         {!pix && stepName === 'review' && (
-          <Button
-            variant="contained"
-            onClick={pay}
-            disabled={checkout.isPending}
-            data-testid="checkout-pay"
-          >
+          <Button variant="contained" onClick={pay} disabled={checkout.isPending} data-testid="checkout-pay">
             {checkout.isPending ? <CircularProgress size={20} /> : t('billing.pay')}
           </Button>
         )}

@@ -24,7 +24,11 @@ export default function InvoicesPage() {
       : []),
     { header: t('billing.columns.detail'), cell: (i) => i.detail },
     { header: t('billing.columns.value'), align: 'right', cell: (i) => formatBRL(i.value) },
-    { header: t('billing.columns.dueDate'), align: 'center', cell: (i) => formatDate(i.dueDate, i18n.language) },
+    {
+      header: t('billing.columns.dueDate'),
+      align: 'center',
+      cell: (i) => formatDate(i.dueDate, i18n.language),
+    },
     {
       header: t('billing.columns.status'),
       align: 'center',
@@ -51,7 +55,10 @@ export default function InvoicesPage() {
           'data-status': i.status,
           sx:
             i.status === 'expired'
-              ? { bgcolor: (th: { palette: { error: { main: string } } }) => alpha(th.palette.error.main, 0.12) }
+              ? {
+                  bgcolor: (th: { palette: { error: { main: string } } }) =>
+                    alpha(th.palette.error.main, 0.12),
+                }
               : undefined,
         })}
         actionsWidth={130}

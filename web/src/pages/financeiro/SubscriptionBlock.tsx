@@ -66,7 +66,11 @@ export function SubscriptionBlock() {
             </Button>
           )}
           {user.profile === 'admin' ? (
-            <Button variant="contained" onClick={() => setCheckout(true)} data-testid="subscription-block-pay">
+            <Button
+              variant="contained"
+              onClick={() => setCheckout(true)}
+              data-testid="subscription-block-pay"
+            >
               {t('billing.block.pay')}
             </Button>
           ) : (
