@@ -1,4 +1,5 @@
 import { SubscriptionBlock } from '../pages/financeiro/SubscriptionBlock.js';
+import { WelcomeWalkthrough } from '../pages/financeiro/WelcomeWalkthrough.js';
 import { useState } from 'react';
 import { Outlet } from 'react-router';
 import { Box, Drawer, useMediaQuery } from '@mui/material';
@@ -78,6 +79,7 @@ export default function MainLayout() {
           <Outlet />
         </Box>
         <SubscriptionBlock />
+        <WelcomeWalkthrough />
       </Box>
     </Box>
   );
