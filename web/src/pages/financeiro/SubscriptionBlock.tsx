@@ -3,7 +3,7 @@ import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typogra
 import LockClockOutlinedIcon from '@mui/icons-material/LockClockOutlined';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { fetchPaymentLink } from '../../api/invoices.js';
+import { fetchPaymentLink, usePaymentEvents } from '../../api/invoices.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { CheckoutDialog } from './CheckoutDialog.js';
@@ -16,9 +16,15 @@ import { CheckoutDialog } from './CheckoutDialog.js';
 export function SubscriptionBlock() {
   const { t } = useTranslation();
   const toast = useToast();
-  const { user } = useAuth();
+  const { user, reload } = useAuth();
   const location = useLocation();
   const [checkout, setCheckout] = useState(false);
+  // Payment events anywhere in the app (operations §8 toasts); a payment lifts the block at once.
+  usePaymentEvents((e) => {
+    if (e.action === 'CONCLUIDA') void reload?.();
+    else if (e.action === 'OVERDUE') toast.warning('billing.toasts.overdue');
+    else if (e.action === 'REFUNDED') toast.warning('billing.toasts.refunded');
+  });
   const state = user?.company.subscription;
   if (!user || user.super || !state?.blocked || location.pathname === '/financeiro') return null;
   const trial = state.reason === 'trial_expired';
