@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { defineJob } from '../../jobs/job-queue.js';
 import { SECRET_MASK, addRecurrence, subscriptionState } from '@recado/contracts';
 import { manualClock } from '../../lib/clock.js';
 import { billingEvents, companies, invoices, settings } from '../../db/schema/index.js';
@@ -338,6 +340,27 @@ describe('blocking', () => {
     await waitFor(
       async () => (await (await t.as(session).get(`/schedules/${sc.id}`)).json()).status === 'ENVIADA',
     );
+  });
+
+  test('any wrapped job (campaign sends use the same wrapper) waits while blocked and runs once unblocked', async () => {
+    const c = await t.company('Paused');
+    const ran: number[] = [];
+    const probe = defineJob({
+      kind: 'test.billing-probe',
+      payload: z.object({ n: z.number() }),
+      handler: async (job) => void ran.push(job.payload.n),
+    });
+    jobs.register(...t.app.services.billing.pausedWhileBlocked([probe]));
+    await setDue(c.id, -3);
+    await jobs.schedule(probe, { key: 'probe', runAt: clock.now(), payload: { n: 7 }, companyId: c.id });
+    await jobs.runDue();
+    clock.advance(2 * MIN);
+    await jobs.runDue();
+    expect(ran).toEqual([]);
+    await setDue(c.id, 30);
+    clock.advance(2 * MIN);
+    await jobs.runDue();
+    expect(ran).toEqual([7]);
   });
 
   test('the super user is never blocked; a company on time is not either', async () => {
