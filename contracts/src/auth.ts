@@ -53,6 +53,8 @@ export interface CompanySummary {
   planId: number;
   plan: { id: number; name: string } & Record<(typeof PLAN_FLAGS)[number], boolean>;
   settings: { key: string; value: string }[];
+  /** Why the app is blocked, if it is (operations §4); the server refuses writes with 402 then. */
+  subscription?: import('./billing.js').SubscriptionState;
 }
 
 export interface AuthUser {

@@ -83,6 +83,11 @@ export const ERROR_CODES = [
   'ERR_EXTERNAL_KEY_IN_PROGRESS',
   // outgoing webhooks (docs/webhooks.md)
   'ERR_NO_WEBHOOK_FOUND',
+  // billing (operations §4, §7)
+  'ERR_SUBSCRIPTION_EXPIRED',
+  'ERR_NO_INVOICE_FOUND',
+  'ERR_INVOICE_ALREADY_PAID',
+  'ERR_PAYMENT_PROVIDER',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

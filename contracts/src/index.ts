@@ -35,3 +35,4 @@ export * from './responses.js';
 export * from './templates.js';
 export * from './external-api.js';
 export * from './webhooks.js';
+export * from './billing.js';

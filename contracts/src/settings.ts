@@ -52,7 +52,7 @@ export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {
 };
 
 /** Secrets kept sealed (secretBox) and answered as SECRET_MASK when set ('' when not). */
-export const SEALED_SETTINGS: readonly SettingKey[] = ['transcriptionApiKey'];
+export const SEALED_SETTINGS: readonly SettingKey[] = ['transcriptionApiKey', 'asaas'];
 
 /** Keys only the platform owner may change (payment gateway credentials). */
 export const SUPER_ONLY_SETTINGS: readonly SettingKey[] = ['asaas'];

@@ -122,6 +122,9 @@ import { externalApiRoutes } from './modules/external-api/external-api-routes.js
 import { webhookService } from './modules/webhooks/webhook-service.js';
 import { webhookRoutes } from './modules/webhooks/webhook-routes.js';
 import { webhookListeners } from './modules/webhooks/webhook-listener.js';
+import { billingService } from './modules/billing/billing-service.js';
+import { billingRoutes, billingWebhookRoutes } from './modules/billing/billing-routes.js';
+import { subscriptionBlock } from './http/subscription-block.js';
 
 export interface AppDeps {
   config: Config;
@@ -258,20 +261,33 @@ function makeServices(deps: {
     allowPrivateUrls: config.allowPrivateUrls,
   });
   webhookListeners(bus, webhooks);
+  const billing = billingService({
+    db,
+    events,
+    clock,
+    box,
+    jobs: () => jobs,
+    asaasApiUrl: config.asaasApiUrl,
+    webhookToken: config.asaasWebhookToken,
+    log,
+  });
   // Every durable job, registered in one place (server/src/jobs/README.md).
   jobs.register(
     ...Object.values(ratings.jobs),
     ...Object.values(ticketTimers.jobs),
-    ...Object.values(campaignDispatcher.jobs),
+    // Campaigns and schedules of a company whose subscription is blocked wait, and resume once it pays.
+    ...billing.pausedWhileBlocked(Object.values(campaignDispatcher.jobs)),
     ...Object.values(bot.jobs),
-    ...Object.values(schedules.jobs),
+    ...billing.pausedWhileBlocked(Object.values(schedules.jobs)),
     ...Object.values(contactLists.jobs),
     ...Object.values(push.jobs),
     ...Object.values(templates.jobs),
     ...Object.values(automation.jobs),
     ...Object.values(webhooks.jobs),
+    ...Object.values(billing.jobs),
   );
   return {
+    billing,
     bus,
     bot,
     automation,
@@ -481,6 +497,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       );
       // The external API: a connection token instead of a user session (docs/external-api.md).
       await api.register(externalApiRoutes(services.externalApi, { rateLimit: config.apiRateLimit }));
+      // Asaas's webhook: its own token header, no user token.
+      await api.register(billingWebhookRoutes(services.billing));
       await api.register(
         authRoutes({
           auth: services.auth,
@@ -493,6 +511,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       );
       await api.register(async (priv) => {
         priv.addHook('onRequest', requireAuth(authenticate));
+        // A company past dueDate + 1 day may only read and pay (402 ERR_SUBSCRIPTION_EXPIRED).
+        priv.addHook('onRequest', subscriptionBlock(services.billing.isBlocked));
         // Every module behind a signed-in user, one line each.
         for (const routes of [
           userRoutes(services.users),
@@ -521,6 +541,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           announcementRoutes(services.announcements),
           pushRoutes(services.push),
           webhookRoutes(services.webhooks),
+          billingRoutes(services.billing),
         ])
           await priv.register(routes);
       });

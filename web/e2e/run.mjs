@@ -23,19 +23,20 @@ const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const port = await new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const p = s.address().port;
-    s.close(() => resolve(p));
+/** A port nothing listens on now. */
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
   });
-});
+const port = await freePort();
 // The local OpenAI server the automation test starts (server/test/fake-openai.ts) listens here.
-const openaiPort = await new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const p = s.address().port;
-    s.close(() => resolve(p));
-  });
-});
+const openaiPort = await freePort();
+// The local Asaas (server/test/asaas-fake.ts) listens here once billing.test.ts starts it.
+const asaasPort = await freePort();
+const asaasWebhookToken = 'e2e-asaas-webhook-token-0123456789';
 const dataDir = mkdtempSync(join(tmpdir(), 'recado-e2e-'));
 const baseUrl = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
@@ -56,6 +57,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 
     // Every browser test signs in as the demo admin; the limit itself is tested in the server suite.
     LOGIN_RATE_LIMIT: '1000',
     OPENAI_BASE_URL: `http://127.0.0.1:${openaiPort}/v1`,
+    ASAAS_API_URL: `http://127.0.0.1:${asaasPort}/api/v3`,
+    ASAAS_WEBHOOK_TOKEN: asaasWebhookToken,
   },
 });
 let serverLog = '';
@@ -100,6 +103,8 @@ const tests = spawnSync(
       E2E_DATA_DIR: dataDir,
       CHROMIUM_PATH: chromium,
       E2E_OPENAI_PORT: String(openaiPort),
+      E2E_ASAAS_PORT: String(asaasPort),
+      E2E_ASAAS_WEBHOOK_TOKEN: asaasWebhookToken,
     },
   },
 );

@@ -63,6 +63,7 @@ POST   /api/messages/send                               connection
 POST   /api/messages/schedule                           connection
 GET    /api/messages/status/:id                         connection
 POST   /api/contacts/check                              connection
+POST   /api/webhooks/asaas                              public
 POST   /api/auth/login                                  public
 POST   /api/auth/refresh_token                          public
 DELETE /api/auth/logout                                 user
@@ -259,4 +260,8 @@ GET    /api/webhooks/:id/secret                         admin
 POST   /api/webhooks/:id/secret                         admin
 GET    /api/webhooks/:id/deliveries                     admin
 POST   /api/webhooks/:id/deliveries/:deliveryId/resend  admin
+GET    /api/invoices/all                                admin
+POST   /api/subscription                                admin
+POST   /api/asaas/subscriptions                         admin
+GET    /api/asaas/subscriptions/link                    admin
 `.trim();

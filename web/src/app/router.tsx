@@ -34,6 +34,7 @@ const PromptsPage = lazy(() => import('../pages/prompts/PromptsPage.js'));
 const MessagesApiPage = lazy(() => import('../pages/messages-api/MessagesApiPage.js'));
 const QueueIntegrationsPage = lazy(() => import('../pages/queue-integrations/QueueIntegrationsPage.js'));
 const ChatsPage = lazy(() => import('../pages/chats/ChatsPage.js'));
+const InvoicesPage = lazy(() => import('../pages/financeiro/InvoicesPage.js'));
 const ComingSoonPage = lazy(() => import('../pages/placeholder/ComingSoonPage.js'));
 const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage.js'));
 
@@ -97,7 +98,7 @@ const router = createBrowserRouter([
             path: '/messages-api',
             element: <PlanRoute flag="useExternalApi">{page(<MessagesApiPage />)}</PlanRoute>,
           },
-          { path: '/financeiro', element: soon('invoices') },
+          { path: '/financeiro', element: page(<InvoicesPage />) },
           {
             path: '/announcements',
             element: <SuperRoute>{page(<AnnouncementsPage />)}</SuperRoute>,

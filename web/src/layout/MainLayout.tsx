@@ -1,3 +1,5 @@
+import { SubscriptionBlock } from '../pages/financeiro/SubscriptionBlock.js';
+import { WelcomeWalkthrough } from '../pages/financeiro/WelcomeWalkthrough.js';
 import { useState } from 'react';
 import { Outlet } from 'react-router';
 import { Box, Drawer, useMediaQuery } from '@mui/material';
@@ -76,6 +78,8 @@ export default function MainLayout() {
         <Box component="main" sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
           <Outlet />
         </Box>
+        <SubscriptionBlock />
+        <WelcomeWalkthrough />
       </Box>
     </Box>
   );

@@ -17,3 +17,4 @@ export * from './automation.js';
 export * from './socket-io.js';
 export * from './templates.js';
 export * from './webhooks.js';
+export * from './billing.js';

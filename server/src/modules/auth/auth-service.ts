@@ -3,10 +3,12 @@ import { and, count, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import {
   RESET_CODE_TTL_MINUTES,
   SUPER_ONLY_SETTINGS,
+  subscriptionState,
   type AuthUser,
   type ResetPasswordInput,
   type SettingKey,
 } from '@recado/contracts';
+import { maskSecretSetting } from '../settings/setting-service.js';
 import type { Db } from '../../db/client.js';
 import { companies, passwordResets, userSessions, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -71,13 +73,14 @@ export function authService(deps: AuthDeps) {
     if (!view || !company) throw new AppError('ERR_SESSION_EXPIRED', 401);
     // Gateway credentials are the platform owner's: other users never receive them.
     const settings = view.super
-      ? company.settings
+      ? company.settings.map(maskSecretSetting)
       : company.settings.filter((s) => !SUPER_ONLY_SETTINGS.includes(s.key as SettingKey));
     return {
       ...view,
       profile: view.profile as AuthUser['profile'],
       allTicket: view.allTicket as AuthUser['allTicket'],
-      company: { ...company, settings },
+      // Why the app is blocked, if it is: the web shows the modal, the server refuses writes (402).
+      company: { ...company, settings, subscription: subscriptionState(company, new Date()) },
     };
   }
 

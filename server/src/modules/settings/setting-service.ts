@@ -40,12 +40,16 @@ export async function readSetting(db: Db, companyId: number, key: SettingKey): P
   return row?.value ?? SETTING_DEFAULTS[key];
 }
 
+/** A sealed setting is answered as the mask when set, '' when not (the company's settings in /auth/me too). */
+export const maskSecretSetting = <S extends { key: string; value: string }>(s: S): S =>
+  (SEALED_SETTINGS as readonly string[]).includes(s.key) ? { ...s, value: s.value ? SECRET_MASK : '' } : s;
+
 export function settingService({ db, events, box }: { db: Db; events: Events; box: SecretBox }) {
   return {
     async list(t: Tenant): Promise<Setting[]> {
       const all = await readSettings(db, t.companyId);
-      // Gateway credentials are the platform owner's business.
-      return t.super ? all : all.filter((s) => !SUPER_ONLY_SETTINGS.includes(s.key));
+      // Gateway credentials are the platform owner's business, and even they see only the mask.
+      return t.super ? all.map(maskSecretSetting) : all.filter((s) => !SUPER_ONLY_SETTINGS.includes(s.key));
     },
     async get(t: Tenant, key: SettingKey): Promise<Setting> {
       if (SUPER_ONLY_SETTINGS.includes(key) && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
@@ -75,7 +79,7 @@ export function settingService({ db, events, box }: { db: Db; events: Events; bo
           target: [settings.companyId, settings.key],
           set: { value: stored, updatedAt: new Date() },
         });
-      const setting = { key, value };
+      const setting = maskSecretSetting({ key, value });
       // A super-only value (a gateway token) goes to super users' sockets only, never to the whole company.
       if (SUPER_ONLY_SETTINGS.includes(key))
         events.toRoom(rooms.platform(), t.companyId, 'settings', { action: 'update', setting });

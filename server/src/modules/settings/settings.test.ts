@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { SETTING_DEFAULTS, SETTING_KEYS, SETTING_VALUES, type SettingKey } from '@recado/contracts';
+import {
+  SECRET_MASK,
+  SETTING_DEFAULTS,
+  SETTING_KEYS,
+  SETTING_VALUES,
+  type SettingKey,
+} from '@recado/contracts';
 import { collectEvents, nextEvent, testApp, unique } from '../../../test/helpers.js';
 
 const t = await testApp();
@@ -128,8 +134,9 @@ describe('changing', () => {
 
     const ok = await t.as(su).put('/settings/asaas', { value: token });
     expect(ok.status).toBe(200);
-    expect((await superEvent).setting).toEqual({ key: 'asaas', value: token });
-    expect((await (await t.as(su).get('/settings/asaas')).json()).value).toBe(token);
+    // Sealed at rest: even the super user reads the mask only (the key is the server's to use).
+    expect((await superEvent).setting).toEqual({ key: 'asaas', value: SECRET_MASK });
+    expect((await (await t.as(su).get('/settings/asaas')).json()).value).toBe(SECRET_MASK);
     await new Promise((r) => setTimeout(r, 200));
 
     expect(staffSees.join()).not.toContain(token);
@@ -138,9 +145,9 @@ describe('changing', () => {
     const me = await (await t.as(staff).get('/auth/me')).json();
     expect(JSON.stringify(me)).not.toContain(token);
     expect(me.company.settings.map((s: { key: string }) => s.key)).not.toContain('asaas');
-    // The super user's own session still carries it.
+    // The super user's own session carries only the mask (set, but never shown).
     const superMe = await (await t.as(su).get('/auth/me')).json();
-    expect(asMap(superMe.company.settings).asaas).toBe(token);
+    expect(asMap(superMe.company.settings).asaas).toBe(SECRET_MASK);
   });
 });
 

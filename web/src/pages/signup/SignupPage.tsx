@@ -1,3 +1,4 @@
+import { WELCOME_KEY } from '../financeiro/WelcomeWalkthrough.js';
 import { useEffect, useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -112,6 +113,8 @@ export default function SignupPage() {
     try {
       await request('POST', '/companies/cadastro', { anonymous: true, body: values });
       toast.success('signup.success');
+      // The welcome walkthrough shows once, at this new admin's first sign-in (operations §2).
+      localStorage.setItem(WELCOME_KEY, values.email.toLowerCase());
       navigate('/login', { replace: true });
     } catch (err) {
       toast.error(err);

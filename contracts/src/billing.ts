@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { ResourceSpec } from './resources.js';
+import { EXPIRY_GRACE_DAYS, RECURRENCE_MONTHS, type Recurrence } from './constants.js';
+
+/** Billing (operations §2, §3, §4, §7): invoices, the Pix checkout, subscription blocking. */
+
+export const INVOICE_STATUSES = ['open', 'paid', 'expired'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export interface Invoice {
+  id: number;
+  companyId: number;
+  /** Shown to the super user, who sees every company's invoices. */
+  companyName?: string;
+  detail: string;
+  value: number;
+  dueDate: string;
+  status: InvoiceStatus;
+  paidAt: string | null;
+  createdAt: string;
+}
+
+export const InvoiceListQuery = z.object({
+  searchParam: z.string().trim().toLowerCase().max(100).optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+});
+
+/** Checkout payload (operations §3). Card fields are accepted and ignored: the charge is a Pix one. */
+export const CheckoutInput = z.object({
+  firstName: z.string().trim().min(1).max(100),
+  lastName: z.string().trim().max(100).optional().default(''),
+  address2: z.string().trim().max(200).optional().default(''),
+  city: z.string().trim().max(100).optional().default(''),
+  state: z.string().trim().max(100).optional().default(''),
+  zipcode: z.string().trim().max(20).optional().default(''),
+  country: z.string().trim().max(50).optional().default(''),
+  useAddressForPaymentDetails: z.boolean().optional(),
+  nameOnCard: z.string().max(100).optional(),
+  cardNumber: z.string().max(30).optional(),
+  cvv: z.string().max(5).optional(),
+  /** Serialized plan (price, users, connections; planId when a listed plan was chosen). */
+  plan: z.string().max(2000).optional(),
+  price: z.coerce.number().min(0).max(1_000_000).optional(),
+  users: z.coerce.number().int().min(0).max(10000).optional(),
+  connections: z.coerce.number().int().min(0).max(10000).optional(),
+  /** Pay this invoice; without it the charge is the company's current billing period. */
+  invoiceId: z.coerce.number().int().positive().max(2147483647).optional(),
+  /** CPF/CNPJ of the payer, which Asaas requires to create a customer. */
+  document: z.string().trim().max(20).optional(),
+});
+export type CheckoutInput = z.infer<typeof CheckoutInput>;
+
+/** The Pix data answered by POST /subscription (operations §3). */
+export interface PixCharge {
+  invoiceId: number;
+  paymentId: string;
+  qrcode: { qrcode: string; encodedImage: string; expirationDate: string | null };
+  valor: { original: string };
+  dueDate: string;
+}
+
+/** The payment event (`company-{id}-payment`). */
+export interface PaymentEvent {
+  action: 'CONCLUIDA' | 'OVERDUE' | 'REFUNDED' | 'DELETED';
+  invoiceId: number;
+  company?: { id: number; dueDate: string | null; trialPeriod: boolean };
+}
+
+export type BlockReason = 'trial_expired' | 'subscription_expired';
+
+export interface SubscriptionState {
+  blocked: boolean;
+  reason: BlockReason | null;
+  /** Whole days since dueDate (0 = due today or not yet due). */
+  daysOverdue: number;
+  /** Whole days until dueDate (negative once past). */
+  daysLeft: number | null;
+}
+
+const DAY = 86_400_000;
+const dayStart = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+
+/** Core §8 / operations §4: the app is blocked once now is past dueDate plus one day. */
+export function subscriptionState(
+  company: { dueDate: string | null; trialPeriod: boolean },
+  now: Date,
+): SubscriptionState {
+  if (!company.dueDate) return { blocked: false, reason: null, daysOverdue: 0, daysLeft: null };
+  const due = Date.parse(`${company.dueDate.slice(0, 10)}T00:00:00Z`);
+  const daysLeft = Math.round((due - dayStart(now)) / DAY);
+  const blocked = now.getTime() > due + EXPIRY_GRACE_DAYS * DAY;
+  return {
+    blocked,
+    reason: blocked ? (company.trialPeriod ? 'trial_expired' : 'subscription_expired') : null,
+    daysOverdue: Math.max(0, -daysLeft),
+    daysLeft,
+  };
+}
+
+/** dueDate (YYYY-MM-DD) plus the recurrence's months, the day clamped to the month's end. */
+export function addRecurrence(dueDate: string, recurrence: string): string {
+  const months = RECURRENCE_MONTHS[recurrence as Recurrence] ?? 1;
+  const [y, m, d] = dueDate.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
+}
+
+/**
+ * The invoices list for the web's resource kit. Not in RESOURCES: invoices are made by the server (no
+ * POST); `company-{id}-payment` carries payment actions (CONCLUIDA, OVERDUE…), after which lists refetch.
+ */
+export const INVOICE_RESOURCE: ResourceSpec = {
+  path: '/invoices/all',
+  listField: 'records',
+  entity: 'payment',
+  recordField: 'invoice',
+  deleteIdField: 'invoiceId',
+};

@@ -1,0 +1,507 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  PAGE_SIZE,
+  addRecurrence,
+  subscriptionState,
+  type CheckoutInput,
+  type Invoice,
+  type InvoiceStatus,
+  type PaymentEvent,
+  type PixCharge,
+} from '@recado/contracts';
+import type { Db } from '../../db/client.js';
+import { billingCustomers, billingEvents, companies, invoices, plans, users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { Tenant } from '../../http/tenant.js';
+import { defineJob, noPayload, type JobDefinition, type JobQueue } from '../../jobs/job-queue.js';
+import type { Clock } from '../../lib/clock.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import { containsText, isDbId } from '../../lib/sql.js';
+import type { Events } from '../../realtime/events.js';
+import { readSetting } from '../settings/setting-service.js';
+import { ASAAS_CYCLES, AsaasError, asaasClient, type AsaasClient } from './asaas-client.js';
+
+/** Invoices are created this many days ahead of the company's dueDate. */
+export const INVOICE_LEAD_DAYS = 10;
+/** A paused job (campaign, schedule) of a blocked company looks again after this. */
+export const PAUSE_RETRY_MS = 60_000;
+const DAY = 86_400_000;
+
+type InvoiceRow = typeof invoices.$inferSelect;
+type Log = { info(o: object, m?: string): void; warn(o: object, m?: string): void };
+
+const today = (now: Date) => now.toISOString().slice(0, 10);
+const plusDays = (now: Date, n: number) => new Date(now.getTime() + n * DAY).toISOString().slice(0, 10);
+const later = (a: string, b: string) => (a > b ? a : b);
+
+/** Display status (operations §4): an unpaid invoice past its dueDate is expired. */
+const displayStatus = (r: InvoiceRow, now: Date): InvoiceStatus =>
+  r.status === 'open' && r.dueDate < today(now) ? 'expired' : (r.status as InvoiceStatus);
+
+const toInvoice = (r: InvoiceRow, now: Date, companyName?: string): Invoice => ({
+  id: r.id,
+  companyId: r.companyId,
+  ...(companyName !== undefined ? { companyName } : {}),
+  detail: r.detail,
+  value: r.value,
+  dueDate: r.dueDate,
+  status: displayStatus(r, now),
+  paidAt: r.paidAt?.toISOString() ?? null,
+  createdAt: r.createdAt.toISOString(),
+});
+
+/** The webhook body Asaas posts: `{ id, event, payment: { id, customer, externalReference, … } }`. */
+const WebhookBody = z.object({
+  id: z.string().min(1).max(200),
+  event: z.string().min(1).max(100),
+  payment: z
+    .object({
+      id: z.string().min(1).max(100),
+      customer: z.string().max(100).nullish(),
+      externalReference: z.string().max(200).nullish(),
+    })
+    .passthrough()
+    .optional(),
+});
+
+const PAID_EVENTS = new Set(['PAYMENT_RECEIVED', 'PAYMENT_CONFIRMED']);
+const sameSecret = (a: string, b: string) =>
+  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+
+/** A plan id inside the checkout's serialized plan (`{"planId":7,…}` or `{"id":7,…}`), if any. */
+function chosenPlanId(input: CheckoutInput): number | undefined {
+  if (!input.plan) return undefined;
+  try {
+    const p = JSON.parse(input.plan) as { planId?: unknown; id?: unknown };
+    const id = Number(p.planId ?? p.id);
+    return isDbId(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function billingService(deps: {
+  db: Db;
+  events: Events;
+  clock: Clock;
+  box: SecretBox;
+  jobs: () => JobQueue;
+  asaasApiUrl: string;
+  webhookToken?: string;
+  log: Log;
+}) {
+  const { db, events, clock, box, log } = deps;
+
+  // ---- blocking (operations §4) --------------------------------------------------------------------
+
+  async function state(companyId: number) {
+    const [c] = await db
+      .select({ dueDate: companies.dueDate, trialPeriod: companies.trialPeriod })
+      .from(companies)
+      .where(eq(companies.id, companyId));
+    return subscriptionState(c ?? { dueDate: null, trialPeriod: false }, clock.now());
+  }
+  const isBlocked = async (companyId: number) => (await state(companyId)).blocked;
+
+  /**
+   * Jobs of a blocked company (campaign sends, schedules) wait instead of running: the run puts itself
+   * back PAUSE_RETRY_MS later with the same key and payload, so it resumes on its own after payment.
+   */
+  function pausedWhileBlocked(definitions: JobDefinition[]): JobDefinition[] {
+    return definitions.map((def) => ({
+      ...def,
+      handler: async (job) => {
+        if (job.companyId && (await isBlocked(job.companyId))) {
+          await deps.jobs().schedule(def, {
+            key: job.key ?? undefined,
+            runAt: new Date(clock.now().getTime() + PAUSE_RETRY_MS),
+            payload: job.payload,
+            companyId: job.companyId,
+          });
+          return;
+        }
+        return def.handler(job);
+      },
+    }));
+  }
+
+  // ---- invoices -------------------------------------------------------------------------------------
+
+  /** One invoice per company whose dueDate is near, for that dueDate (idempotent: the unique index). */
+  async function generateInvoices() {
+    const horizon = plusDays(clock.now(), INVOICE_LEAD_DAYS);
+    const result = await db.execute(sql`
+      insert into invoices (company_id, detail, value, due_date, plan_id)
+      select c.id, p.name, p.value, c.due_date, p.id
+      from companies c join plans p on p.id = c.plan_id
+      where c.status and c.due_date is not null and c.due_date <= ${horizon} and p.value > 0
+        and not exists (select 1 from users u where u.company_id = c.id and u.super)
+      on conflict do nothing
+      returning id`);
+    const rows = (result as unknown as { rows?: unknown[] }).rows ?? (result as unknown as unknown[]);
+    if (rows.length) log.info({ created: rows.length }, 'invoices created');
+    return rows.length;
+  }
+
+  const invoiceJob = defineJob({
+    kind: 'billing.invoices',
+    payload: noPayload,
+    handler: async () => void (await generateInvoices()),
+    options: { every: DAY },
+  });
+
+  /** The company's invoice for its current dueDate, created when the daily job has not yet. */
+  async function currentInvoice(companyId: number): Promise<InvoiceRow> {
+    const [c] = await db
+      .select({ company: companies, plan: plans })
+      .from(companies)
+      .innerJoin(plans, eq(plans.id, companies.planId))
+      .where(eq(companies.id, companyId));
+    if (!c) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
+    const dueDate = c.company.dueDate ?? today(clock.now());
+    await db
+      .insert(invoices)
+      .values({ companyId, detail: c.plan.name, value: c.plan.value, dueDate, planId: c.plan.id })
+      .onConflictDoNothing();
+    const [row] = await db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.companyId, companyId), eq(invoices.dueDate, dueDate)));
+    return row!;
+  }
+
+  async function loadInvoice(t: Tenant, id: number): Promise<InvoiceRow> {
+    const [row] = isDbId(id)
+      ? await db
+          .select()
+          .from(invoices)
+          .where(and(eq(invoices.id, id), eq(invoices.companyId, t.companyId)))
+      : [];
+    if (!row) throw new AppError('ERR_NO_INVOICE_FOUND', 404);
+    return row;
+  }
+
+  // ---- the payment provider -------------------------------------------------------------------------
+
+  /** The platform's Asaas key: the `asaas` setting of the super user's company, sealed at rest. */
+  async function client(): Promise<AsaasClient> {
+    const [p] = await db
+      .select({ companyId: users.companyId })
+      .from(users)
+      .where(eq(users.super, true))
+      .orderBy(users.id)
+      .limit(1);
+    const sealed = p ? await readSetting(db, p.companyId, 'asaas') : '';
+    let apiKey = '';
+    if (sealed) {
+      try {
+        apiKey = box.open(sealed);
+      } catch {
+        apiKey = '';
+      }
+    }
+    if (!apiKey) throw new AppError('ERR_PAYMENT_PROVIDER', 503, 'The payment provider is not configured');
+    return asaasClient({ baseUrl: deps.asaasApiUrl, apiKey });
+  }
+
+  /** Provider failures are a 502 with the provider's description, never a 500. */
+  async function provider<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      const description = err instanceof AsaasError ? err.description : (err as Error).message;
+      log.warn({ err: description }, 'payment provider call failed');
+      throw new AppError('ERR_PAYMENT_PROVIDER', 502, description);
+    }
+  }
+
+  async function customerFor(api: AsaasClient, companyId: number, input?: CheckoutInput): Promise<string> {
+    const [known] = await db
+      .select({ id: billingCustomers.providerCustomerId })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.companyId, companyId));
+    if (known) return known.id;
+    const [c] = await db.select().from(companies).where(eq(companies.id, companyId));
+    if (!c) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
+    const name = input ? `${input.firstName} ${input.lastName}`.trim() : c.billingName || c.name;
+    const created = await api.createCustomer({
+      name: name || c.name,
+      cpfCnpj: (input?.document || c.document || '').replace(/\D/g, '') || undefined,
+      email: c.email || undefined,
+      mobilePhone: c.phone.replace(/\D/g, '') || undefined,
+      postalCode: (input?.zipcode || c.addressZipCode || '').replace(/\D/g, '') || undefined,
+      address: input?.address2 || c.addressStreet || undefined,
+      province: c.addressDistrict || undefined,
+      externalReference: `company:${companyId}`,
+    });
+    // Two checkouts at once: the first stored customer wins, both charges stay valid.
+    await db
+      .insert(billingCustomers)
+      .values({ companyId, providerCustomerId: created.id })
+      .onConflictDoNothing();
+    const [stored] = await db
+      .select({ id: billingCustomers.providerCustomerId })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.companyId, companyId));
+    return stored!.id;
+  }
+
+  // ---- the webhook ----------------------------------------------------------------------------------
+
+  async function invoiceForPayment(
+    tx: Db,
+    payment: { id: string; customer?: string | null; externalReference?: string | null },
+  ): Promise<InvoiceRow | undefined> {
+    const [byCharge] = await tx.select().from(invoices).where(eq(invoices.providerPaymentId, payment.id));
+    if (byCharge) return byCharge;
+    const ref = /^invoice:(\d+)$/.exec(payment.externalReference ?? '');
+    if (ref) {
+      const [byRef] = await tx
+        .select()
+        .from(invoices)
+        .where(eq(invoices.id, Number(ref[1])));
+      return byRef;
+    }
+    // A charge made by Asaas itself (a subscription, a payment link): the customer's company's current invoice.
+    const company = /^company:(\d+)$/.exec(payment.externalReference ?? '');
+    let companyId = company ? Number(company[1]) : undefined;
+    if (!companyId && payment.customer) {
+      const [c] = await tx
+        .select({ companyId: billingCustomers.companyId })
+        .from(billingCustomers)
+        .where(eq(billingCustomers.providerCustomerId, payment.customer));
+      companyId = c?.companyId;
+    }
+    if (!companyId || !isDbId(companyId)) return undefined;
+    const [open] = await tx
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.companyId, companyId), ne(invoices.status, 'paid')))
+      .orderBy(invoices.dueDate)
+      .limit(1);
+    return open ?? (await currentInvoice(companyId));
+  }
+
+  return {
+    jobs: { invoices: invoiceJob },
+    state,
+    isBlocked,
+    pausedWhileBlocked,
+    generateInvoices,
+
+    async list(t: Tenant, search: string, pageNumber: number) {
+      const now = clock.now();
+      const where = and(
+        t.super ? undefined : eq(invoices.companyId, t.companyId),
+        search
+          ? or(
+              containsText(invoices.detail, search),
+              containsText(invoices.status, search),
+              sql`${invoices.dueDate}::text like ${`%${search}%`}`,
+              t.super ? containsText(companies.name, search) : undefined,
+            )
+          : undefined,
+      );
+      const rows = await db
+        .select({ invoice: invoices, companyName: companies.name })
+        .from(invoices)
+        .innerJoin(companies, eq(companies.id, invoices.companyId))
+        .where(where)
+        .orderBy(desc(invoices.dueDate), desc(invoices.id))
+        .limit(PAGE_SIZE + 1)
+        .offset((pageNumber - 1) * PAGE_SIZE);
+      return {
+        records: rows
+          .slice(0, PAGE_SIZE)
+          .map((r) => toInvoice(r.invoice, now, t.super ? r.companyName : undefined)),
+        hasMore: rows.length > PAGE_SIZE,
+      };
+    },
+
+    /** POST /subscription: a Pix charge for the invoice (or the current period) and its QR code. */
+    async checkout(t: Tenant, input: CheckoutInput): Promise<PixCharge> {
+      let invoice = input.invoiceId
+        ? await loadInvoice(t, input.invoiceId)
+        : await currentInvoice(t.companyId);
+      if (invoice.status === 'paid') throw new AppError('ERR_INVOICE_ALREADY_PAID', 409);
+      // The price is the plan's, never the one the browser sends.
+      const planId = chosenPlanId(input);
+      if (planId && !input.invoiceId) {
+        const [p] = await db
+          .select()
+          .from(plans)
+          .where(and(eq(plans.id, planId), eq(plans.isPublic, true)));
+        if (!p) throw new AppError('ERR_NO_PLAN_FOUND', 404);
+        const [changed] = await db
+          .update(invoices)
+          .set({ planId: p.id, value: p.value, detail: p.name, updatedAt: new Date() })
+          .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
+          .returning();
+        if (!changed) throw new AppError('ERR_INVOICE_ALREADY_PAID', 409);
+        invoice = changed;
+      }
+      if (!(invoice.value > 0)) throw new AppError('ERR_VALIDATION', 400, 'Nothing to pay');
+      const api = await client();
+      const charged = invoice;
+      const { payment, qr } = await provider(async () => {
+        const customer = await customerFor(api, t.companyId, input);
+        const payment = await api.createPixPayment({
+          customer,
+          value: charged.value,
+          dueDate: later(today(clock.now()), charged.dueDate),
+          description: charged.detail,
+          externalReference: `invoice:${charged.id}`,
+        });
+        return { payment, qr: await api.pixQrCode(payment.id) };
+      });
+      await db
+        .update(invoices)
+        .set({ providerPaymentId: payment.id, updatedAt: new Date() })
+        .where(eq(invoices.id, charged.id));
+      return {
+        invoiceId: charged.id,
+        paymentId: payment.id,
+        qrcode: {
+          qrcode: qr.payload,
+          encodedImage: qr.encodedImage,
+          expirationDate: qr.expirationDate ?? null,
+        },
+        valor: { original: charged.value.toFixed(2) },
+        dueDate: payment.dueDate,
+      };
+    },
+
+    /** POST /asaas/subscriptions: a recurring Pix subscription at the company's plan and recurrence. */
+    async subscribe(t: Tenant) {
+      const [c] = await db
+        .select({ company: companies, plan: plans })
+        .from(companies)
+        .innerJoin(plans, eq(plans.id, companies.planId))
+        .where(eq(companies.id, t.companyId));
+      if (!c) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
+      const api = await client();
+      return provider(async () => {
+        const customer = await customerFor(api, t.companyId);
+        const s = await api.createSubscription({
+          customer,
+          value: c.plan.value,
+          nextDueDate: later(today(clock.now()), c.company.dueDate ?? today(clock.now())),
+          cycle: ASAAS_CYCLES[c.company.recurrence] ?? 'MONTHLY',
+          description: c.plan.name,
+          externalReference: `company:${t.companyId}`,
+        });
+        return { id: s.id, value: s.value, cycle: s.cycle, nextDueDate: s.nextDueDate };
+      });
+    },
+
+    /** GET /asaas/subscriptions/link: the trial upgrade's payment link (opened in a new tab). */
+    async paymentLink(t: Tenant) {
+      const [c] = await db
+        .select({ company: companies, plan: plans })
+        .from(companies)
+        .innerJoin(plans, eq(plans.id, companies.planId))
+        .where(eq(companies.id, t.companyId));
+      if (!c) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
+      const api = await client();
+      const link = await provider(() =>
+        api.createPaymentLink({
+          name: `${c.plan.name} — ${c.company.name}`.slice(0, 100),
+          value: c.plan.value,
+          subscriptionCycle: ASAAS_CYCLES[c.company.recurrence] ?? 'MONTHLY',
+          externalReference: `company:${t.companyId}`,
+        }),
+      );
+      return { paymentLink: link.url };
+    },
+
+    /** Token check for `POST /api/webhooks/asaas` (constant time; no token configured refuses all). */
+    tokenMatches(token: string | undefined) {
+      return Boolean(deps.webhookToken && token && sameSecret(token, deps.webhookToken));
+    },
+
+    /**
+     * One webhook event, processed once (its id is recorded in the same transaction as its effect).
+     * Answers what happened, for the log and tests; unknown or malformed events are logged and ignored.
+     */
+    async webhook(body: unknown): Promise<'processed' | 'duplicate' | 'ignored'> {
+      const parsed = WebhookBody.safeParse(body);
+      if (!parsed.success) {
+        log.warn({ issues: parsed.error.issues.length }, 'asaas webhook: malformed event ignored');
+        return 'ignored';
+      }
+      const { id, event, payment } = parsed.data;
+      const emits: { companyId: number; payload: PaymentEvent }[] = [];
+      const outcome = await db.transaction(async (tx) => {
+        const [fresh] = await tx
+          .insert(billingEvents)
+          .values({ id, event, paymentId: payment?.id ?? null })
+          .onConflictDoNothing()
+          .returning({ id: billingEvents.id });
+        if (!fresh) return 'duplicate' as const;
+        if (!payment) return 'ignored' as const;
+        const invoice = await invoiceForPayment(tx as unknown as Db, payment);
+        if (!invoice) {
+          log.warn({ event, paymentId: payment.id }, 'asaas webhook: no invoice for this payment');
+          return 'ignored' as const;
+        }
+        const now = clock.now();
+        if (PAID_EVENTS.has(event)) {
+          const [paid] = await tx
+            .update(invoices)
+            .set({ status: 'paid', paidAt: now, providerPaymentId: payment.id, updatedAt: now })
+            .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
+            .returning();
+          if (!paid) return 'duplicate' as const;
+          const [c] = await tx.select().from(companies).where(eq(companies.id, paid.companyId));
+          if (!c) return 'ignored' as const;
+          const dueDate = addRecurrence(later(today(now), c.dueDate ?? today(now)), c.recurrence);
+          await tx
+            .update(companies)
+            .set({ dueDate, trialPeriod: false, planId: paid.planId ?? c.planId, updatedAt: now })
+            .where(eq(companies.id, c.id));
+          emits.push({
+            companyId: c.id,
+            payload: {
+              action: 'CONCLUIDA',
+              invoiceId: paid.id,
+              company: { id: c.id, dueDate, trialPeriod: false },
+            },
+          });
+          return 'processed' as const;
+        }
+        const change: Record<string, PaymentEvent['action'] | undefined> = {
+          PAYMENT_OVERDUE: 'OVERDUE',
+          PAYMENT_REFUNDED: 'REFUNDED',
+          PAYMENT_DELETED: 'DELETED',
+        };
+        const action = change[event];
+        if (!action) return 'ignored' as const;
+        if (action === 'OVERDUE')
+          await tx
+            .update(invoices)
+            .set({ status: 'expired', updatedAt: now })
+            .where(and(eq(invoices.id, invoice.id), eq(invoices.status, 'open')));
+        else if (action === 'REFUNDED')
+          await tx
+            .update(invoices)
+            .set({ status: 'open', paidAt: null, updatedAt: now })
+            .where(eq(invoices.id, invoice.id));
+        // A deleted charge is forgotten: the next checkout makes a new one.
+        else
+          await tx
+            .update(invoices)
+            .set({ providerPaymentId: null, updatedAt: now })
+            .where(and(eq(invoices.id, invoice.id), eq(invoices.providerPaymentId, payment.id)));
+        emits.push({ companyId: invoice.companyId, payload: { action, invoiceId: invoice.id } });
+        return 'processed' as const;
+      });
+      for (const e of emits) events.toCompany(e.companyId, 'payment', e.payload);
+      log.info({ event, eventId: id, outcome }, 'asaas webhook');
+      return outcome;
+    },
+  };
+}
+export type BillingService = ReturnType<typeof billingService>;
