@@ -35,7 +35,6 @@ const MessagesApiPage = lazy(() => import('../pages/messages-api/MessagesApiPage
 const QueueIntegrationsPage = lazy(() => import('../pages/queue-integrations/QueueIntegrationsPage.js'));
 const ChatsPage = lazy(() => import('../pages/chats/ChatsPage.js'));
 const InvoicesPage = lazy(() => import('../pages/financeiro/InvoicesPage.js'));
-const ComingSoonPage = lazy(() => import('../pages/placeholder/ComingSoonPage.js'));
 const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage.js'));
 
 const page = (node: ReactNode) => <Suspense fallback={<FullPageSpinner />}>{node}</Suspense>;
@@ -54,7 +53,6 @@ function Fallback() {
   return <Navigate to={user ? homeFor(user) : '/login'} replace />;
 }
 
-const soon = (feature: string) => page(<ComingSoonPage feature={feature} />);
 
 const router = createBrowserRouter([
   {
