@@ -53,7 +53,6 @@ function Fallback() {
   return <Navigate to={user ? homeFor(user) : '/login'} replace />;
 }
 
-
 const router = createBrowserRouter([
   {
     element: <PublicOnly />,
