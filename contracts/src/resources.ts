@@ -77,5 +77,13 @@ export const RESOURCES = {
     recordField: 'record',
     deleteIdField: 'id',
   },
+  /** Settings → Webhooks (admins; the events go to the company's admins room). */
+  webhook: {
+    path: '/webhooks',
+    listField: null,
+    entity: 'webhook',
+    recordField: 'webhook',
+    deleteIdField: 'webhookId',
+  },
 } as const satisfies Record<string, ResourceSpec>;
 export type ResourceName = keyof typeof RESOURCES;

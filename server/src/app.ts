@@ -248,6 +248,7 @@ function makeServices(deps: {
     jobs: () => jobs,
     messages: () => messages,
     emitTicket: tickets.emitTicket,
+    bus,
     log,
   });
   const contactLists = contactListService({ db, events, sessions, log, jobs });

@@ -52,6 +52,11 @@ describe('resources answer and emit under the names contracts declare', async ()
     campaign: () => ({ name: unique('Camp '), message1: 'Olá {nome}!' }),
     chat: () => ({ title: unique('Chat '), users: [{ id: c.admin.user.id, name: 'Kit Admin' }] }),
     announcement: () => ({ title: unique('Aviso '), text: 'Manutenção hoje às 22h' }),
+    webhook: () => ({
+      name: unique('ERP '),
+      url: 'https://erp.example.com/kit',
+      events: ['campaign.finished'],
+    }),
   };
 
   for (const name of Object.keys(RESOURCES) as ResourceName[]) {

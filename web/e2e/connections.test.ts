@@ -136,6 +136,35 @@ test('connections: list, add a simulator connection, session buttons, live updat
       await dialog.locator('[data-field="greetingMessage"]').inputValue(),
       'Olá! Bem-vindo ao atendimento de teste.',
     );
+    // The connection's API token (core §3 `token`): one field, masked until shown; no free-text token input.
+    assert.equal(await dialog.locator('[data-field="token"]').count(), 0);
+    const tokenBox = dialog.getByTestId('connection-api-token');
+    const tokenValue = tokenBox.getByTestId('api-token-value');
+    const { token: before } = await http.get<{ token: string }>(`/whatsapp/${id}/token`);
+    assert.ok(before, 'a new connection has a revealable token');
+    await tokenBox.getByRole('button', { name: 'Mostrar token' }).waitFor();
+    assert.notEqual(await tokenValue.inputValue(), before);
+    assert.equal(await dialog.getByText(before).count(), 0);
+    await tokenBox.getByRole('button', { name: 'Mostrar token' }).click();
+    assert.equal(await tokenValue.inputValue(), before);
+    await tokenBox.getByRole('button', { name: 'Ocultar token' }).click();
+    assert.notEqual(await tokenValue.inputValue(), before);
+    // Regenerate: asks first (cancel keeps the token), then replaces it and says so.
+    await tokenBox.getByRole('button', { name: 'Gerar novo token' }).click();
+    const ask = page.getByRole('dialog', { name: 'Gerar um novo token?' });
+    await ask.getByRole('button', { name: 'Cancelar' }).click();
+    await ask.waitFor({ state: 'detached' });
+    assert.equal((await http.get<{ token: string }>(`/whatsapp/${id}/token`)).token, before);
+    await tokenBox.getByRole('button', { name: 'Gerar novo token' }).click();
+    await ask.getByRole('button', { name: 'Gerar novo token' }).click();
+    await page.getByText('Novo token gerado; o anterior deixou de funcionar.').waitFor();
+    await ask.waitFor({ state: 'detached' });
+    const { token: after } = await http.get<{ token: string }>(`/whatsapp/${id}/token`);
+    assert.ok(after && after !== before, 'the token was replaced');
+    await page.waitForFunction(
+      ([sel, v]) => (document.querySelector(sel) as HTMLInputElement | null)?.value === v,
+      ['[data-testid="api-token-value"]', after] as const,
+    );
     await dialog.getByRole('button', { name: 'Cancelar' }).click();
     await dialog.waitFor({ state: 'detached' });
 

@@ -93,6 +93,23 @@ test('messages API: an admin picks the connection, sends a text from the page, t
       await page.goto('/settings?tab=webhooks');
       await page.getByRole('button', { name: 'Adicionar webhook' }).waitFor(LONG);
       await screenshot(page, `settings-webhooks-${mode}`);
+      if (mode === 'light') {
+        // A webhook made elsewhere arrives live; its delivery log opens; it is deleted after a confirmation.
+        const url = `https://erp.example.com/recado-${stamp}`;
+        await call('POST', '/webhooks', { name: `ERP ${stamp}`, url, events: ['campaign.finished'] });
+        const hookRow = page.getByTestId('webhook-row').filter({ hasText: url });
+        await hookRow.waitFor(LONG);
+        assert.match(await hookRow.innerText(), /Ativo/);
+        await hookRow.getByRole('button', { name: 'Registro de entregas' }).click();
+        const log = page.getByRole('dialog');
+        await log.getByText('Nenhum registro encontrado.').waitFor(LONG);
+        await log.getByRole('button', { name: 'Fechar' }).click();
+        await log.waitFor({ state: 'detached' });
+        await hookRow.getByRole('button', { name: 'Excluir' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
+        await page.getByText('Webhook excluído').waitFor(LONG);
+        await hookRow.waitFor({ state: 'detached', ...LONG });
+      }
     } finally {
       await page.context().close();
     }

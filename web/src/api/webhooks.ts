@@ -1,15 +1,26 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Webhook, WebhookDeliveryPage, WebhookInput, WebhookSecret } from '@recado/contracts';
+import {
+  RESOURCES,
+  type Webhook,
+  type WebhookDeliveryPage,
+  type WebhookInput,
+  type WebhookSecret,
+} from '@recado/contracts';
 import { api } from './client.js';
+import { defineResource } from './resource.js';
 
 export const webhookKeys = {
   all: ['webhooks'] as const,
   deliveries: (id: number) => ['webhooks', id, 'deliveries'] as const,
 };
 
-export function useWebhooks() {
-  return useQuery({ queryKey: webhookKeys.all, queryFn: () => api.get<Webhook[]>('/webhooks') });
-}
+/** The company's webhooks (one unpaged list, by id), live through `company-{id}-webhook`. */
+export const webhookResource = defineResource<Webhook, WebhookInput>({
+  spec: RESOURCES.webhook,
+  listsKey: webhookKeys.all,
+  paged: false,
+  compare: (a, b) => a.id - b.id,
+});
 
 export function useSaveWebhook() {
   const client = useQueryClient();

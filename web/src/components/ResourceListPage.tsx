@@ -88,6 +88,10 @@ export interface ResourceListPageProps<T extends Record_> {
   deleteTitle: { value: (row: T) => string; key?: string };
   /** Max height of the table on phones (leaves room for a wrapped header). */
   xsMaxHeight?: string;
+  /** Inside a tab of another page: no page padding nor title; `intro` stands where the title would. */
+  embedded?: boolean;
+  /** With `embedded`: the text left of the search and add button. */
+  intro?: ReactNode;
 }
 
 /**
@@ -128,24 +132,45 @@ export function ResourceListPage<T extends Record_>(props: ResourceListPageProps
   const colSpan = columns.length + (hasActions ? 1 : 0);
   const loaded = !list.isLoading;
 
+  const tools = (
+    <>
+      {props.search !== false ? <SearchField value={search} onChange={setSearch} /> : null}
+      {canManage ? (
+        <Button
+          variant="contained"
+          startIcon={<AddIcon />}
+          onClick={() => setEditing(null)}
+          data-testid={testIds.add}
+        >
+          {t(`${i18n}.add`)}
+        </Button>
+      ) : null}
+    </>
+  );
+
   return (
-    <Box sx={{ p: { xs: 1.5, sm: 3 }, display: 'flex', flexDirection: 'column', gap: 2, minHeight: 0 }}>
-      <PageHeader
-        title={t(`${i18n}.title`)}
-        count={props.showCount && list.data !== undefined ? list.items.length : undefined}
-      >
-        {props.search !== false ? <SearchField value={search} onChange={setSearch} /> : null}
-        {canManage ? (
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            onClick={() => setEditing(null)}
-            data-testid={testIds.add}
-          >
-            {t(`${i18n}.add`)}
-          </Button>
-        ) : null}
-      </PageHeader>
+    <Box
+      sx={{
+        p: props.embedded ? 0 : { xs: 1.5, sm: 3 },
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 2,
+        minHeight: 0,
+      }}
+    >
+      {props.embedded ? (
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5 }}>
+          <Box sx={{ flex: '1 1 240px' }}>{props.intro}</Box>
+          {tools}
+        </Box>
+      ) : (
+        <PageHeader
+          title={t(`${i18n}.title`)}
+          count={props.showCount && list.data !== undefined ? list.items.length : undefined}
+        >
+          {tools}
+        </PageHeader>
+      )}
 
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <TableContainer

@@ -23,6 +23,7 @@ import { mimeOf } from '../../http/uploads.js';
 import { containsText } from '../../lib/sql.js';
 import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
 import type { TicketView } from '@recado/contracts';
+import type { DomainBus } from '../../events/domain-events.js';
 import { truncate } from '../../lib/text.js';
 
 type Row = typeof schedules.$inferSelect;
@@ -62,6 +63,8 @@ export function scheduleService(deps: {
   jobs: () => ScheduleJobs;
   messages: () => MessageService;
   emitTicket: (companyId: number, view: TicketView) => void;
+  /** ticket.created for the tickets a firing schedule opens (webhooks listen). */
+  bus?: Pick<DomainBus, 'emit'>;
   log: { warn(o: object, m: string): void; info?(o: object, m: string): void };
 }) {
   const { db, events, media, clock } = deps;
@@ -236,6 +239,7 @@ export function scheduleService(deps: {
     });
     const v = await ticketQueries.byId(db, r.companyId, created!.id);
     if (v) deps.emitTicket(r.companyId, v);
+    deps.bus?.emit('ticket.created', { companyId: r.companyId, ticketId: created!.id });
     return created!;
   }
 

@@ -226,4 +226,30 @@ describe('webhooks', () => {
       'ERR_VALIDATION',
     );
   });
+
+  test('a ticket opened when an API schedule fires sends ticket.created once', async () => {
+    const s = await setup('HookSched');
+    await createHook(s.admin, ['ticket.created']);
+    const { token } = await (await t.as(s.admin).get(`/whatsapp/${s.whatsappId}/token`)).json();
+    const sendAt = new Date(clock.now().getTime() + 10 * 60_000).toISOString();
+    const res = await t.request('POST', '/messages/schedule', {
+      token,
+      body: { number: newNumber(), body: 'Lembrete do pedido', sendAt },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { scheduleId } = (await res.json()) as { scheduleId: number };
+    const mine = () =>
+      receiver.received.filter((r) => r.json.event === 'ticket.created' && r.json.companyId === s.id);
+    await flush();
+    expect(mine()).toHaveLength(0); // nothing before the schedule fires
+    clock.advance(11 * 60_000);
+    let sentTicketId: number | null = null;
+    await waitFor(async () => {
+      await flush();
+      const list = await (await t.as(s.admin).get('/schedules')).json();
+      sentTicketId = list.schedules.find((x: { id: number }) => x.id === scheduleId)?.sentTicketId ?? null;
+      return sentTicketId !== null && mine().length >= 1;
+    });
+    expect(mine().map((r) => r.json.data)).toEqual([{ ticket: { id: sentTicketId } }]);
+  });
 });

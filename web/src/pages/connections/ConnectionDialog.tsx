@@ -1,8 +1,9 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type Control, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Box,
+  Button,
   FormControlLabel,
   Grid,
   IconButton,
@@ -14,11 +15,17 @@ import {
   Typography,
 } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import AutorenewIcon from '@mui/icons-material/Autorenew';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.js';
 import { CHANNEL_KINDS, type Whatsapp, SECRET_MASK } from '@recado/contracts';
 import { useToast } from '../../app/useToast.js';
 import { useSaveWhatsapp } from '../../api/whatsapps.js';
+import { useConnectionToken, useRegenerateToken } from '../../api/external-api.js';
+import { useAuth } from '../../app/auth.js';
+import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
 import { useQueues } from '../../api/queues.js';
 import { QueueMultiSelect } from '../queues/QueueSelect.js';
 import { FormDialog } from '../../components/FormDialog.js';
@@ -87,6 +94,94 @@ function TextInput({
   );
 }
 
+/**
+ * The connection's external API token (core §3 `token`; docs/external-api.md), admins only: masked until
+ * shown, copied, or replaced by a new one after a confirmation (the old one stops working at once).
+ */
+function ApiTokenField({ whatsappId }: { whatsappId: number }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const revealed = useConnectionToken(whatsappId, true);
+  const regenerate = useRegenerateToken();
+  const [visible, setVisible] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const token = revealed.data?.token ?? '';
+  const hidden = revealed.data && !revealed.data.token;
+  return (
+    <Box data-testid="connection-api-token">
+      <SectionTitle>{t('connections.apiToken.section')}</SectionTitle>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap', mt: 1.25 }}>
+        <TextField
+          sx={{ flex: '1 1 280px' }}
+          label={t('connections.apiToken.label')}
+          value={visible ? token : token ? SECRET_MASK : ''}
+          helperText={hidden ? t('connections.apiToken.hidden') : t('connections.apiToken.help')}
+          slotProps={{
+            htmlInput: { 'data-testid': 'api-token-value', spellCheck: false },
+            input: {
+              readOnly: true,
+              endAdornment: token ? (
+                <InputAdornment position="end">
+                  <Tooltip title={t(visible ? 'connections.apiToken.hide' : 'connections.apiToken.show')}>
+                    <IconButton
+                      size="small"
+                      aria-label={t(visible ? 'connections.apiToken.hide' : 'connections.apiToken.show')}
+                      onClick={() => setVisible((v) => !v)}
+                    >
+                      {visible ? <VisibilityOffIcon fontSize="small" /> : <VisibilityIcon fontSize="small" />}
+                    </IconButton>
+                  </Tooltip>
+                  <Tooltip title={t('connections.apiToken.copy')}>
+                    <IconButton
+                      size="small"
+                      edge="end"
+                      aria-label={t('connections.apiToken.copy')}
+                      onClick={() =>
+                        void navigator.clipboard
+                          ?.writeText(token)
+                          .then(() => toast.info('connections.apiToken.copied'))
+                      }
+                    >
+                      <ContentCopyIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                </InputAdornment>
+              ) : null,
+            },
+          }}
+        />
+        <Button
+          variant="outlined"
+          startIcon={<AutorenewIcon />}
+          disabled={regenerate.isPending || revealed.isLoading}
+          onClick={() => setConfirming(true)}
+          sx={{ mt: 1 }}
+        >
+          {t('connections.apiToken.regenerate')}
+        </Button>
+      </Box>
+      <ConfirmationDialog
+        open={confirming}
+        title={t('connections.apiToken.confirmTitle')}
+        onClose={() => setConfirming(false)}
+        confirmLabel={t('connections.apiToken.regenerate')}
+        onConfirm={async () => {
+          try {
+            await regenerate.mutateAsync(whatsappId);
+            setVisible(true);
+            toast.success('connections.apiToken.regenerated');
+          } catch (err) {
+            toast.error(err);
+            throw err;
+          }
+        }}
+      >
+        {t('connections.apiToken.confirmMessage')}
+      </ConfirmationDialog>
+    </Box>
+  );
+}
+
 /** Add or edit a connection, with the queues its customers choose from. */
 export function ConnectionDialog({
   open,
@@ -99,6 +194,8 @@ export function ConnectionDialog({
 }) {
   const { t } = useTranslation();
   const toast = useToast();
+  const { user } = useAuth();
+  const admin = user?.profile === 'admin' || Boolean(user?.super);
   const save = useSaveWhatsapp();
   const initial = useMemo(() => formValues(whatsapp), [whatsapp]);
   const stored = useMemo(
@@ -122,7 +219,6 @@ export function ConnectionDialog({
       name: values.name.trim(),
       isDefault: values.isDefault,
       ...Object.fromEntries(MESSAGE_FIELDS.map((k) => [k, values[k]])),
-      token: values.token.trim(),
       expiresTicket: Number(values.expiresTicket),
       timeUseBotQueues: Number(values.timeUseBotQueues),
       maxUseBotQueues: Number(values.maxUseBotQueues),
@@ -376,17 +472,10 @@ export function ConnectionDialog({
               />
             </Grid>
           ))}
-          <Grid size={12}>
-            <TextInput
-              control={control}
-              name="token"
-              autoComplete="off"
-              label={t('connections.form.token')}
-              helper={t('connections.form.tokenHelp')}
-            />
-          </Grid>
         </Grid>
       </Box>
+
+      {whatsapp && admin ? <ApiTokenField whatsappId={whatsapp.id} /> : null}
     </FormDialog>
   );
 }

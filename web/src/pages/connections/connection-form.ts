@@ -33,7 +33,6 @@ export interface ConnectionForm {
   outOfHoursMessage: string;
   ratingMessage: string;
   expiresInactiveMessage: string;
-  token: string;
   expiresTicket: string;
   timeUseBotQueues: string;
   maxUseBotQueues: string;
@@ -61,7 +60,6 @@ export function formValues(w: Whatsapp | null): ConnectionForm {
     outOfHoursMessage: w?.outOfHoursMessage ?? '',
     ratingMessage: w?.ratingMessage ?? '',
     expiresInactiveMessage: w?.expiresInactiveMessage ?? '',
-    token: w?.token ?? '',
     expiresTicket: String(w?.expiresTicket ?? 0),
     timeUseBotQueues: String(w?.timeUseBotQueues ?? 0),
     maxUseBotQueues: String(w?.maxUseBotQueues ?? 3),
@@ -90,7 +88,6 @@ export function makeSchema(stored: Set<CloudSecret>) {
       outOfHoursMessage: z.string().max(4000),
       ratingMessage: z.string().max(4000),
       expiresInactiveMessage: z.string().max(4000),
-      token: z.string().max(200),
       expiresTicket: count(NUMBER_FIELDS.expiresTicket),
       timeUseBotQueues: count(NUMBER_FIELDS.timeUseBotQueues),
       maxUseBotQueues: count(NUMBER_FIELDS.maxUseBotQueues),

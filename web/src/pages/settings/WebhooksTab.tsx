@@ -12,7 +12,6 @@ import {
   FormGroup,
   FormLabel,
   IconButton,
-  Paper,
   Switch,
   Table,
   TableBody,
@@ -24,9 +23,6 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
-import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import HistoryIcon from '@mui/icons-material/History';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { useTranslation } from 'react-i18next';
@@ -35,14 +31,13 @@ import { useToast } from '../../app/useToast.js';
 import {
   regenerateWebhookSecret,
   revealWebhookSecret,
-  useDeleteWebhook,
   useDeliveries,
   useResend,
   useSaveWebhook,
-  useWebhooks,
+  webhookResource,
 } from '../../api/webhooks.js';
-import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
 import { ListStatusRow } from '../../components/ListStatusRow.js';
+import { ResourceListPage, type ResourceColumn } from '../../components/ResourceListPage.js';
 
 function WebhookDialog({ webhook, onClose }: { webhook: Webhook | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -244,122 +239,72 @@ function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: () => vo
 /** Settings → Webhooks (admins; docs/webhooks.md): where the company's events are sent. */
 export function WebhooksTab() {
   const { t } = useTranslation();
-  const toast = useToast();
-  const hooks = useWebhooks();
-  const remove = useDeleteWebhook();
-  const [editing, setEditing] = useState<Webhook | null | undefined>(undefined);
   const [viewing, setViewing] = useState<Webhook | null>(null);
-  const [deleting, setDeleting] = useState<Webhook | null>(null);
-  const rows = hooks.data ?? [];
+  const columns: ResourceColumn<Webhook>[] = [
+    {
+      header: t('webhooks.url'),
+      sx: { wordBreak: 'break-all' },
+      cell: (w) => (
+        <>
+          {w.name && <Typography variant="subtitle2">{w.name}</Typography>}
+          {w.url}
+        </>
+      ),
+    },
+    {
+      header: t('webhooks.events'),
+      headSx: { display: { xs: 'none', sm: 'table-cell' } },
+      cell: (w) => w.events.join(', '),
+    },
+    {
+      header: t('webhooks.col.status'),
+      cell: (w) => (
+        <Tooltip title={w.disabledReason}>
+          <Chip
+            size="small"
+            color={w.enabled ? (w.failingSince ? 'warning' : 'success') : 'default'}
+            label={t(
+              w.enabled
+                ? w.failingSince
+                  ? 'webhooks.failing'
+                  : 'webhooks.active'
+                : w.disabledReason
+                  ? 'webhooks.autoDisabled'
+                  : 'webhooks.inactive',
+            )}
+          />
+        </Tooltip>
+      ),
+    },
+  ];
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Box
-        sx={{
-          display: 'flex',
-          justifyContent: 'space-between',
-          gap: 2,
-          flexWrap: 'wrap',
-          alignItems: 'center',
-        }}
-      >
-        <Typography variant="body2" color="text.secondary" sx={{ flex: '1 1 240px' }}>
-          {t('webhooks.intro')}
-        </Typography>
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)}>
-          {t('webhooks.add')}
-        </Button>
-      </Box>
-      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-        <TableContainer>
-          <Table size="small" aria-label={t('settings.tabs.webhooks')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('webhooks.url')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
-                  {t('webhooks.events')}
-                </TableCell>
-                <TableCell>{t('webhooks.col.status')}</TableCell>
-                <TableCell align="right">{t('webhooks.col.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((w) => (
-                <TableRow key={w.id}>
-                  <TableCell sx={{ wordBreak: 'break-all' }}>
-                    {w.name && <Typography variant="subtitle2">{w.name}</Typography>}
-                    {w.url}
-                  </TableCell>
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
-                    {w.events.join(', ')}
-                  </TableCell>
-                  <TableCell>
-                    <Tooltip title={w.disabledReason}>
-                      <Chip
-                        size="small"
-                        color={w.enabled ? (w.failingSince ? 'warning' : 'success') : 'default'}
-                        label={t(
-                          w.enabled
-                            ? w.failingSince
-                              ? 'webhooks.failing'
-                              : 'webhooks.active'
-                            : w.disabledReason
-                              ? 'webhooks.autoDisabled'
-                              : 'webhooks.inactive',
-                        )}
-                      />
-                    </Tooltip>
-                  </TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={t('webhooks.logLabel')}>
-                      <IconButton
-                        size="small"
-                        aria-label={t('webhooks.logLabel')}
-                        onClick={() => setViewing(w)}
-                      >
-                        <HistoryIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('webhooks.edit')}>
-                      <IconButton size="small" aria-label={t('webhooks.edit')} onClick={() => setEditing(w)}>
-                        <EditOutlinedIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('webhooks.delete')}>
-                      <IconButton
-                        size="small"
-                        aria-label={t('webhooks.delete')}
-                        onClick={() => setDeleting(w)}
-                      >
-                        <DeleteOutlinedIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                  </TableCell>
-                </TableRow>
-              ))}
-              <ListStatusRow colSpan={4} loading={hooks.isLoading} empty={!rows.length} />
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Paper>
-      {editing !== undefined && <WebhookDialog webhook={editing} onClose={() => setEditing(undefined)} />}
+    <>
+      <ResourceListPage<Webhook>
+        embedded
+        intro={
+          <Typography variant="body2" color="text.secondary">
+            {t('webhooks.intro')}
+          </Typography>
+        }
+        resource={webhookResource}
+        i18n="webhooks"
+        columns={columns}
+        search={false}
+        testIds={{ list: 'webhooks-list', row: 'webhook-row', add: 'webhook-add' }}
+        rowProps={(w) => ({ 'data-id': w.id })}
+        extraActions={(w) => (
+          <Tooltip title={t('webhooks.logLabel')}>
+            <IconButton size="small" aria-label={t('webhooks.logLabel')} onClick={() => setViewing(w)}>
+              <HistoryIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+        renderDialog={({ open, record, onClose }) =>
+          open ? <WebhookDialog webhook={record} onClose={onClose} /> : null
+        }
+        deleteTitle={{ value: (w) => w.name || w.url }}
+      />
       {viewing && <DeliveryLog webhook={viewing} onClose={() => setViewing(null)} />}
-      <ConfirmationDialog
-        open={Boolean(deleting)}
-        title={t('webhooks.deleteTitle')}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          if (!deleting) return;
-          try {
-            await remove.mutateAsync(deleting.id);
-            toast.success('webhooks.deleted');
-          } catch (err) {
-            toast.error(err);
-            throw err;
-          }
-        }}
-      >
-        {t('webhooks.deleteBody')}
-      </ConfirmationDialog>
-    </Box>
+    </>
   );
 }
