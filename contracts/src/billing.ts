@@ -4,6 +4,20 @@ import { EXPIRY_GRACE_DAYS, RECURRENCE_MONTHS, type Recurrence } from './constan
 
 /** Billing (operations §2, §3, §4, §7): invoices, the Pix checkout, subscription blocking. */
 
+/** Operations §9: the checkout's default custom plan, 3 users and 3 connections for R$ 49. */
+export const CUSTOM_PLAN = { users: 3, connections: 3, price: 49 } as const;
+/** Seats a custom plan may have (each of users and connections). */
+export const CUSTOM_PLAN_MAX = 500;
+/**
+ * A custom plan's monthly price (docs/billing.md): the default plan's price per seat (users plus connections),
+ * so 3 + 3 is R$ 49 and each seat more or less moves it by R$ 8.17. Computed here for both the review step
+ * and the charge: the server never takes a price from the browser.
+ */
+export const customPlanPrice = (users: number, connections: number): number =>
+  Math.round(
+    (CUSTOM_PLAN.price * (users + connections) * 100) / (CUSTOM_PLAN.users + CUSTOM_PLAN.connections),
+  ) / 100;
+
 export const INVOICE_STATUSES = ['open', 'paid', 'expired'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 

@@ -198,14 +198,15 @@ test('users list in the dark theme, read-only for a non-admin', async () => {
   }
 });
 
-test('admin (not super): options only, opening hours when the schedule type is "company"', async () => {
+test('admin (not super): options and webhooks only, opening hours when the schedule type is "company"', async () => {
   const page = await newPage(browser);
   try {
     await login(page, DEMO_ADMIN);
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Opções' }).waitFor();
     await page.getByRole('combobox', { name: /Avaliações/ }).waitFor();
-    assert.equal(await page.getByRole('tab').count(), 1, 'only the options tab');
+    // Options and outgoing webhooks; the platform's tabs are the super user's.
+    assert.deepEqual(await page.getByRole('tab').allTextContents(), ['Opções', 'Webhooks']);
     for (const name of ['Empresas', 'Planos', 'Ajuda'])
       assert.equal(await page.getByRole('tab', { name }).count(), 0, `${name} is for the super user`);
     // The gateway token is the super user's.

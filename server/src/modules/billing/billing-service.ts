@@ -2,6 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
+  CUSTOM_PLAN_MAX,
+  customPlanPrice,
   PAGE_SIZE,
   addRecurrence,
   subscriptionState,
@@ -81,6 +83,12 @@ function chosenPlanId(input: CheckoutInput): number | undefined {
     return undefined;
   }
 }
+
+/** The checkout chose "customise": users and connections, no listed plan. */
+const isCustom = (input: CheckoutInput) =>
+  input.users !== undefined &&
+  input.connections !== undefined &&
+  [input.users, input.connections].every((n) => Number.isInteger(n) && n >= 1 && n <= CUSTOM_PLAN_MAX);
 
 export function billingService(deps: {
   db: Db;
@@ -218,6 +226,34 @@ export function billingService(deps: {
     }
   }
 
+  /**
+   * The private plan of a custom checkout: the company's current plan's features with the chosen seats, at
+   * customPlanPrice. One plan per company and seat count (reused by a second checkout), never public.
+   */
+  async function customPlan(companyId: number, users: number, connections: number) {
+    const [c] = await db
+      .select({ plan: plans })
+      .from(companies)
+      .innerJoin(plans, eq(plans.id, companies.planId))
+      .where(eq(companies.id, companyId));
+    if (!c) throw new AppError('ERR_NO_PLAN_FOUND', 404);
+    const name = `Personalizado #${companyId}: ${users}/${connections}`;
+    const { id: _id, name: _name, createdAt: _c, updatedAt: _u, ...features } = c.plan;
+    await db
+      .insert(plans)
+      .values({
+        ...features,
+        name,
+        users,
+        connections,
+        value: customPlanPrice(users, connections),
+        isPublic: false,
+      })
+      .onConflictDoNothing({ target: plans.name });
+    const [p] = await db.select().from(plans).where(eq(plans.name, name));
+    return p!;
+  }
+
   async function customerFor(api: AsaasClient, companyId: number, input?: CheckoutInput): Promise<string> {
     const [known] = await db
       .select({ id: billingCustomers.providerCustomerId })
@@ -335,6 +371,18 @@ export function billingService(deps: {
           .from(plans)
           .where(and(eq(plans.id, planId), eq(plans.isPublic, true)));
         if (!p) throw new AppError('ERR_NO_PLAN_FOUND', 404);
+        const [changed] = await db
+          .update(invoices)
+          .set({ planId: p.id, value: p.value, detail: p.name, updatedAt: new Date() })
+          .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
+          .returning();
+        if (!changed) throw new AppError('ERR_INVOICE_ALREADY_PAID', 409);
+        invoice = changed;
+      }
+      if (!planId && !input.invoiceId && isCustom(input)) {
+        // A custom plan: its price computed here (contracts' customPlanPrice), its limits on a private plan
+        // that becomes the company's when this invoice is paid, never before.
+        const p = await customPlan(t.companyId, input.users!, input.connections!);
         const [changed] = await db
           .update(invoices)
           .set({ planId: p.id, value: p.value, detail: p.name, updatedAt: new Date() })

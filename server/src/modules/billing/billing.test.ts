@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { defineJob } from '../../jobs/job-queue.js';
-import { SECRET_MASK, addRecurrence, subscriptionState } from '@recado/contracts';
+import { SECRET_MASK, addRecurrence, customPlanPrice, subscriptionState } from '@recado/contracts';
 import { manualClock } from '../../lib/clock.js';
-import { billingEvents, companies, invoices, settings } from '../../db/schema/index.js';
+import { billingEvents, companies, invoices, plans, settings } from '../../db/schema/index.js';
 import { asaasFake, type AsaasFake } from '../../../test/asaas-fake.js';
 import {
   collectEvents,
@@ -183,6 +183,34 @@ describe('checkout and payment', () => {
       await t.as(trial.admin).post('/subscription', checkoutBody({ invoiceId: pix.invoiceId })),
       409,
       'ERR_INVOICE_ALREADY_PAID',
+    );
+  });
+
+  test('a custom plan is priced by the server per seat; its limits apply once paid, never before', async () => {
+    const c = await trialCompany('Custom');
+    const [before] = await db.select().from(companies).where(eq(companies.id, c.id));
+    // 5 users + 4 connections at the default plan's R$ 49 per 3 + 3 seats; the browser's price is ignored.
+    const body = checkoutBody({ plan: JSON.stringify({ users: 5, connections: 4, price: 1 }), price: 1 });
+    const res = await t.as(c.admin).post('/subscription', { ...body, users: 5, connections: 4 });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const pix = await res.json();
+    expect(customPlanPrice(5, 4)).toBe(73.5);
+    expect(pix.valor.original).toBe('73.50');
+    expect(fake.payments.get(pix.paymentId)!.value).toBe(73.5);
+    // Not paid yet: the company keeps its plan; the custom one is private (not offered at signup).
+    expect((await db.select().from(companies).where(eq(companies.id, c.id)))[0]!.planId).toBe(before!.planId);
+    const listed = await (await t.request('GET', '/plans/list')).json();
+    expect(JSON.stringify(listed)).not.toContain('Personalizado');
+
+    expect(await fake.send('PAYMENT_CONFIRMED', pix.paymentId)).toBe(200);
+    const [after] = await db.select().from(companies).where(eq(companies.id, c.id));
+    const [plan] = await db.select().from(plans).where(eq(plans.id, after!.planId!));
+    expect(plan).toMatchObject({ users: 5, connections: 4, value: 73.5, isPublic: false });
+    // Out-of-range seats are refused by the schema, never charged at some other price.
+    await expectError(
+      await t.as(c.admin).post('/subscription', { ...checkoutBody(), users: -1, connections: 4 }),
+      400,
+      'ERR_VALIDATION',
     );
   });
 

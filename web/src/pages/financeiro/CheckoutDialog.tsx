@@ -23,14 +23,13 @@ import QRCode from 'qrcode';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Invoice, PaymentEvent, PixCharge } from '@recado/contracts';
+import { CUSTOM_PLAN, CUSTOM_PLAN_MAX, customPlanPrice } from '@recado/contracts';
 import { useCheckout, usePaymentEvents, usePublicPlans } from '../../api/invoices.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { formatDate } from '../../i18n/format.js';
 import { formatBRL } from '../settings/PlansTab.js';
 
-/** Operations §9: the default custom plan, its price on request. */
-const CUSTOM = { users: 3, connections: 3, price: 49 };
 const COUNTRIES = ['BR', 'US'] as const;
 /** Operations §4: after the payment event, back to / after 4 seconds. */
 export const REDIRECT_MS = 4000;
@@ -83,7 +82,7 @@ export function CheckoutDialog({
   });
   const paid = (plans.data ?? []).filter((p) => p.value > 0);
   const [planChoice, setPlanChoice] = useState<string>('');
-  const [custom, setCustom] = useState(CUSTOM);
+  const [custom, setCustom] = useState({ users: CUSTOM_PLAN.users, connections: CUSTOM_PLAN.connections });
   const [pix, setPix] = useState<PixCharge | null>(null);
   const [qrImage, setQrImage] = useState('');
   const [done, setDone] = useState<string | null>(null);
@@ -128,7 +127,11 @@ export function CheckoutDialog({
   const stepName = pix ? 'pix' : steps[step];
   const missing = REQUIRED.filter((k) => !form[k].trim());
   const chosen = paid.find((p) => String(p.id) === planChoice);
-  const price = invoice ? invoice.value : chosen ? chosen.value : custom.price;
+  const price = invoice
+    ? invoice.value
+    : chosen
+      ? chosen.value
+      : customPlanPrice(custom.users, custom.connections);
 
   const next = () => {
     if (stepName === 'data' && missing.length) return setTouched(true);
@@ -143,7 +146,7 @@ export function CheckoutDialog({
         plan: JSON.stringify(
           chosen
             ? { planId: chosen.id, price: chosen.value, users: chosen.users, connections: chosen.connections }
-            : custom,
+            : { ...custom, price },
         ),
         price,
         users: chosen?.users ?? custom.users,
@@ -236,13 +239,18 @@ export function CheckoutDialog({
                     label={t(`billing.fields.${k}`)}
                     value={custom[k]}
                     onChange={(e) =>
-                      setCustom((c) => ({ ...c, [k]: Math.max(1, Number(e.target.value) || 1) }))
+                      setCustom((c) => ({
+                        ...c,
+                        [k]: Math.min(CUSTOM_PLAN_MAX, Math.max(1, Number(e.target.value) || 1)),
+                      }))
                     }
                     sx={{ width: 140 }}
                   />
                 ))}
                 <Alert severity="info" sx={{ flex: '1 1 100%' }}>
-                  {t('billing.customPrice')}
+                  {t('billing.customPrice', {
+                    price: formatBRL(customPlanPrice(custom.users, custom.connections)),
+                  })}
                 </Alert>
               </Box>
             )}
