@@ -35,7 +35,14 @@ export const richText = (...paragraphs: Record<string, unknown>[][]): Bubble => 
  * a bold greeting with the prefilled name and a choice list (Vendas / Suporte); "Vendas" answers a text, an
  * image and a text input; "Suporte" ends the flow (no input); any other text is echoed with a text input.
  */
+/** A 1×1 PNG: the image bubble's file. */
+export const OFFER_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 export async function fakeTypebot() {
+  let url = '';
   const seen: SeenTypebot[] = [];
   const sessions = new Map<string, { publicId: string; name: string }>();
   let seq = 0;
@@ -66,7 +73,7 @@ export async function fakeTypebot() {
         return {
           messages: [
             richText([{ text: 'Veja nossa ' }, { text: 'oferta', bold: true, italic: true }]),
-            { type: 'image', content: { url: 'https://cdn.example.com/oferta.png' } },
+            { type: 'image', content: { url: `${url}/media/oferta.png` } },
           ],
           input: { type: 'text input' },
         };
@@ -113,10 +120,15 @@ export async function fakeTypebot() {
       const message = typeof m === 'string' ? m : m?.type === 'text' ? (m.text ?? '') : '';
       return json(200, state.next(message));
     }
+    // The flow's media, as a Typebot's file storage serves it.
+    if (req.method === 'GET' && path === '/media/oferta.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      return res.end(OFFER_PNG);
+    }
     json(404, { message: 'not found' });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
     seen,

@@ -76,10 +76,8 @@ test('a restart in the middle of an AI conversation and of a Typebot flow contin
       await second.sessions.tick();
       await new Promise((r) => setTimeout(r, 25));
     }
-    expect(await again.say(c.admin, wTypebot, flowNumber, '1')).toEqual([
-      'Veja nossa _*oferta*_',
-      'https://cdn.example.com/oferta.png',
-    ]);
+    // The text, then the image bubble (sent as an image: no text on the phone).
+    expect(await again.say(c.admin, wTypebot, flowNumber, '1')).toEqual(['Veja nossa _*oferta*_', '']);
     expect(typebot.seen.at(-1)).toMatchObject({
       call: 'continueChat',
       id: sessionId,

@@ -25,7 +25,10 @@ import { ticketQueries } from '../tickets/ticket-queries.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { dialogflowClient } from './dialogflow-runtime.js';
 import { hookRuntime } from './hook-runtime.js';
-import { AutomationError, type IntegrationRuntime, type Outcome } from './runtime.js';
+import { AutomationError, type IntegrationRuntime, type Outcome, type Reply } from './runtime.js';
+import { safeFetch } from '../../lib/safe-fetch.js';
+import { MAX_UPLOAD_BYTES } from '../../http/uploads.js';
+import type { OutboundFile } from '../messages/message-service.js';
 import { typebotRuntime } from './typebot-runtime.js';
 import {
   completePrompt,
@@ -307,6 +310,42 @@ export function automationService(deps: AutomationDeps) {
     }
   }
 
+  /** A media answer's file, downloaded from the flow's (tenant) URL; null when it cannot be had. */
+  async function fetchMedia(ticketId: number, url: string): Promise<OutboundFile | null> {
+    try {
+      const res = await safeFetch(
+        url,
+        { method: 'GET' },
+        { allowPrivate: deps.config.allowPrivateUrls, timeoutMs: 15_000, maxBytes: MAX_UPLOAD_BYTES },
+      );
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const mimetype =
+        (res.headers.get('content-type') ?? '').split(';')[0]!.trim() || 'application/octet-stream';
+      const name = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '').slice(-100);
+      return { data: Buffer.from(await res.arrayBuffer()), mimetype, filename: name || 'arquivo' };
+    } catch (err) {
+      log.warn(
+        { ticketId, err: err instanceof Error ? err.name : 'unknown' },
+        'automation media not fetched',
+      );
+      return null;
+    }
+  }
+
+  /** One answer to the customer: a text, or a media file (its link when the file cannot be fetched). */
+  async function sendReply(t: TicketRow, kind: AutomationKind, reply: Reply) {
+    if (typeof reply === 'string') return send(t, kind, reply);
+    const file = await fetchMedia(t.id, reply.media.url);
+    if (!file) return send(t, kind, reply.media.url);
+    try {
+      await deps
+        .messages()
+        .deliver(t.companyId, t, { body: '', file, userId: null, data: { automation: kind } });
+    } catch (err) {
+      log.warn({ err, ticketId: t.id }, 'automation media not sent');
+    }
+  }
+
   // ---- AI prompts ------------------------------------------------------------------------------------
 
   /** The customer's side of a message for the model: the text, or a voice note's transcription. */
@@ -499,7 +538,7 @@ export function automationService(deps: AutomationDeps) {
     for (const [i, body] of outcome.replies.entries()) {
       if (i > 0 && outcome.delayMs)
         await new Promise((r) => setTimeout(r, Math.min(outcome.delayMs!, 60_000)));
-      await send(fresh, kind, body);
+      await sendReply(fresh, kind, body);
     }
     if (outcome.handoff) {
       log.info({ ticketId: t.id, kind }, 'automation handed the ticket to people');

@@ -1,11 +1,13 @@
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { testApp, type Session } from '../../../test/helpers.js';
-import { fakeTypebot } from '../../../test/fake-typebot.js';
+import { OFFER_PNG, fakeTypebot } from '../../../test/fake-typebot.js';
 import { fakeWebhook } from '../../../test/fake-webhook.js';
 import { fakeDialogflow, serviceAccount } from '../../../test/fake-dialogflow.js';
 import { newNumber } from '../bot/bot-test-kit.js';
 import { automationKit } from './automation-test-kit.js';
-import { bubbleText, pickChoice, richTextToWhatsApp } from './typebot-runtime.js';
+import { and, eq } from 'drizzle-orm';
+import { messages } from '../../db/schema/index.js';
+import { bubbleReply, bubbleText, pickChoice, richTextToWhatsApp } from './typebot-runtime.js';
 import { readDetectIntent } from './dialogflow-runtime.js';
 import { HOOK_MAX_ATTEMPTS } from './hook-runtime.js';
 
@@ -91,9 +93,31 @@ describe('Typebot', () => {
     expect(bubbleText({ type: 'video', content: { url: 'https://v.example/a.mp4' } })).toBe(
       'https://v.example/a.mp4',
     );
+    // Media bubbles are sent as media (fetched by the engine); an embed, or a URL that is not http(s), as text.
+    expect(bubbleReply({ type: 'video', content: { url: 'https://v.example/a.mp4' } })).toEqual({
+      media: { url: 'https://v.example/a.mp4', kind: 'video' },
+    });
+    expect(bubbleReply({ type: 'embed', content: { url: 'https://e.example/x' } })).toBe(
+      'https://e.example/x',
+    );
+    expect(bubbleReply({ type: 'image', content: { url: 'data:image/png;base64,AA' } })).toBe(
+      'data:image/png;base64,AA',
+    );
     expect(pickChoice(['Vendas', 'Suporte'], '2')).toBe('Suporte');
     expect(pickChoice(['Vendas', 'Suporte'], ' vendas ')).toBe('Vendas');
     expect(pickChoice(['Vendas', 'Suporte'], '3')).toBeNull();
+  });
+
+  test('a media bubble whose file cannot be fetched is sent as its link', async () => {
+    const missing = `${typebot.url}/media/missing.png`;
+    typebot.state.next = () => ({
+      messages: [{ type: 'image', content: { url: missing } }],
+      input: { type: 'text input' },
+    });
+    const { whatsappId } = await integrationQueue(c.admin, typebotBody());
+    const number = newNumber();
+    await k.say(c.admin, whatsappId, number, 'oi');
+    expect(await k.say(c.admin, whatsappId, number, '1')).toEqual([missing]);
   });
 
   test('a customer reaching the queue talks to the flow: prefilled variables, choices by number or text, the same session', async () => {
@@ -119,10 +143,20 @@ describe('Typebot', () => {
     ]);
     expect(typebot.seen.length).toBe(calls);
 
-    expect(await k.say(c.admin, whatsappId, number, '1')).toEqual([
-      'Veja nossa _*oferta*_',
-      'https://cdn.example.com/oferta.png',
-    ]);
+    const offer = await k.say(c.admin, whatsappId, number, '1');
+    expect(offer).toHaveLength(2);
+    expect(offer[0]).toBe('Veja nossa _*oferta*_');
+    // The image bubble goes out as an image, downloaded from the flow's storage, not as a link.
+    const [image] = await t.database.db
+      .select()
+      .from(messages)
+      .where(
+        and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true), eq(messages.mediaType, 'image')),
+      );
+    expect(image).toMatchObject({ mediaName: 'oferta.png', body: '' });
+    expect(image!.data).toMatchObject({ automation: 'typebot' });
+    const stored = await t.app.services.media.read(image!.mediaUrl!);
+    expect(Buffer.compare(stored, OFFER_PNG)).toBe(0);
     expect(typebot.seen.at(-1)).toMatchObject({
       call: 'continueChat',
       id: sessionId,
@@ -216,7 +250,8 @@ describe('Typebot', () => {
       k.say(c.admin, whatsappId, a, '1'),
       k.say(c.admin, whatsappId, b, '2'),
     ]);
-    expect(ra).toEqual(['Veja nossa _*oferta*_', 'https://cdn.example.com/oferta.png']);
+    expect(ra).toHaveLength(2);
+    expect(ra[0]).toBe('Veja nossa _*oferta*_');
     expect(rb).toEqual(['Um atendente vai falar com você.']);
     const sa = (await t.app.services.automation.state(c.id, (await k.ticketOf(c.id, whatsappId, a)).id))!;
     const sb = (await t.app.services.automation.state(c.id, (await k.ticketOf(c.id, whatsappId, b)).id))!;

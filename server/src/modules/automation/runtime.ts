@@ -5,10 +5,19 @@ export type StateRow = typeof ticketAutomations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type IntegrationRow = typeof queueIntegrations.$inferSelect;
 
+/**
+ * A media answer (a Typebot image, video, audio or file bubble): the engine downloads it from the flow's URL
+ * (a tenant URL: safeFetch, size and time limits) and sends it as a file; if that fails, the link as text.
+ */
+export interface MediaReply {
+  media: { url: string; kind: 'image' | 'video' | 'audio' | 'file' };
+}
+export type Reply = string | MediaReply;
+
 /** What an automation answered to one customer message. */
 export interface Outcome {
-  /** Texts sent to the customer, in order, from the connection (marked as the automation's). */
-  replies: string[];
+  /** Texts (or media) sent to the customer, in order, from the connection (marked as the automation's). */
+  replies: Reply[];
   /** Pause between two replies (Typebot's typebotDelayMessage). */
   delayMs?: number;
   /** Hand the ticket to people after the replies. */

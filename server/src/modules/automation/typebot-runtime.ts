@@ -5,6 +5,7 @@ import {
   type IntegrationRow,
   type IntegrationRuntime,
   type Outcome,
+  type Reply,
   type RunInput,
   type RuntimeLog,
 } from './runtime.js';
@@ -100,6 +101,15 @@ export function bubbleText(b: Bubble): string {
   return '';
 }
 
+const MEDIA_BUBBLES = ['image', 'video', 'audio', 'file'] as const;
+/** What one bubble is sent as: a media bubble with an http(s) URL as that media (the engine fetches it). */
+export function bubbleReply(b: Bubble): Reply {
+  const url = b.content?.url;
+  const kind = MEDIA_BUBBLES.find((k) => k === b.type);
+  if (kind && url && /^https?:\/\//i.test(url)) return { media: { url, kind } };
+  return bubbleText(b);
+}
+
 /** A choice list as a numbered WhatsApp text. */
 const choiceList = (items: string[]) => items.map((c, i) => `*${i + 1}* - ${c}`).join('\n');
 
@@ -182,7 +192,10 @@ export function typebotRuntime(deps: {
 
   /** The replies and the session of one Typebot answer. */
   function outcomeOf(i: IntegrationRow, answer: TypebotAnswer, before: string[] = []): Outcome {
-    const replies = [...before, ...(answer.messages ?? []).map(bubbleText).filter((s) => s.trim())];
+    const replies: Reply[] = [
+      ...before,
+      ...(answer.messages ?? []).map(bubbleReply).filter((r) => typeof r !== 'string' || r.trim()),
+    ];
     const choices =
       answer.input?.type === 'choice input'
         ? (answer.input.items ?? []).map((c) => (c.content ?? '').trim()).filter(Boolean)
