@@ -115,7 +115,13 @@ function ApiTokenField({ whatsappId }: { whatsappId: number }) {
           sx={{ flex: '1 1 280px' }}
           label={t('connections.apiToken.label')}
           value={visible ? token : token ? SECRET_MASK : ''}
-          helperText={hidden ? t('connections.apiToken.hidden') : t('connections.apiToken.help')}
+          helperText={
+            !hidden
+              ? t('connections.apiToken.help')
+              : revealed.data?.hasToken
+                ? t('connections.apiToken.hidden')
+                : t('connections.apiToken.none')
+          }
           slotProps={{
             htmlInput: { 'data-testid': 'api-token-value', spellCheck: false },
             input: {
