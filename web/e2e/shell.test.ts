@@ -227,6 +227,13 @@ test('sign up a company and log in with it', async () => {
 
   await login(page, signup.email, signup.password);
   assert.match(await page.getByTestId('greeting').innerText(), /E2E Shell/);
+  // The welcome walkthrough greets a new signup once: three steps, then the app.
+  const welcome = page.getByTestId('welcome-walkthrough');
+  await welcome.waitFor();
+  await page.getByTestId('welcome-next').click();
+  await page.getByTestId('welcome-next').click();
+  await page.getByTestId('welcome-start').click();
+  await welcome.waitFor({ state: 'detached' });
   // A trial company sees the premium button.
   await page.getByTestId('premium-button').click();
   await page.getByText('Recado Premium').waitFor();
