@@ -319,6 +319,8 @@ async function main() {
       });
     await sleep(2000);
     const one = await phase('one', [apps[0]!], companies);
+    // BENCH_PROCESSES=1 stops after the one-process phase (profiling, rate sweeps).
+    if (process.env.BENCH_PROCESSES === '1') return;
     await start(1);
     const two = await phase('two', apps, companies);
     console.log(
