@@ -166,10 +166,12 @@ describe('status lists and simulator events reach only those who may see the tic
     const tk = await customer('5511944440002', 'fila dois: oi');
     await db.update(tickets).set({ queueId: q2!.id }).where(eq(tickets.id, tk.id));
 
-    const asks = [`ticket-${tk.id}`, `simulator-${w.id}-5511944440002`];
+    const asks = [`ticket-${tk.id}`, `simulator-${w.id}-5511944440002`, `simulator-${w.id}`];
     const attendant = await everyRoom(one, asks);
     const owner = await everyRoom(two, asks);
     const admin = await everyRoom(c.admin, asks);
+    // An admin's browser that is not on the simulator page hears nothing of the customers' phones.
+    const elsewhere = await everyRoom(c.admin, []);
     // The attendant of queue 1 is refused the queue 2 ticket's and conversation's rooms; the others are not.
     expect(attendant.answers).toMatchObject({
       notification: true,
@@ -179,7 +181,10 @@ describe('status lists and simulator events reach only those who may see the tic
       [asks[1]!]: false,
     });
     expect(owner.answers).toMatchObject({ [asks[0]!]: true, [asks[1]!]: true });
-    expect(admin.answers).toMatchObject({ [asks[0]!]: true, [asks[1]!]: true });
+    expect(admin.answers).toMatchObject({ [asks[0]!]: true, [asks[1]!]: true, [asks[2]!]: true });
+    // The whole connection's phone traffic is for those who read every conversation (managers) only.
+    expect(attendant.answers[asks[2]!]).toBe(false);
+    expect(owner.answers[asks[2]!]).toBe(false);
 
     // Everything that can happen to the queue 2 ticket: messages in, the attendant's reply, reading,
     // accepting, closing, and the simulator's customer-side events.
@@ -221,5 +226,8 @@ describe('status lists and simulator events reach only those who may see the tic
     });
     expect(aboutQueue2).toEqual([]);
     expect(attendant.heard.filter((h) => h.event === `company-${c.id}-simulator`)).toEqual([]);
+    // The admin's other browser heard the ticket's events but not one phone event.
+    expect(said(elsewhere.heard, 'fila um: marco')).toBe(true);
+    expect(elsewhere.heard.filter((h) => h.event === `company-${c.id}-simulator`)).toEqual([]);
   });
 });

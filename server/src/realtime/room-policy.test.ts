@@ -76,7 +76,7 @@ describe('resolveJoin', () => {
   test('a simulator conversation needs the simulator guard', async () => {
     expect(await resolveJoin(tenant(), 'simulator-4-5511999990000', none)).toBeNull();
     const simulator = vi.fn(
-      async (_t: Tenant, id: number, number: string) => id === 4 && number === '5511999990000',
+      async (_t: Tenant, id: number, number: string | null) => id === 4 && number === '5511999990000',
     );
     expect(await resolveJoin(tenant(), 'simulator-4-5511999990000', { simulator })).toBe(
       'company-3-simulator-4-5511999990000',
@@ -84,6 +84,14 @@ describe('resolveJoin', () => {
     expect(await resolveJoin(tenant(), 'simulator-5-5511999990000', { simulator })).toBeNull();
     expect(await resolveJoin(tenant(), 'simulator-0-5511999990000', { simulator })).toBeNull();
     expect(await resolveJoin(tenant(), 'simulator-4-55119999x', { simulator })).toBeNull();
+    // The whole connection (the simulator page's list) asks the guard with no number.
+    expect(await resolveJoin(tenant(), 'simulator-4', { simulator })).toBeNull();
+    const manager = vi.fn(
+      async (_t: Tenant, id: number, number: string | null) => id === 4 && number === null,
+    );
+    expect(await resolveJoin(tenant(), 'simulator-4', { simulator: manager })).toBe('company-3-simulator-4');
+    expect(await resolveJoin(tenant(), 'simulator-5', { simulator: manager })).toBeNull();
+    expect(await resolveJoin(tenant(), 'simulator-4', none)).toBeNull();
   });
 
   test.each([

@@ -18,8 +18,11 @@ export interface RoomGuards {
   chat?: (t: Tenant, chatId: number) => Promise<boolean>;
   /** The caller's visibility (queues, settings) as it is now; absent: status and notification rooms are refused. */
   viewer?: (t: Tenant) => Promise<VisibilityViewer>;
-  /** Whether the caller may follow a simulator conversation (the ticket rule, applied to its tickets). */
-  simulator?: (t: Tenant, whatsappId: number, number: string) => Promise<boolean>;
+  /**
+   * Whether the caller may follow a simulator conversation (the ticket rule, applied to its tickets), or,
+   * with `number` null, every conversation of the connection (managers: the simulator page's list).
+   */
+  simulator?: (t: Tenant, whatsappId: number, number: string | null) => Promise<boolean>;
 }
 
 /** A join that stands for a set of rooms: a new join of the same scope replaces the socket's old set. */
@@ -28,9 +31,17 @@ export interface ScopedJoin {
   rooms: string[];
 }
 
-/** The simulator conversation's room: its events reach admins and those who may see its tickets. */
+/** The simulator conversation's room: its events reach those who may see its tickets. */
 export const simulatorRoom = (companyId: number, whatsappId: number, number: string) =>
   `company-${companyId}-simulator-${whatsappId}-${number}`;
+
+/**
+ * Every conversation of one simulator connection: joined by the simulator page of those who may read them
+ * all (managers). Nobody else hears the customers' phones, so an agent's browser on the tickets page is not
+ * sent a phone's copy of every message.
+ */
+export const simulatorConnectionRoom = (companyId: number, whatsappId: number) =>
+  `company-${companyId}-simulator-${whatsappId}`;
 
 /**
  * Every room that should hear about a ticket (contracts/visibility.ts decides who may see it): the ticket's
@@ -79,11 +90,13 @@ export async function resolveJoin(
     if (!guards.viewer) return null;
     return { scope, rooms: viewerRooms(t.companyId, scope, await guards.viewer(t)) };
   }
-  const sim = /^simulator-(\d{1,10})-(\d{6,20})$/.exec(asked);
+  const sim = /^simulator-(\d{1,10})(?:-(\d{6,20}))?$/.exec(asked);
   if (sim && guards.simulator) {
     const id = Number(sim[1]);
     if (!isDbId(id)) return null;
-    return (await guards.simulator(t, id, sim[2]!)) ? simulatorRoom(t.companyId, id, sim[2]!) : null;
+    const number = sim[2] ?? null;
+    if (!(await guards.simulator(t, id, number))) return null;
+    return number ? simulatorRoom(t.companyId, id, number) : simulatorConnectionRoom(t.companyId, id);
   }
   const ticket = /^(?:ticket-)?(\d{1,10})$/.exec(asked);
   // Ids outside 1..2^31-1 name no row: refused before any guard queries the database.

@@ -111,11 +111,19 @@ export function useSimulatorConversation(whatsappId: number, number: string | nu
 }
 
 /**
- * `company-{id}-simulator` (sent to admins and to the open conversation's room) keeps the open simulator live: new messages both ways and ack changes are
- * patched into the cached conversation and the customer list.
+ * `company-{id}-simulator` keeps the open simulator live: new messages both ways and ack changes are patched
+ * into the cached conversation and the customer list. The page asks for the whole connection's room
+ * (`simulator-{whatsappId}`: granted to those who may read every conversation) and the open conversation's
+ * (above); once the connection's room is confirmed, the customer list is read again.
  */
 export function useSimulatorRealtime(whatsappId: number, onMessage?: (event: SimulatorEvent) => void) {
   const client = useQueryClient();
+  useEffect(() => {
+    const room = `simulator-${whatsappId}`;
+    const onJoined = () => void client.invalidateQueries({ queryKey: simulatorKeys.customers(whatsappId) });
+    joinRoom(room, onJoined);
+    return () => leaveRoom(room, onJoined);
+  }, [whatsappId, client]);
   useCompanyEvent<SimulatorEvent>('simulator', (data) => {
     if (Number(data.whatsappId) !== whatsappId || !data.message) return;
     const message = data.message;

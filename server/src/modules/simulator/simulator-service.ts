@@ -19,7 +19,7 @@ import {
   type SimulatorView,
 } from '../../messaging/channels/simulator-channel.js';
 import type { Events } from '../../realtime/events.js';
-import { simulatorRoom } from '../../realtime/room-policy.js';
+import { simulatorConnectionRoom, simulatorRoom } from '../../realtime/room-policy.js';
 import { isManager, loadViewer } from '../tickets/ticket-queries.js';
 
 /** The simulator's HTTP entry (GUIDE §8) and what its page reads: the customers' side of the conversation. */
@@ -119,8 +119,9 @@ export function simulatorService(deps: {
   }
 
   /**
-   * The simulator's events carry the conversation: they go to the company's admins and to the sockets that
-   * follow this conversation (joined through the same visibility rule as its tickets), never to everyone.
+   * The simulator's events carry the conversation: they go to the sockets that follow this conversation
+   * (joined through the same visibility rule as its tickets) and to the simulator pages open on the whole
+   * connection (managers), never to everyone, nor to every admin's browser.
    */
   const notify = (
     companyId: number,
@@ -128,7 +129,10 @@ export function simulatorService(deps: {
     payload: { action: 'message' | 'update'; message: SimulatorView },
   ) =>
     deps.events.toRoom(
-      [rooms.admins(companyId), simulatorRoom(companyId, whatsappId, payload.message.number)],
+      [
+        simulatorConnectionRoom(companyId, whatsappId),
+        simulatorRoom(companyId, whatsappId, payload.message.number),
+      ],
       companyId,
       'simulator',
       { ...payload, whatsappId },
@@ -173,9 +177,13 @@ export function simulatorService(deps: {
   return {
     notify,
 
-    /** Whether the caller may follow this conversation (its socket room, its reads). */
-    async mayFollow(t: Tenant, whatsappId: number, rawNumber: string) {
+    /**
+     * Whether the caller may follow this conversation (its socket room, its reads); with `rawNumber` null,
+     * every conversation of the connection (only those who read them all: managers).
+     */
+    async mayFollow(t: Tenant, whatsappId: number, rawNumber: string | null) {
       await connection(t, whatsappId);
+      if (rawNumber === null) return isManager(await loadViewer(db, t));
       return mayFollow(t, whatsappId, normalizeNumber(rawNumber));
     },
 
