@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { canSeeTicket, normalizeNumber, rooms, type SimulatorInbound } from '@recado/contracts';
+import { canSeeTicket, normalizeNumber, type SimulatorInbound } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { executeRows, rowOf } from '../../db/rows.js';
 import { contacts, simulatorMessages, tickets, whatsapps } from '../../db/schema/index.js';
