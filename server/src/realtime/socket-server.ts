@@ -3,6 +3,7 @@ import { Server, type Socket } from 'socket.io';
 import { CLIENT_EVENTS, isScopeRoom, rooms } from '@recado/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tenant } from '../http/tenant.js';
+import { coalesceWrites, type EngineConn } from './coalesce-writes.js';
 import { initialRooms, resolveJoin, type RoomGuards } from './room-policy.js';
 
 export interface SocketServerDeps {
@@ -43,6 +44,8 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
     },
     serveClient: false,
   });
+  // One system call for all the events a socket gets in one turn of the loop (coalesce-writes.ts).
+  io.engine.on('connection', (conn: EngineConn) => coalesceWrites(conn));
   if (deps.redisUrl) {
     const { Redis } = await import('ioredis');
     const { createAdapter } = await import('@socket.io/redis-adapter');
