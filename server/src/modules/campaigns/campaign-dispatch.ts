@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { CampaignEvent } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { campaigns, campaignShippings, filesOptions } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
@@ -19,8 +19,6 @@ import { fillMessage, nextDelayMs, pickVariant, shippingProviderId, variantsOf }
 import { truncate } from '../../lib/text.js';
 import { mimeOf } from '../../http/uploads.js';
 import type { DomainBus } from '../../events/domain-events.js';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const START_JOB = 'campaign.start';
 export const SEND_JOB = 'campaign.send';

@@ -14,7 +14,7 @@ import {
   type TagUpdate,
   type TicketView,
 } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { tags, ticketTags, tickets } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
@@ -33,7 +33,6 @@ import {
 } from '../tickets/ticket-queries.js';
 
 type Row = typeof tags.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const UNIQUE_NAME = 'tags_company_name_uq';
 /** Statuses a kanban board shows: the conversations still being worked on. */
