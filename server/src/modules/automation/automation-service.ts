@@ -26,7 +26,7 @@ import type { JobQueue } from '../../jobs/job-queue.js';
 import { dialogflowClient } from './dialogflow-runtime.js';
 import { hookRuntime } from './hook-runtime.js';
 import { AutomationError, type IntegrationRuntime, type Outcome, type Reply } from './runtime.js';
-import { safeFetch } from '../../lib/safe-fetch.js';
+import { tenantFetch } from './outbound-fetch.js';
 import { MAX_UPLOAD_BYTES } from '../../http/uploads.js';
 import type { OutboundFile } from '../messages/message-service.js';
 import { typebotRuntime } from './typebot-runtime.js';
@@ -313,11 +313,11 @@ export function automationService(deps: AutomationDeps) {
   /** A media answer's file, downloaded from the flow's (tenant) URL; null when it cannot be had. */
   async function fetchMedia(ticketId: number, url: string): Promise<OutboundFile | null> {
     try {
-      const res = await safeFetch(
-        url,
-        { method: 'GET' },
-        { allowPrivate: deps.config.allowPrivateUrls, timeoutMs: 15_000, maxBytes: MAX_UPLOAD_BYTES },
-      );
+      const res = await tenantFetch({
+        allowPrivate: deps.config.allowPrivateUrls,
+        timeoutMs: 15_000,
+        maxBytes: MAX_UPLOAD_BYTES,
+      })(url);
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       const mimetype =
         (res.headers.get('content-type') ?? '').split(';')[0]!.trim() || 'application/octet-stream';
