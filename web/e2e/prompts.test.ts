@@ -56,7 +56,11 @@ async function settle(page: Page) {
 }
 
 test('prompts: create one on the screen, see it in the table, choose it in a queue, kept after a reload', async () => {
-  const adminEmail = await company('Prompts', PLAN_WITH_AI);
+  // A second admin follows the dark-theme part live (a second login of one user would end the first's session).
+  const secondEmail = `prompts-b-${stamp}@e2e.local`;
+  const adminEmail = await createCompany('Prompts', PLAN_WITH_AI, stamp, undefined, [
+    { name: 'Beto Prompts', email: secondEmail, password: 'User@1234', profile: 'admin' },
+  ]);
   const page = await newPage(browser);
   try {
     const token = await signIn(page, adminEmail);
@@ -159,14 +163,6 @@ test('prompts: create one on the screen, see it in the table, choose it in a que
   const second = await newPage(browser);
   try {
     const token = await signIn(dark, adminEmail, true);
-    // Another admin of the company (a second login of the same user would end the first one's session).
-    const secondEmail = `prompts-b-${stamp}@e2e.local`;
-    await api(dark, token)('POST', '/users', {
-      name: 'Beto Prompts',
-      email: secondEmail,
-      password: 'User@1234',
-      profile: 'admin',
-    });
     await signIn(second, secondEmail, false, 'User@1234');
     await dark.goto('/prompts');
     await second.goto('/prompts');
