@@ -63,7 +63,7 @@ export interface AutomationDeps {
   db: Db;
   box: SecretBox;
   media: MediaStore;
-  messages: () => MessageService;
+  messages: MessageService;
   emitTicket: (companyId: number, view: TicketView, previousStatus?: string) => void;
   clock: Clock;
   config: {
@@ -75,7 +75,7 @@ export interface AutomationDeps {
   };
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
   /** The durable job queue (n8n / webhook posts). */
-  jobs: () => JobQueue;
+  jobs: JobQueue;
   /** Tests shorten the OpenAI timeout. */
   openaiTimeoutMs?: number;
   /** Tests shorten the outbound timeouts of the integrations and the webhook retry delay. */
@@ -304,7 +304,7 @@ export function automationService(deps: AutomationDeps) {
   async function send(t: TicketRow, kind: AutomationKind, body: string) {
     if (!body.trim()) return;
     try {
-      await deps.messages().deliver(t.companyId, t, { body, userId: null, data: { automation: kind } });
+      await deps.messages.deliver(t.companyId, t, { body, userId: null, data: { automation: kind } });
     } catch (err) {
       log.warn({ err, ticketId: t.id }, 'automation message not sent');
     }
@@ -338,9 +338,12 @@ export function automationService(deps: AutomationDeps) {
     const file = await fetchMedia(t.id, reply.media.url);
     if (!file) return send(t, kind, reply.media.url);
     try {
-      await deps
-        .messages()
-        .deliver(t.companyId, t, { body: '', file, userId: null, data: { automation: kind } });
+      await deps.messages.deliver(t.companyId, t, {
+        body: '',
+        file,
+        userId: null,
+        data: { automation: kind },
+      });
     } catch (err) {
       log.warn({ err, ticketId: t.id }, 'automation media not sent');
     }
@@ -626,7 +629,7 @@ export function automationService(deps: AutomationDeps) {
       .update(messages)
       .set({ data: { ...(m.data ?? {}), transcription: text } })
       .where(eq(messages.id, m.id));
-    await deps.messages().announce(m.id);
+    await deps.messages.announce(m.id);
   }
 
   return {

@@ -44,7 +44,7 @@ export interface HookPayload {
  */
 export function hookRuntime(deps: {
   db: Db;
-  jobs: () => JobQueue;
+  jobs: JobQueue;
   publicUrl: string;
   allowPrivateUrls: boolean;
   log: RuntimeLog;
@@ -150,7 +150,7 @@ export function hookRuntime(deps: {
     kind,
     label: kind === 'n8n' ? 'n8n' : 'webhook',
     async run({ ticket, message, integration }) {
-      await deps.jobs().schedule(post, {
+      await deps.jobs.schedule(post, {
         key: `message:${message.id}`,
         companyId: ticket.companyId,
         payload: { messageId: message.id, ticketId: ticket.id, integrationId: integration.id },

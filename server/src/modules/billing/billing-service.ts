@@ -95,7 +95,7 @@ export function billingService(deps: {
   events: Events;
   clock: Clock;
   box: SecretBox;
-  jobs: () => JobQueue;
+  jobs: JobQueue;
   asaasApiUrl: string;
   webhookToken?: string;
   log: Log;
@@ -122,7 +122,7 @@ export function billingService(deps: {
       ...def,
       handler: async (job) => {
         if (job.companyId && (await isBlocked(job.companyId))) {
-          await deps.jobs().schedule(def, {
+          await deps.jobs.schedule(def, {
             key: job.key ?? undefined,
             runAt: new Date(clock.now().getTime() + PAUSE_RETRY_MS),
             payload: job.payload,

@@ -43,7 +43,7 @@ export interface DispatchDeps {
   events: Events;
   media: MediaStore;
   clock: Clock;
-  jobs: () => JobQueue | undefined;
+  jobs: JobQueue;
   sessions: () => Pick<SessionManager, 'get'> | undefined;
   log: { warn(o: object, m: string): void; error(o: object, m: string): void };
   /** Variant choice and interval jitter (tests pass a seeded one). */
@@ -131,8 +131,7 @@ export function campaignDispatch(deps: DispatchDeps) {
     runAt: Date,
     executor?: unknown,
   ) {
-    const jobs = deps.jobs();
-    if (!jobs) throw new Error('jobs module not running');
+    const jobs = deps.jobs;
     await jobs.schedule(
       sendJob,
       {
@@ -462,8 +461,7 @@ export function campaignDispatch(deps: DispatchDeps) {
 
     /** A PROGRAMADA campaign's start at its time (again: the new time replaces the old one). */
     async scheduleStart(c: { id: number; companyId: number; scheduledAt: Date }, executor?: unknown) {
-      const jobs = deps.jobs();
-      if (!jobs) throw new Error('jobs module not running');
+      const jobs = deps.jobs;
       await jobs.schedule(
         startJob,
         {
@@ -477,7 +475,7 @@ export function campaignDispatch(deps: DispatchDeps) {
     },
 
     async unscheduleStart(campaignId: number) {
-      await deps.jobs()?.cancel(startJob, jobKey(campaignId));
+      await deps.jobs.cancel(startJob, jobKey(campaignId));
     },
 
     /** Restart: a new chain (new token) that continues with the rows still pending. */

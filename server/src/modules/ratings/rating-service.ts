@@ -39,7 +39,7 @@ export function ratingService(deps: {
   events: Events;
   clock: Clock;
   jobs: JobQueue;
-  messages: () => MessageService;
+  messages: MessageService;
   log: { warn(o: object, m: string): void };
   waitMs?: number;
 }) {
@@ -48,7 +48,7 @@ export function ratingService(deps: {
 
   async function send(companyId: number, ticket: TicketRow, body: string, what: string) {
     try {
-      await deps.messages().deliver(companyId, ticket, { body, userId: null });
+      await deps.messages.deliver(companyId, ticket, { body, userId: null });
       return true;
     } catch (err) {
       deps.log.warn({ err: (err as Error)?.message, ticketId: ticket.id }, `${what} not sent`);

@@ -60,8 +60,8 @@ export function scheduleService(deps: {
   events: Events;
   media: MediaStore;
   clock: ScheduleClock;
-  jobs: () => ScheduleJobs;
-  messages: () => MessageService;
+  jobs: ScheduleJobs;
+  messages: MessageService;
   emitTicket: (companyId: number, view: TicketView) => void;
   /** ticket.created for the tickets a firing schedule opens (webhooks listen). */
   bus?: Pick<DomainBus, 'emit'>;
@@ -307,7 +307,7 @@ export function scheduleService(deps: {
             asVoice: false,
           }
         : undefined;
-      await deps.messages().deliver(claimed.companyId, ticket, {
+      await deps.messages.deliver(claimed.companyId, ticket, {
         body: claimed.body,
         file,
         userId: claimed.userId,
@@ -350,7 +350,7 @@ export function scheduleService(deps: {
         })
         .returning();
       // In the same transaction: a schedule never exists without its job.
-      await deps.jobs().schedule(sendJob, job(r!), tx);
+      await deps.jobs.schedule(sendJob, job(r!), tx);
       return r!;
     });
     return (await emitId(companyId, created.id, 'create'))!;
@@ -425,7 +425,7 @@ export function scheduleService(deps: {
             ),
           )
           .returning();
-        if (r) await deps.jobs().schedule(sendJob, job(r), tx);
+        if (r) await deps.jobs.schedule(sendJob, job(r), tx);
         return r;
       });
       // Claimed by the sender between the check and the write.
@@ -442,8 +442,7 @@ export function scheduleService(deps: {
         .returning();
       if (!gone) throw new AppError('ERR_NOT_FOUND', 404, 'Schedule not found');
       // A job that runs anyway finds no schedule and does nothing.
-      await deps
-        .jobs()
+      await deps.jobs
         .cancel(sendJob, scheduleJobKey(id))
         .catch((err: unknown) => deps.log.warn({ err, scheduleId: id }, 'schedule job not cancelled'));
       if (gone.mediaPath) await media.remove(gone.mediaPath);
