@@ -73,13 +73,13 @@ test('prompts: create one on the screen, see it in the table, choose it in a que
     await page.getByTestId('prompt-add').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Adicionar prompt' }).waitFor(LONG);
-    // Operations §9 defaults.
+    // docs/automation.md defaults.
     assert.equal(await dialog.locator('input[data-field="model"]').inputValue(), 'gpt-3.5-turbo-1106');
     assert.equal(await dialog.locator('input[data-field="maxTokens"]').inputValue(), '100');
     assert.equal(await dialog.locator('input[data-field="temperature"]').inputValue(), '1');
     assert.equal(await dialog.locator('input[data-field="maxMessages"]').inputValue(), '10');
 
-    // §5: a short name, a short prompt and no queue are refused on the form.
+    // docs/automation.md: a short name, a short prompt and no queue are refused on the form.
     await dialog.locator('input[data-field="name"]').fill('Abc');
     await dialog.locator('textarea[data-field="prompt"]').fill('Curto');
     await dialog.locator('input[data-field="apiKey"]').fill(API_KEY);

@@ -14,7 +14,7 @@ import type { AnnouncementService } from './announcement-service.js';
 import { sendStoredFile } from '../../http/stored-file.js';
 
 const IMAGE_TYPES = /^image\/(png|jpeg|jpg|pjpeg)$/;
-/** Operations §5: .png, .jpg, .jpeg only — by name and by declared type. */
+/** docs/push.md: .png, .jpg, .jpeg only — by name and by declared type. */
 const acceptImage = (f: { mimetype: string; filename: string }) =>
   (ANNOUNCEMENT_MEDIA_EXTENSIONS as readonly string[]).includes(extensionOf(f.filename)) &&
   IMAGE_TYPES.test(f.mimetype);

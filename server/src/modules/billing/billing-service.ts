@@ -38,7 +38,7 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 const plusDays = (now: Date, n: number) => new Date(now.getTime() + n * DAY).toISOString().slice(0, 10);
 const later = (a: string, b: string) => (a > b ? a : b);
 
-/** Display status (operations §4): an unpaid invoice past its dueDate is expired. */
+/** Display status (docs/billing.md): an unpaid invoice past its dueDate is expired. */
 const displayStatus = (r: InvoiceRow, now: Date): InvoiceStatus =>
   r.status === 'open' && r.dueDate < today(now) ? 'expired' : (r.status as InvoiceStatus);
 
@@ -102,7 +102,7 @@ export function billingService(deps: {
 }) {
   const { db, events, clock, box, log } = deps;
 
-  // ---- blocking (operations §4) --------------------------------------------------------------------
+  // ---- blocking (docs/billing.md) --------------------------------------------------------------------
 
   async function state(companyId: number) {
     const [c] = await db

@@ -48,7 +48,7 @@ export const fileListType = (filename: string): string | null =>
   FILE_LIST_TYPES[extname(filename).toLowerCase()] ?? null;
 
 /**
- * File lists (operations §7): a message and named options, each holding one uploaded file in the media
+ * File lists (docs/campaigns.md): a message and named options, each holding one uploaded file in the media
  * store (DATA_DIR/media/{companyId}/file-lists/…). Files of removed options are deleted after the commit.
  */
 export function fileListService({ db, events, media }: { db: Db; events: Events; media: MediaStore }) {

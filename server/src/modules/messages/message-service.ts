@@ -350,7 +350,7 @@ export function messageService(deps: {
       return sent[sent.length - 1];
     },
 
-    /** Only one's own messages can be deleted (core §4). */
+    /** Only one's own messages can be deleted (docs/product.md#states). */
     async remove(t: Tenant, messageId: number) {
       const [m] = await db
         .select()

@@ -27,7 +27,7 @@ type TicketRow = typeof tickets.$inferSelect;
 const EXPIRE_KIND = 'rating.expire';
 
 /**
- * Ratings (core §9, setting `userRating`). Resolving a ticket with an attendant asks the customer for 1, 2
+ * Ratings (docs/bot.md, setting `userRating`). Resolving a ticket with an attendant asks the customer for 1, 2
  * or 3; the ticket is closed at once and a rating request waits (at most one per customer and connection).
  * The inbound pipeline asks `take` first: a valid answer is stored against the closed ticket and its
  * attendant — never opening or reopening a ticket — and the completion message follows; any other message

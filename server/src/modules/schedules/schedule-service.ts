@@ -139,7 +139,7 @@ export function scheduleService(deps: {
         .from(tickets)
         .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, t.companyId)));
       if (!tk) throw new AppError('ERR_NO_TICKET_FOUND', 404);
-      // Scheduling into a ticket is writing into it: only a ticket the caller may see (core §6).
+      // Scheduling into a ticket is writing into it: only a ticket the caller may see (docs/visibility.md).
       if (!canSeeTicket(await loadViewer(db, t), tk)) throw new AppError('ERR_NO_PERMISSION', 403);
     }
     if (input.sendAt && input.sendAt.getTime() < clock.now().getTime() - SCHEDULE_PAST_TOLERANCE_MS)

@@ -52,10 +52,10 @@ export const tagView = (r: Row, count: number): Tag => ({
   updatedAt: r.updatedAt.toISOString(),
 });
 
-/** Operations §6: only admins and supervisors turn a tag into a kanban lane or back. */
+/** docs/team-tools.md: only admins and supervisors turn a tag into a kanban lane or back. */
 const canEditKanban = (t: Tenant) => can(t, 'tags:editKanban') || t.super;
 /**
- * Tags are shared by the whole company and kanban lanes shape its board (operations §6: lanes are for
+ * Tags are shared by the whole company and kanban lanes shape its board (docs/team-tools.md: lanes are for
  * admins and supervisors). Admins and supervisors manage every tag; a plain user only the plain tags they
  * created themselves.
  */

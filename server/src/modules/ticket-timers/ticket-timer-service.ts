@@ -19,7 +19,7 @@ const BATCH = 200;
 const MAX_ROUNDS = 50;
 
 /**
- * The connection timers of core §3, as one recurring sweep job:
+ * The connection timers of docs/jobs.md, as one recurring sweep job:
  * - `expiresTicket` (minutes, 0 = off): an open ticket without activity (`updated_at`) for that long is
  *   closed, and the customer gets `expiresInactiveMessage` when the connection has one;
  * - `timeToTransfer` (minutes) with `transferQueueId`: a pending ticket nobody took, waiting that long since
