@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
 /**
- * Platform announcements (operations §3, §5): the super user writes them, every company's users read the
+ * Platform announcements (docs/push.md): the super user writes them, every company's users read the
  * active ones in the top bar. Priority 1 high (red border), 2 medium (orange), 3 low (grey; the default).
  */
 export const ANNOUNCEMENT_TITLE_MAX = 200;
 export const ANNOUNCEMENT_TEXT_MAX = 5000;
-/** The attachment's kinds (operations §5): .png, .jpg, .jpeg. */
+/** The attachment's kinds (docs/push.md): .png, .jpg, .jpeg. */
 export const ANNOUNCEMENT_MEDIA_EXTENSIONS = ['png', 'jpg', 'jpeg'] as const;
 
 export const AnnouncementPriority = z.coerce.number().int().min(1).max(3);

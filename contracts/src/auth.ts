@@ -53,7 +53,7 @@ export interface CompanySummary {
   planId: number;
   plan: { id: number; name: string } & Record<(typeof PLAN_FLAGS)[number], boolean>;
   settings: { key: string; value: string }[];
-  /** Why the app is blocked, if it is (operations §4); the server refuses writes with 402 then. */
+  /** Why the app is blocked, if it is (docs/product.md#states); the server refuses writes with 402 then. */
   subscription?: import('./billing.js').SubscriptionState;
 }
 

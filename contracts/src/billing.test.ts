@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { addRecurrence, subscriptionState } from './billing.js';
 
-describe('subscriptionState (operations §4: blocked once now is past dueDate + 1 day)', () => {
+describe('subscriptionState (docs/billing.md: blocked once now is past dueDate + 1 day)', () => {
   const at = (iso: string) => new Date(iso);
   test('due today or yesterday before the grace ends: not blocked', () => {
     expect(

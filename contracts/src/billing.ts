@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { ResourceSpec } from './resources.js';
 import { EXPIRY_GRACE_DAYS, RECURRENCE_MONTHS, type Recurrence } from './constants.js';
 
-/** Billing (operations §2, §3, §4, §7): invoices, the Pix checkout, subscription blocking. */
+/** Billing (docs/billing.md): invoices, the Pix checkout, subscription blocking. */
 
-/** Operations §9: the checkout's default custom plan, 3 users and 3 connections for R$ 49. */
+/** docs/billing.md: the checkout's default custom plan, 3 users and 3 connections for R$ 49. */
 export const CUSTOM_PLAN = { users: 3, connections: 3, price: 49 } as const;
 /** Seats a custom plan may have (each of users and connections). */
 export const CUSTOM_PLAN_MAX = 500;
@@ -39,7 +39,7 @@ export const InvoiceListQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
 });
 
-/** Checkout payload (operations §3). Card fields are accepted and ignored: the charge is a Pix one. */
+/** Checkout payload (docs/billing.md). Card fields are accepted and ignored: the charge is a Pix one. */
 export const CheckoutInput = z.object({
   firstName: z.string().trim().min(1).max(100),
   lastName: z.string().trim().max(100).optional().default(''),
@@ -64,7 +64,7 @@ export const CheckoutInput = z.object({
 });
 export type CheckoutInput = z.infer<typeof CheckoutInput>;
 
-/** The Pix data answered by POST /subscription (operations §3). */
+/** The Pix data answered by POST /subscription (docs/billing.md). */
 export interface PixCharge {
   invoiceId: number;
   paymentId: string;
@@ -94,7 +94,7 @@ export interface SubscriptionState {
 const DAY = 86_400_000;
 const dayStart = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
 
-/** Core §8 / operations §4: the app is blocked once now is past dueDate plus one day. */
+/** docs/product.md#errors, docs/billing.md: the app is blocked once now is past dueDate plus one day. */
 export function subscriptionState(
   company: { dueDate: string | null; trialPeriod: boolean },
   now: Date,

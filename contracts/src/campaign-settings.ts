@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
-/** Operations §9: the random interval between sends, in seconds (0 = none). */
+/** docs/campaigns.md: the random interval between sends, in seconds (0 = none). */
 export const CAMPAIGN_MESSAGE_INTERVAL_OPTIONS = [0, 5, 10, 15, 20] as const;
-/** Operations §9: after how many sends the greater interval applies (0 = not defined). */
+/** docs/campaigns.md: after how many sends the greater interval applies (0 = not defined). */
 export const CAMPAIGN_LONGER_INTERVAL_AFTER_OPTIONS = [
   0, 1, 5, 10, 15, 20, 30, 40, 60, 80, 100, 120,
 ] as const;
-/** Operations §9: the greater interval, in seconds; the same list of values. */
+/** docs/campaigns.md: the greater interval, in seconds; the same list of values. */
 export const CAMPAIGN_GREATER_INTERVAL_OPTIONS = CAMPAIGN_LONGER_INTERVAL_AFTER_OPTIONS;
 
 export const MAX_CAMPAIGN_VARIABLES = 100;
@@ -36,7 +36,7 @@ export interface CampaignSettingsValues {
   variables: CampaignVariable[];
 }
 
-/** Operations §3: defaults 20 s, after 20 sends, 60 s, no variables. */
+/** docs/campaigns.md: defaults 20 s, after 20 sends, 60 s, no variables. */
 export const CAMPAIGN_SETTING_DEFAULTS: CampaignSettingsValues = {
   messageInterval: 20,
   longerIntervalAfter: 20,
@@ -47,7 +47,7 @@ export const CAMPAIGN_SETTING_KEYS = Object.keys(
   CAMPAIGN_SETTING_DEFAULTS,
 ) as (keyof CampaignSettingsValues)[];
 
-/** Shortcuts are unique without regard to case (operations §5: one already present is not added again). */
+/** Shortcuts are unique without regard to case (docs/campaigns.md: one already present is not added again). */
 export const CampaignVariables = z
   .array(CampaignVariable)
   .max(MAX_CAMPAIGN_VARIABLES)
@@ -75,7 +75,7 @@ export const CampaignSettingsInput = z.object({
 });
 export type CampaignSettingsInput = z.input<typeof CampaignSettingsInput>;
 
-/** GET /campaign-settings: key/value pairs, each value JSON-encoded (operations §3); every key present. */
+/** GET /campaign-settings: key/value pairs, each value JSON-encoded (docs/campaigns.md); every key present. */
 export interface CampaignSetting {
   key: keyof CampaignSettingsValues;
   value: string;

@@ -5,7 +5,7 @@ const MAX_ID = 2_147_483_647;
 const Id = z.coerce.number().int().positive().max(MAX_ID);
 const Message = z.string().max(4000);
 
-/** Operations §4. */
+/** docs/campaigns.md. */
 export const CAMPAIGN_STATUSES = [
   'INATIVA',
   'PROGRAMADA',
@@ -15,11 +15,11 @@ export const CAMPAIGN_STATUSES = [
 ] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
-/** Operations §9: up to 5 message variants. */
+/** docs/campaigns.md: up to 5 message variants. */
 export const CAMPAIGN_VARIANTS = 5;
-/** Operations §4: editable only when INATIVA, or PROGRAMADA more than this before its start. */
+/** docs/campaigns.md: editable only when INATIVA, or PROGRAMADA more than this before its start. */
 export const CAMPAIGN_EDIT_LOCK_MS = 60 * 60 * 1000;
-/** Operations §9: the report reloads this long after the campaign finished. */
+/** docs/campaigns.md: the report reloads this long after the campaign finished. */
 export const CAMPAIGN_REPORT_RELOAD_MS = 5000;
 
 /**
@@ -154,7 +154,7 @@ export interface Campaign {
   fileList: { id: number; name: string } | null;
   mediaPath: string | null;
   mediaName: string | null;
-  /** Whether PUT is allowed now (operations §4). */
+  /** Whether PUT is allowed now (docs/campaigns.md). */
   editable: boolean;
   createdAt: string;
   updatedAt: string;
@@ -174,7 +174,7 @@ export type CampaignEvent =
   | { action: 'create' | 'update'; record: Campaign; counts?: CampaignCounts }
   | { action: 'delete'; id: number };
 
-/** Whether a campaign may be edited at `now` (operations §4). */
+/** Whether a campaign may be edited at `now` (docs/campaigns.md). */
 export function campaignEditable(
   c: { status: string; scheduledAt: string | Date | null },
   now: Date,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ListQuery } from './users.js';
 
 /**
- * Internal chat (operations §2, §3, §5, §6, §7): conversations between users of one company. Only members
+ * Internal chat (docs/internal-chat.md): conversations between users of one company. Only members
  * read or write a chat; its owner (the creator) edits and deletes it. Plan flag useInternalChat.
  */
 export const CHAT_TITLE_MAX = 100;
@@ -15,7 +15,7 @@ const Id = z.coerce.number().int().positive().max(2147483647);
 /** A chat member as the chat modal sends it: an id and a name (the name is shown only; the id decides). */
 export const ChatUserRef = z.object({ id: Id, name: z.string().max(200).optional() });
 
-/** POST /chats: title required; at least one user (operations §5). The creator is added as owner and member. */
+/** POST /chats: title required; at least one user (docs/internal-chat.md). The creator is added as owner and member. */
 export const ChatInput = z.object({
   title: z.string().trim().min(1).max(CHAT_TITLE_MAX),
   users: z.array(ChatUserRef).min(1).max(CHAT_MEMBERS_MAX),
@@ -92,7 +92,7 @@ export interface ChatMessageList {
 }
 
 /**
- * `company-{id}-chat`, `company-{id}-chat-user-{userId}` and `company-{id}-chat-{chatId}` (core §7),
+ * `company-{id}-chat`, `company-{id}-chat-user-{userId}` and `company-{id}-chat-{chatId}` (docs/internal-chat.md),
  * delivered only to the chat's members: a new message (with the chat and its counters), a changed chat
  * (title, members, counters after a read), a created or deleted chat.
  */

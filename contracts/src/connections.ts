@@ -12,7 +12,7 @@ export const CONNECTION_STATES = [
   'CONNECTED',
 ] as const;
 export type ConnectionState = (typeof CONNECTION_STATES)[number];
-/** States that put the warning badge on the connections menu entry (core §2). */
+/** States that put the warning badge on the connections menu entry (docs/product.md#screens). */
 export const WARNING_STATES: readonly ConnectionState[] = [
   'qrcode',
   'PAIRING',

@@ -5,7 +5,7 @@ import { ListQuery } from './users.js';
 
 const Id = z.coerce.number().int().positive().max(2_147_483_647);
 
-/** Operations §5: a contact list's name is required, 2 to 50 characters. */
+/** docs/campaigns.md: a contact list's name is required, 2 to 50 characters. */
 export const ContactListInput = z.object({ name: z.string().trim().min(2).max(50) });
 export type ContactListInput = z.infer<typeof ContactListInput>;
 
@@ -27,7 +27,7 @@ export interface ContactListPage {
   hasMore: boolean;
 }
 
-/** Operations §5: name 2–50; number 8–50 (stored canonical, like contacts); e-mail valid or empty. */
+/** docs/campaigns.md: name 2–50; number 8–50 (stored canonical, like contacts); e-mail valid or empty. */
 export const ContactListItemInput = z.object({
   name: z.string().trim().min(2).max(50),
   number: ContactNumber,

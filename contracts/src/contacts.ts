@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { onlyDigits } from './documents.js';
 import { ListQuery } from './users.js';
 
-/** Core §5: name 2–50; number 8–50 (digits, before the 55 prefix is added); e-mail valid or empty. */
+/** docs/product.md#validation: name 2–50; number 8–50 (digits, before the 55 prefix is added); e-mail valid or empty. */
 export const ContactName = z.string().trim().min(2).max(50);
 
 /** What people type: digits with the usual punctuation ("+55 (11) 98888-7777"); the server normalises it. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Operations §9: the dashboard's period options, in days (filter type 2). */
+/** docs/metrics.md: the dashboard's period options, in days (filter type 2). */
 export const DASHBOARD_PERIODS = [3, 7, 15, 30, 60, 90] as const;
 /** The longest range one request may cover (a date filter, type 1). */
 export const DASHBOARD_MAX_DAYS = 366;
@@ -25,8 +25,8 @@ const spanDays = (from: string, to: string) =>
 const QueueFilter = z.coerce.number().int().positive().max(MAX_ID).optional();
 
 /**
- * GET /dashboard (operations §7): the last `days` days (today included), or the days from `date_from` to
- * `date_to` (both included), in the company's time zone. One of the two must be given (operations §5).
+ * GET /dashboard (docs/metrics.md): the last `days` days (today included), or the days from `date_from` to
+ * `date_to` (both included), in the company's time zone. One of the two must be given (docs/metrics.md).
  */
 export const DashboardQuery = z
   .object({

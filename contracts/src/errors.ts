@@ -51,11 +51,11 @@ export const ERROR_CODES = [
   'ERR_CANNOT_DELETE_PLATFORM_COMPANY',
   'ERR_NO_TAG_FOUND',
   'ERR_TAG_ALREADY_EXISTS',
-  // campaigns (operations §4): not found, edit lock, a transition its status does not allow
+  // campaigns (docs/product.md#states): not found, edit lock, a transition its status does not allow
   'ERR_NO_CAMPAIGN_FOUND',
   'ERR_CAMPAIGN_NOT_EDITABLE',
   'ERR_CAMPAIGN_INVALID_STATUS',
-  // contact lists and file lists (operations §7)
+  // contact lists and file lists (docs/product.md#calls)
   'ERR_NO_CONTACT_LIST_FOUND',
   'ERR_NO_CONTACT_LIST_ITEM_FOUND',
   'ERR_NO_FILE_FOUND',
@@ -64,7 +64,7 @@ export const ERROR_CODES = [
   // a multipart body that cannot be read (no boundary, a part cut short, not multipart at all)
   'ERR_UPLOAD_MALFORMED',
   'ERR_SPREADSHEET_UNREADABLE',
-  // queue integrations (operations §7)
+  // queue integrations (docs/product.md#calls)
   'ERR_NO_INTEGRATION_FOUND',
   'ERR_INTEGRATION_SECRET_REQUIRED',
   'ERR_DIALOGFLOW_SESSION',
@@ -83,7 +83,7 @@ export const ERROR_CODES = [
   'ERR_EXTERNAL_KEY_IN_PROGRESS',
   // outgoing webhooks (docs/webhooks.md)
   'ERR_NO_WEBHOOK_FOUND',
-  // billing (operations §4, §7)
+  // billing (docs/product.md#states, #calls)
   'ERR_SUBSCRIPTION_EXPIRED',
   'ERR_NO_INVOICE_FOUND',
   'ERR_INVOICE_ALREADY_PAID',

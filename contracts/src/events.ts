@@ -1,5 +1,5 @@
 /**
- * Real-time event names and payloads (core §7). Event names carry the company id, as the spec's
+ * Real-time event names and payloads (docs/product.md#calls). Event names carry the company id, as the spec's
  * client listens for them; rooms are chosen by the server, never by the client.
  */
 export type EntityAction<K extends string, T> =

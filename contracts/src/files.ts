@@ -57,7 +57,7 @@ export const FileOptionInput = z.object({
 });
 export type FileOptionInput = z.infer<typeof FileOptionInput>;
 
-/** Operations §5: name required, at least 3 characters; message required. */
+/** docs/campaigns.md: name required, at least 3 characters; message required. */
 export const FileListInput = z.object({
   name: z.string().trim().min(3).max(100),
   message: z.string().trim().min(1).max(4000),

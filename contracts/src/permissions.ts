@@ -1,6 +1,6 @@
 import type { Profile } from './constants.js';
 
-/** Named permissions of the spec (core §6) plus the admin screens. One table for server and web. */
+/** Named permissions of the spec (docs/product.md#roles) plus the admin screens. One table for server and web. */
 export const PERMISSIONS = {
   'dashboard:view': ['admin'],
   'ticket-options:deleteTicket': ['admin'],

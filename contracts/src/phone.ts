@@ -41,6 +41,6 @@ export function formatNumber(number: string): string {
   return d ? `+${d}` : '';
 }
 
-/** What the contact form shows when editing: the number without the 55 prefix (core §5). */
+/** What the contact form shows when editing: the number without the 55 prefix (docs/product.md#validation). */
 export const numberForEdit = (number: string): string =>
   number.startsWith('55') && (number.length === 12 || number.length === 13) ? number.slice(2) : number;

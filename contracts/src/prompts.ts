@@ -4,7 +4,7 @@ import { z } from 'zod';
 const MAX_ID = 2_147_483_647;
 const Id = z.coerce.number().int().positive().max(MAX_ID);
 
-/** Operations §9: the models offered, the first one being the default. */
+/** docs/automation.md: the models offered, the first one being the default. */
 export const PROMPT_MODELS = ['gpt-3.5-turbo-1106', 'gpt-4o-mini'] as const;
 export type PromptModel = (typeof PROMPT_MODELS)[number];
 
@@ -14,7 +14,7 @@ export type PromptModel = (typeof PROMPT_MODELS)[number];
  */
 export const PROMPT_HANDOFF_LINE = 'Ação: Transferir para o setor de atendimento';
 
-/** Operations §9: what a new prompt starts with. */
+/** docs/automation.md: what a new prompt starts with. */
 export const PROMPT_DEFAULTS = {
   model: 'gpt-3.5-turbo-1106' as PromptModel,
   maxTokens: 100,
@@ -22,7 +22,7 @@ export const PROMPT_DEFAULTS = {
   maxMessages: 10,
 };
 
-/** Operations §5: every field required; name 5–100, prompt at least 50 characters, temperature 0–1. */
+/** docs/automation.md: every field required; name 5–100, prompt at least 50 characters, temperature 0–1. */
 export const PromptInput = z.object({
   name: z.string().trim().min(5).max(100),
   prompt: z.string().trim().min(50).max(10000),

@@ -5,17 +5,17 @@ import { z } from 'zod';
 const MAX_ID = 2_147_483_647;
 const Id = z.coerce.number().int().positive().max(MAX_ID);
 
-/** Operations §3: the kinds of integration a queue can hand its conversations to. */
+/** docs/automation.md: the kinds of integration a queue can hand its conversations to. */
 export const QUEUE_INTEGRATION_TYPES = ['dialogflow', 'n8n', 'webhook', 'typebot'] as const;
 export type QueueIntegrationType = (typeof QUEUE_INTEGRATION_TYPES)[number];
-/** Operations §9: the languages a Dialogflow agent is asked in. */
+/** docs/automation.md: the languages a Dialogflow agent is asked in. */
 export const DIALOGFLOW_LANGUAGES = ['pt-BR', 'en', 'es'] as const;
-/** Operations §9: Typebot defaults. */
+/** docs/automation.md: Typebot defaults. */
 export const TYPEBOT_DEFAULTS = { typebotExpires: 1, typebotDelayMessage: 1000 };
 /** GET /queueIntegration/ answers this many a page (hasMore from one extra row). */
 export const QUEUE_INTEGRATION_PAGE_SIZE = 20;
 
-/** Operations §5: name required, 2 to 50 characters. */
+/** docs/automation.md: name required, 2 to 50 characters. */
 const Name = z.string().trim().min(2).max(50);
 const Url = z
   .string()

@@ -7,7 +7,7 @@ const Id = z.coerce.number().int().positive().max(MAX_ID);
 const Message = z.string().max(4000);
 
 /**
- * Operations §9: the 50 preset colours of the queue colour picker (Material hues red, pink, purple,
+ * docs/product.md#constants: the 50 preset colours of the queue colour picker (Material hues red, pink, purple,
  * indigo, blue, teal, green, amber, deep orange and blue grey, shades 300, 500, 700, 800 and 900).
  */
 export const QUEUE_COLORS = [
@@ -40,7 +40,7 @@ export function nextUnusedColor(used: readonly string[], palette: readonly strin
 }
 
 /**
- * A queue colour: one of the palette or any #RRGGBB (core §5 allows 3 to 9 characters). Stored upper-case,
+ * A queue colour: one of the palette or any #RRGGBB (docs/product.md#validation allows 3 to 9 characters). Stored upper-case,
  * so #aabbcc and #AABBCC are one colour for the per-company uniqueness rule.
  */
 export const QueueColor = z
@@ -62,7 +62,7 @@ const WEEKDAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
   sunday: 'Domingo',
 };
 
-/** Operations §9: Monday to Friday 08:00–18:00, Saturday 08:00–12:00, Sunday 00:00–00:00. */
+/** docs/product.md#constants: Monday to Friday 08:00–18:00, Saturday 08:00–12:00, Sunday 00:00–00:00. */
 export const DEFAULT_QUEUE_SCHEDULES: DaySchedule[] = WEEKDAYS.map((weekdayEn) => ({
   weekday: WEEKDAY_NAMES[weekdayEn],
   weekdayEn,
@@ -121,7 +121,7 @@ const OptionKey = z
   .transform((v) => String(v).trim())
   .pipe(z.string().min(1).max(10));
 
-/** -1 or null is the root of the tree (operations §3). */
+/** -1 or null is the root of the tree (docs/product.md#entities). */
 const ParentId = z.coerce
   .number()
   .int()

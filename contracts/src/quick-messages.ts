@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ListQuery } from './users.js';
 
 /**
- * Quick messages (operations §3): shortcodes typed after "/" in the message input.
+ * Quick messages (docs/team-tools.md): shortcodes typed after "/" in the message input.
  *
  * Who sees and changes what (enforced by the server):
  * - a personal entry (`geral` false) is seen and changed by its owner only;

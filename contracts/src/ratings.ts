@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Core §9: the customer's rating of a resolved ticket. */
+/** docs/bot.md: the customer's rating of a resolved ticket. */
 export const RATING_SCALE = { 1: 'unsatisfied', 2: 'satisfied', 3: 'very_satisfied' } as const;
 export type RatingValue = keyof typeof RATING_SCALE;
 

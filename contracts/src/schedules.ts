@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ListQuery } from './users.js';
 
 /**
- * Scheduled messages (operations §3, §5). A schedule waits as PENDENTE; at sendAt the sender claims it
+ * Scheduled messages (docs/team-tools.md). A schedule waits as PENDENTE; at sendAt the sender claims it
  * (AGENDADA: being sent), then it ends ENVIADA (sentAt set) or ERRO (with the reason shown on screen).
  * Only an unsent schedule (no sentAt, not being sent) can be changed.
  */
@@ -11,7 +11,7 @@ export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
 export const SCHEDULE_BODY_MIN = 5;
 export const SCHEDULE_BODY_MAX = 4000;
-/** Attachments of a schedule: png, jpg, jpeg only (operations §5). */
+/** Attachments of a schedule: png, jpg, jpeg only (docs/team-tools.md). */
 export const SCHEDULE_MEDIA_EXTENSIONS = ['png', 'jpg', 'jpeg'] as const;
 export const SCHEDULE_MEDIA_TYPES = ['image/png', 'image/jpeg'] as const;
 /** The default send time of a new schedule: one hour from now. */

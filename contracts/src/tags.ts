@@ -25,7 +25,7 @@ export const KanbanFlag = z
   .union([z.literal(0), z.literal(1), z.boolean(), z.enum(['0', '1'])])
   .transform((v) => (v === true || v === 1 || v === '1' ? 1 : 0));
 
-/** Operations §5: name required, at least 3 characters. */
+/** docs/team-tools.md: name required, at least 3 characters. */
 export const TagInput = z.object({
   name: z.string().trim().min(3).max(50),
   color: TagColor.default(DEFAULT_TAG_COLOR),

@@ -86,7 +86,7 @@ export type MessageSend = z.infer<typeof MessageSend>;
 
 export const MessageEdit = z.object({ body: z.string().trim().min(1).max(20000) });
 
-/** The signature the message input adds (core §4): the user's name in bold, a colon and a new line. */
+/** The signature the message input adds (docs/product.md#states): the user's name in bold, a colon and a new line. */
 const SIGNATURE = /^\*[^*\n]+\*:\n/;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Who may see a ticket (core §6): the one rule behind the server's socket rooms, ticket lists, single
+ * Who may see a ticket (docs/visibility.md): the one rule behind the server's socket rooms, ticket lists, single
  * reads, notes, schedules and simulator views, and the web's live lists and notifications.
  *
  * The rule is data: a list of grants. Each grant says which viewers hold it (`holds`) and which tickets it

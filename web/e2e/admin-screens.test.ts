@@ -77,7 +77,7 @@ test('admin: creates, edits and deletes a user; the list follows socket events',
     await page.mouse.move(5, 5);
     await screenshot(page, 'users-list');
 
-    // The form refuses what core §5 refuses.
+    // The form refuses what docs/product.md#validation refuses.
     await page.getByRole('button', { name: 'Adicionar usuário' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Adicionar usuário').waitFor();

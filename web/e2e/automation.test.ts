@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { createCompany, launch, newPage, screenshot } from './browser.js';
+import { createCompany, launch, newPage, screenshot, until } from './browser.js';
 import { fakeOpenAi } from '../../server/test/fake-openai.js';
 
 /**
@@ -35,17 +35,6 @@ async function signIn(page: Page, email: string): Promise<string> {
   await page.getByTestId('login-submit').click();
   await page.getByTestId('greeting').waitFor(LONG);
   return page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline)
-      assert.fail(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 600)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 test('automation: a prompt made on the screen answers a simulator customer until they ask for a person', async () => {

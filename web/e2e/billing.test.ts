@@ -5,7 +5,7 @@ import { asaasFake, type AsaasFake } from '../../server/test/asaas-fake.js';
 import { BASE_URL, SUPER_USER, apiLogin, createCompany, launch, newPage, screenshot } from './browser.js';
 
 /**
- * Billing end to end (operations §2, §4): an expired trial sees the blocking modal, checks out, gets the
+ * Billing end to end (docs/billing.md): an expired trial sees the blocking modal, checks out, gets the
  * Pix screen; the local Asaas (run.mjs points ASAAS_API_URL at it) pays; the success toast shows the new
  * due date and the app goes back to / after 4 s.
  */
@@ -85,7 +85,7 @@ test('expired trial: blocking modal → checkout → Pix screen → payment → 
   await page.getByTestId('subscription-block-pay').click();
   const dialog = page.getByTestId('checkout-dialog');
   await dialog.waitFor(LONG);
-  // §5: the data step's required fields.
+  // docs/billing.md: the data step's required fields.
   await page.getByTestId('checkout-next').click();
   await dialog.getByText('Obrigatório').first().waitFor(LONG);
   await page.getByTestId('checkout-firstName').fill('Maria');

@@ -1,7 +1,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { BASE_URL, SUPER_USER, launch, newPage, screenshot } from './browser.js';
+import {
+  BASE_URL,
+  COMPANY_ADMIN_PASSWORD,
+  apiClient,
+  createCompany,
+  launch,
+  newPage,
+  screenshot,
+  until,
+} from './browser.js';
 
 /**
  * The automatic attendant, end to end: an admin of a company of its own builds two queues (one with a
@@ -16,40 +25,7 @@ after(async () => {
   await browser.close();
 });
 
-const PASSWORD = 'Bot@12345';
-
-/** Plain HTTP calls (no browser): the super user's and the admin's set-up work. */
-function http(token: string) {
-  const call = async <T>(method: string, path: string, data?: unknown): Promise<T> => {
-    const res = await fetch(`${BASE_URL}/api${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(data === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: data === undefined ? undefined : JSON.stringify(data),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : {}) as T;
-  };
-  return {
-    get: <T>(path: string) => call<T>('GET', path),
-    post: <T>(path: string, data?: unknown) => call<T>('POST', path, data ?? {}),
-    put: <T>(path: string, data: unknown) => call<T>('PUT', path, data),
-  };
-}
-
-async function apiToken(email: string, password: string): Promise<string> {
-  const res = await fetch(`${BASE_URL}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  const text = await res.text();
-  assert.equal(res.status, 200, text);
-  return (JSON.parse(text) as { token: string }).token;
-}
+const PASSWORD = COMPANY_ADMIN_PASSWORD;
 
 async function signIn(page: Page, email: string): Promise<string> {
   await page.goto('/login');
@@ -58,22 +34,6 @@ async function signIn(page: Page, email: string): Promise<string> {
   await page.getByTestId('login-submit').click();
   await page.getByTestId('greeting').waitFor({ timeout: 30_000 });
   return page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
-}
-
-async function until<T>(
-  read: () => Promise<T>,
-  ok: (v: T) => boolean,
-  what: string,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline)
-      assert.fail(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 600)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 const toast = (page: Page, text: string) =>
@@ -120,20 +80,11 @@ test('bot: two queues built on the screen, the customer walks the menu, only tha
   const pages: Page[] = [admin];
   try {
     // A company of this test's own, so no other test's queues or tickets matter.
-    const su = http(await apiToken(SUPER_USER.email, SUPER_USER.password));
-    const adminEmail = `bot-admin-${suffix}@e2e.test`;
-    await su.post('/companies', {
-      name: `Bot E2E ${suffix}`,
-      email: adminEmail,
-      planId: 5,
-      dueDate: '2099-01-01',
-      adminName: 'Ana Admin',
-      adminPassword: PASSWORD,
-    });
+    const adminEmail = await createCompany('Bot', 5, suffix, 'Ana Admin');
 
     // The admin builds the queues on the queues screen.
     const token = await signIn(admin, adminEmail);
-    const api = http(token);
+    const api = apiClient(token);
     await admin.goto('/queues');
     await admin.getByRole('heading', { name: /Filas e chatbot/ }).waitFor();
 
@@ -277,7 +228,7 @@ test('bot: two queues built on the screen, the customer walks the menu, only tha
     );
     await salesPage.mouse.move(0, 0);
     await screenshot(salesPage, 'bot-attendant-vendas');
-    const seenBySales = await http(salesToken).get<{ tickets: Ticket[] }>('/tickets?status=pending');
+    const seenBySales = await apiClient(salesToken).get<{ tickets: Ticket[] }>('/tickets?status=pending');
     assert.ok(
       !seenBySales.tickets.some((x) => x.id === ticket.id),
       'Vendas does not list the Financeiro ticket',

@@ -65,16 +65,26 @@ export async function apiLogin(email: string, password: string): Promise<string>
   return ((await res.json()) as { token: string }).token;
 }
 
+/** A user `createCompany` adds to the company it makes (through the company admin's API session). */
+export interface FixtureUser {
+  name: string;
+  email: string;
+  password: string;
+  profile: 'admin' | 'user';
+  queueIds?: number[];
+}
+
 /**
  * A company of the calling test file's own, so that nothing depends on other files' data: `{name} {stamp}`
- * on `planId`, made by the super user, with an admin `{name}-{stamp}@e2e.local` (COMPANY_ADMIN_PASSWORD).
- * Answers the admin's e-mail.
+ * on `planId`, made by the super user, with an admin `{name}-{stamp}@e2e.local` (COMPANY_ADMIN_PASSWORD)
+ * and, when given, more `users` made by that admin. Answers the admin's e-mail.
  */
 export async function createCompany(
   name: string,
   planId: number,
   stamp: string,
   adminName = `${name} Admin`,
+  users: FixtureUser[] = [],
 ): Promise<string> {
   const su = await apiLogin(SUPER_USER.email, SUPER_USER.password);
   const email = `${name.toLowerCase()}-${stamp}@e2e.local`;
@@ -91,7 +101,53 @@ export async function createCompany(
     }),
   });
   if (res.status !== 201) throw new Error(`company ${name}: ${res.status} ${await res.text()}`);
+  if (users.length) {
+    const admin = apiClient(await apiLogin(email, COMPANY_ADMIN_PASSWORD));
+    for (const user of users) await admin.post('/users', user);
+  }
   return email;
+}
+
+/** The API as `token` sees it over plain HTTP (no browser): set-up work; every call must succeed. */
+export function apiClient(token: string) {
+  const call = async <T>(method: string, path: string, data?: unknown): Promise<T> => {
+    const res = await fetch(`${BASE_URL}/api${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(data === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: data === undefined ? undefined : JSON.stringify(data),
+    });
+    const text = await res.text();
+    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : {}) as T;
+  };
+  return {
+    get: <T>(path: string) => call<T>('GET', path),
+    post: <T>(path: string, data?: unknown) => call<T>('POST', path, data ?? {}),
+    put: <T>(path: string, data: unknown) => call<T>('PUT', path, data),
+  };
+}
+
+/**
+ * Reads until `ok` holds (API state the page has no locator for), failing with the last value after `ms`.
+ * Never a fixed sleep: it returns the moment the condition is met.
+ */
+export async function until<T>(
+  read: () => Promise<T>,
+  ok: (v: T) => boolean,
+  what: string,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline)
+      assert.fail(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 600)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
-import { launch, newPage, screenshot, SUPER_USER } from './browser.js';
+import { COMPANY_ADMIN_PASSWORD, apiLogin, createCompany, launch, newPage, screenshot } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -26,32 +26,10 @@ async function json<T>(res: Awaited<ReturnType<APIRequestContext['get']>>, statu
 }
 
 /** A company of this test's own (so nothing another test file does changes its settings or data). */
-async function ownCompany(page: Page) {
-  const su = await json<{ token: string }>(
-    await page.request.post('/api/auth/login', { data: SUPER_USER }),
-    200,
-  );
-  const email = `camp-${stamp}@e2e.local`;
-  await json(
-    await page.request.post('/api/companies', {
-      headers: { authorization: `Bearer ${su.token}` },
-      data: {
-        name: `Campanhas E2E ${stamp}`,
-        email,
-        planId: 5,
-        dueDate: '2099-01-01',
-        adminName: 'Camila Campanhas',
-        adminPassword: 'Admin@123',
-      },
-    }),
-    201,
-  );
-  const admin = await json<{ token: string }>(
-    await page.request.post('/api/auth/login', { data: { email, password: 'Admin@123' } }),
-    200,
-  );
-  const headers = { authorization: `Bearer ${admin.token}` };
-  return { token: admin.token, headers };
+async function ownCompany() {
+  const email = await createCompany('Campanhas', 5, stamp, 'Camila Campanhas');
+  const token = await apiLogin(email, COMPANY_ADMIN_PASSWORD);
+  return { token, headers: { authorization: `Bearer ${token}` } };
 }
 
 async function signIn(page: Page, token: string, theme: 'light' | 'dark') {
@@ -68,7 +46,7 @@ async function signIn(page: Page, token: string, theme: 'light' | 'dark') {
 test('campaigns: a campaign for now, created on the screen, reaches 100% while the customers receive it', async () => {
   const page = await newPage(browser);
   await page.goto('/login');
-  const { token, headers } = await ownCompany(page);
+  const { token, headers } = await ownCompany();
   const api = page.request;
 
   // The connection, no wait between sends, and a contact list of three customers, through the API.

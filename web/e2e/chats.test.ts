@@ -33,17 +33,14 @@ async function signIn(page: Page, email: string, password: string, dark = false)
 const messages = (page: Page) => page.getByTestId('chat-message');
 
 test('internal chat: A starts a chat with B and writes; B sees the dot and the popover live, opens it and the dot goes', async () => {
-  const adminEmail = await createCompany('Papo', 5, stamp, 'Ana Papo');
+  const emailB = `papo-b-${stamp}@e2e.local`;
+  const adminEmail = await createCompany('Papo', 5, stamp, 'Ana Papo', [
+    { name: 'Bruno Papo', email: emailB, password: 'User@1234', profile: 'user' },
+  ]);
   const pageA = await newPage(browser);
   const pageB = await newPage(browser);
   try {
-    const tokenA = await signIn(pageA, adminEmail, COMPANY_ADMIN_PASSWORD);
-    const emailB = `papo-b-${stamp}@e2e.local`;
-    const res = await pageA.request.post('/api/users', {
-      data: { name: 'Bruno Papo', email: emailB, password: 'User@1234', profile: 'user' },
-      headers: { authorization: `Bearer ${tokenA}` },
-    });
-    assert.equal(res.status(), 201, await res.text());
+    await signIn(pageA, adminEmail, COMPANY_ADMIN_PASSWORD);
     await signIn(pageB, emailB, 'User@1234', true);
     await pageB.getByTestId('menu-chats').waitFor(LONG);
     assert.equal(await pageB.getByTestId('menu-chats-warning').count(), 0);

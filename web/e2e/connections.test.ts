@@ -66,7 +66,7 @@ test('connections: list, add a simulator connection, session buttons, live updat
     await page.getByRole('button', { name: 'Adicionar conexão' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
-    // Core §3 defaults.
+    // docs/product.md#entities defaults.
     assert.equal(await dialog.locator('[data-field="maxUseBotQueues"]').inputValue(), '3');
     assert.equal(await dialog.locator('[data-field="expiresTicket"]').inputValue(), '0');
     assert.equal(await dialog.locator('[data-field="timeUseBotQueues"]').inputValue(), '0');
@@ -136,7 +136,7 @@ test('connections: list, add a simulator connection, session buttons, live updat
       await dialog.locator('[data-field="greetingMessage"]').inputValue(),
       'Olá! Bem-vindo ao atendimento de teste.',
     );
-    // The connection's API token (core §3 `token`): one field, masked until shown; no free-text token input.
+    // The connection's API token (docs/product.md#entities `token`): one field, masked until shown; no free-text token input.
     assert.equal(await dialog.locator('[data-field="token"]').count(), 0);
     const tokenBox = dialog.getByTestId('connection-api-token');
     const tokenValue = tokenBox.getByTestId('api-token-value');

@@ -2,7 +2,15 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN, SUPER_USER, launch, newPage, screenshot } from './browser.js';
+import {
+  COMPANY_ADMIN_PASSWORD,
+  DEMO_ADMIN,
+  apiLogin,
+  createCompany,
+  launch,
+  newPage,
+  screenshot,
+} from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -243,25 +251,9 @@ test('file lists and campaign settings: save, reload, see them kept (light and d
 test('a company whose plan has no campaigns sees neither the menu entries nor the pages', async () => {
   const page = await newPage(browser);
   await page.goto('/login');
-  const su = await page.request.post('/api/auth/login', { data: SUPER_USER });
-  assert.equal(su.status(), 200);
-  const email = `bronze-${stamp}@e2e.local`;
-  const created = await page.request.post('/api/companies', {
-    headers: { authorization: `Bearer ${((await su.json()) as { token: string }).token}` },
-    // Plan 1 (Bronze) has no campaigns.
-    data: {
-      name: `Bronze E2E ${stamp}`,
-      email,
-      planId: 1,
-      dueDate: '2099-01-01',
-      adminName: 'Bruna Bronze',
-      adminPassword: 'Admin@123',
-    },
-  });
-  assert.equal(created.status(), 201, await created.text());
-  const login = await page.request.post('/api/auth/login', { data: { email, password: 'Admin@123' } });
-  assert.equal(login.status(), 200);
-  const { token } = (await login.json()) as { token: string };
+  // Plan 1 (Bronze) has no campaigns.
+  const email = await createCompany('Bronze', 1, stamp, 'Bruna Bronze');
+  const token = await apiLogin(email, COMPANY_ADMIN_PASSWORD);
   await page.evaluate((tk) => localStorage.setItem('token', JSON.stringify(tk)), token);
   const api = await page.request.get('/api/contact-lists', { headers: { authorization: `Bearer ${token}` } });
   assert.equal(api.status(), 403);

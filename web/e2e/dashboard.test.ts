@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_USER, launch, newPage, screenshot, signInPage } from './browser.js';
+import { DEMO_USER, launch, newPage, screenshot, signInPage, until } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -25,21 +25,6 @@ const call = async <T>(
   assert.ok(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`);
   return (await res.json().catch(() => ({}))) as T;
 };
-
-async function until<T>(
-  read: () => Promise<T>,
-  ok: (v: T) => boolean,
-  what: string,
-  ms = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 const figure = async (page: Page, id: string) => Number(await page.getByTestId(id).innerText());
 

@@ -60,20 +60,16 @@ const card = (page: Page, laneId: number | 'open', ticketId: number) =>
 
 test('kanban: lanes from tags, drag a card and a second board follows; tag a ticket from the chat', async () => {
   // A company of its own: nothing here depends on, or disturbs, the other browser tests' data.
-  const adminEmail = await createCompany('Kanban', 5, stamp, 'Karla Kanban');
+  const secondEmail = `kanban-b-${stamp}@e2e.local`;
+  const adminEmail = await createCompany('Kanban', 5, stamp, 'Karla Kanban', [
+    { name: 'Bruno Board', email: secondEmail, password: 'User@1234', profile: 'admin' },
+  ]);
 
   const pageA = await newPage(browser);
   const pageB = await newPage(browser);
   try {
     const token = await signIn(pageA, adminEmail, 'Admin@123');
     const http = pageApi(pageA, token);
-    const secondEmail = `kanban-b-${stamp}@e2e.local`;
-    await http.post('/users', {
-      name: 'Bruno Board',
-      email: secondEmail,
-      password: 'User@1234',
-      profile: 'admin',
-    });
     const todo = await http.post<Tag>('/tags', { name: `A fazer ${stamp}`, color: '#1976D2', kanban: 1 });
     const sim = await http.post<{ id: number }>('/whatsapp', { name: 'Simulador', channel: 'simulator' });
     const customer = {

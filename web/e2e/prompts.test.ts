@@ -56,7 +56,11 @@ async function settle(page: Page) {
 }
 
 test('prompts: create one on the screen, see it in the table, choose it in a queue, kept after a reload', async () => {
-  const adminEmail = await company('Prompts', PLAN_WITH_AI);
+  // A second admin follows the dark-theme part live (a second login of one user would end the first's session).
+  const secondEmail = `prompts-b-${stamp}@e2e.local`;
+  const adminEmail = await createCompany('Prompts', PLAN_WITH_AI, stamp, undefined, [
+    { name: 'Beto Prompts', email: secondEmail, password: 'User@1234', profile: 'admin' },
+  ]);
   const page = await newPage(browser);
   try {
     const token = await signIn(page, adminEmail);
@@ -69,13 +73,13 @@ test('prompts: create one on the screen, see it in the table, choose it in a que
     await page.getByTestId('prompt-add').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Adicionar prompt' }).waitFor(LONG);
-    // Operations §9 defaults.
+    // docs/automation.md defaults.
     assert.equal(await dialog.locator('input[data-field="model"]').inputValue(), 'gpt-3.5-turbo-1106');
     assert.equal(await dialog.locator('input[data-field="maxTokens"]').inputValue(), '100');
     assert.equal(await dialog.locator('input[data-field="temperature"]').inputValue(), '1');
     assert.equal(await dialog.locator('input[data-field="maxMessages"]').inputValue(), '10');
 
-    // §5: a short name, a short prompt and no queue are refused on the form.
+    // docs/automation.md: a short name, a short prompt and no queue are refused on the form.
     await dialog.locator('input[data-field="name"]').fill('Abc');
     await dialog.locator('textarea[data-field="prompt"]').fill('Curto');
     await dialog.locator('input[data-field="apiKey"]').fill(API_KEY);
@@ -159,14 +163,6 @@ test('prompts: create one on the screen, see it in the table, choose it in a que
   const second = await newPage(browser);
   try {
     const token = await signIn(dark, adminEmail, true);
-    // Another admin of the company (a second login of the same user would end the first one's session).
-    const secondEmail = `prompts-b-${stamp}@e2e.local`;
-    await api(dark, token)('POST', '/users', {
-      name: 'Beto Prompts',
-      email: secondEmail,
-      password: 'User@1234',
-      profile: 'admin',
-    });
     await signIn(second, secondEmail, false, 'User@1234');
     await dark.goto('/prompts');
     await second.goto('/prompts');

@@ -86,11 +86,11 @@ test('queue integrations: add a typebot on the screen, search it, choose it in a
     await page.getByTestId('integration-add').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Adicionar integração' }).waitFor(LONG);
-    // Typebot is the default type, with the defaults of §9.
+    // Typebot is the default type, with the defaults of docs/automation.md.
     assert.equal(await dialog.locator('input[data-field="typebotDelayMessage"]').inputValue(), '1000');
     assert.equal(await dialog.locator('input[data-field="typebotExpires"]').inputValue(), '1');
 
-    // §5: name 2 or more; typebot needs a url and a slug.
+    // docs/automation.md: name 2 or more; typebot needs a url and a slug.
     await dialog.locator('input[data-field="name"]').fill('A');
     await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
     await dialog.getByText('Muito curto').first().waitFor(LONG);

@@ -97,7 +97,7 @@ test('queues: create with a colour, schedules and a two-level option tree; dupli
     await free.nth(12).click();
     assert.equal(await dialog.locator('[data-field="color"]').inputValue(), color);
 
-    // Attendance time: the default week of §9, Monday changed.
+    // Attendance time: the default week of docs/product.md#constants, Monday changed.
     await dialog.getByRole('tab', { name: 'Horários de atendimento' }).click();
     const saturday = dialog.getByTestId('queue-schedule-saturday');
     assert.equal(await saturday.locator('[data-field="saturday-startTime"]').inputValue(), '08:00');

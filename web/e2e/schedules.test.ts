@@ -10,6 +10,7 @@ import {
   screenshot,
   signInPage,
   writePng,
+  until,
 } from './browser.js';
 
 let browser: Browser;
@@ -19,17 +20,6 @@ before(async () => {
 after(async () => {
   await browser.close();
 });
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline)
-      assert.fail(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 600)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 interface PhoneMessage {
   fromMe: boolean;

@@ -13,6 +13,7 @@ import {
   screenshot,
   signInPage,
   writePng,
+  until,
 } from './browser.js';
 
 let browser: Browser;
@@ -27,22 +28,6 @@ after(async () => {
 const HAS_FFMPEG = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0;
 
 const CUSTOMER = { from: '5511999990001', name: 'Cliente Teste', body: 'Olá, preciso de ajuda' };
-
-async function until<T>(
-  read: () => Promise<T>,
-  ok: (v: T) => boolean,
-  what: string,
-  ms = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline)
-      assert.fail(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 600)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 interface PhoneMessage {
   fromMe: boolean;

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ErrorCode } from '@recado/contracts';
 import { AppError } from '../http/errors.js';
-import type { Db } from './client.js';
+import type { Db, Tx } from './client.js';
 import {
   contactLists,
   contacts,
@@ -17,7 +17,6 @@ import {
 } from './schema/index.js';
 
 type Owned = PgTable & { id: PgColumn; companyId: PgColumn };
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * The records a request body may point at, each with the answer when it is not the caller company's own

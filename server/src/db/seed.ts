@@ -6,7 +6,7 @@ import type { Db } from './client.js';
 import { companies, plans, queues, userQueues, users, whatsapps } from './schema/index.js';
 import { hashPassword, verifyPassword } from '../lib/passwords.js';
 
-/** Plan 7 is the signup default (core §9): the free trial plan. */
+/** Plan 7 is the signup default (docs/product.md#constants): the free trial plan. */
 export const SEED_PLANS = [
   {
     id: 1,

@@ -6,7 +6,7 @@ export type Authenticate = (token: string) => Promise<Tenant | 'expired' | null>
 
 /**
  * onRequest hook for private routes. An expired access token answers 403 (the client refreshes once and
- * replays); a missing, invalid or revoked one answers 401 (the client logs out), as core §8 describes.
+ * replays); a missing, invalid or revoked one answers 401 (the client logs out), as docs/product.md#errors describes.
  */
 export const requireAuth =
   (authenticate: Authenticate) =>

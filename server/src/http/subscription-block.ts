@@ -3,7 +3,7 @@ import { AppError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A billing route: reachable while the company's subscription is blocked (operations §4). */
+    /** A billing route: reachable while the company's subscription is blocked (docs/billing.md). */
     billing?: boolean;
   }
 }

@@ -67,7 +67,7 @@ export interface InboundMessage {
   referral?: InboundReferral;
 }
 
-/** Where a conversation came from, as each channel reads it from its provider (operations §3). */
+/** Where a conversation came from, as each channel reads it from its provider (docs/messaging.md). */
 export interface InboundReferral {
   /** The ad's headline, or its id when it has none. */
   campaign: string;

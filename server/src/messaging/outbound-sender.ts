@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { messages, outboundQueue, type OutboundJob } from '../db/schema/index.js';
 import { executeRows } from '../db/rows.js';
 import { ChannelError, type Channel, type TemplateSend } from './channel.js';
@@ -20,8 +20,6 @@ export function outboxProviderId(whatsappId: number, messageId: number): string 
   const hash = createHash('sha256').update(`recado-outbox:${whatsappId}:${messageId}`).digest('hex');
   return `3EB0${hash.slice(0, 18).toUpperCase()}`;
 }
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 interface ClaimedRow {
   id: number;

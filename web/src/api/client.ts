@@ -1,7 +1,7 @@
 import type { AuthAnswer, ErrorBody } from '@recado/contracts';
 
 /**
- * The HTTP layer of core §8: bearer token from local storage; a 403 triggers one token refresh and a
+ * The HTTP layer of docs/product.md#errors: bearer token from local storage; a 403 triggers one token refresh and a
  * replay, with concurrent failures queued behind that single refresh; a 401, a failed refresh or a second
  * 403 logs the user out.
  */

@@ -23,7 +23,7 @@ export const contactKeys = {
   detail: (id: number) => ['contacts', 'detail', id] as const,
 };
 
-/** The search the server applies: from 3 characters, else none (core §5). */
+/** The search the server applies: from 3 characters, else none (docs/product.md#validation). */
 export const effectiveSearch = (search: string) => {
   const s = search.trim().toLowerCase();
   return s.length >= CONTACT_SEARCH_MIN_LENGTH ? s : '';

@@ -92,7 +92,7 @@ export interface Viewer {
   super?: boolean;
   queueIds: number[];
   showQueuelessTickets: boolean;
-  /** 'enabled': every waiting ticket that has a queue (core §6). */
+  /** 'enabled': every waiting ticket that has a queue (docs/visibility.md). */
   allTicket?: string;
 }
 export const viewerOf = (u: AuthUser): Viewer => ({

@@ -13,7 +13,7 @@ export const whatsappKeys = {
 /** Server order of GET /whatsapp: name. */
 const byName = (a: Whatsapp, b: Whatsapp) => a.name.localeCompare(b.name) || a.id - b.id;
 
-/** The fields a session event carries (core §4: status, qrcode, retries, updatedAt). */
+/** The fields a session event carries (docs/product.md#states: status, qrcode, retries, updatedAt). */
 export type WhatsappSession = Pick<Whatsapp, 'id' | 'status' | 'qrcode' | 'retries' | 'updatedAt'> &
   Partial<Whatsapp>;
 

@@ -6,7 +6,7 @@ import { tokenSessionId, useAuth } from './auth.js';
 import { useToast } from './useToast.js';
 
 /**
- * Another login of this user ends this session (core §4 Session): the notice, storage cleared, and a reload
+ * Another login of this user ends this session (docs/product.md#states Session): the notice, storage cleared, and a reload
  * after 1 s. Lives inside the signed-in layout so the public pages never load the socket client.
  */
 export function SessionWatcher() {

@@ -3,7 +3,7 @@ import type { EnqueueSnackbar } from 'notistack';
 import { ApiError } from '../api/client.js';
 
 /**
- * Core §8: a server code with a translation is shown as a 2 s toast; else the raw text; otherwise only
+ * docs/product.md#errors: a server code with a translation is shown as a 2 s toast; else the raw text; otherwise only
  * a console message.
  */
 export function showError(err: unknown, t: TFunction, enqueue: EnqueueSnackbar) {

@@ -46,11 +46,11 @@ export function usePlanFlag(flag: PlanFlag): boolean {
   return Boolean(user?.company.plan[flag]);
 }
 
-/** How long the refusal shows before the visitor is taken to / (operations §6). */
+/** How long the refusal shows before the visitor is taken to / (docs/product.md#roles). */
 export const PLAN_REFUSAL_REDIRECT_MS = 1000;
 
 /**
- * The one refusal of a plan-gated screen (operations §6 and §8): the spec's message, once (a keyed,
+ * The one refusal of a plan-gated screen (docs/product.md#roles, #errors): the spec's message, once (a keyed,
  * de-duplicated toast: a second mount or a second guard shows nothing more), then / after 1 s. The
  * screen itself is not rendered, so none of its requests go out.
  */

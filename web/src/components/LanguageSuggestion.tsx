@@ -7,7 +7,7 @@ import { FALLBACK_LANGUAGE } from '@recado/contracts';
 import { chooseLanguage, suggestedLanguage } from '../i18n/index.js';
 
 /**
- * Portuguese is the default (core §1); a browser in English or Spanish only gets an offer, written in
+ * Portuguese is the default (docs/product.md#overview); a browser in English or Spanish only gets an offer, written in
  * its own language, to switch. Either answer is stored, and the offer does not come back.
  */
 export function LanguageSuggestion() {

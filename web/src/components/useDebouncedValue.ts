@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** The value, once it has stopped changing for `delay` ms (search boxes: 500 ms, operations §9). */
+/** The value, once it has stopped changing for `delay` ms (search boxes: 500 ms, docs/product.md#constants). */
 export function useDebouncedValue<T>(value: T, delay = 500): T {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {

@@ -18,7 +18,7 @@ interface Identified {
   id: number | string;
 }
 
-/** Pixels before the bottom at which the next page is asked for (operations §9). */
+/** Pixels before the bottom at which the next page is asked for (docs/product.md#constants). */
 export const LOAD_MORE_MARGIN_PX = 100;
 
 /**

@@ -10,7 +10,7 @@ const supported = (raw: string | null | undefined): Language | null => {
   return (LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : null;
 };
 
-/** The stored preference, first two letters (pt, en, es); Portuguese otherwise (core §1). */
+/** The stored preference, first two letters (pt, en, es); Portuguese otherwise (docs/product.md#overview). */
 export function storedLanguage(): Language {
   return supported(localStorage.getItem(LANGUAGE_KEY)) ?? FALLBACK_LANGUAGE;
 }

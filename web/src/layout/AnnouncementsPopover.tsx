@@ -81,7 +81,7 @@ function AnnouncementCard({ announcement }: { announcement: Announcement }) {
 }
 
 /**
- * Platform announcements (core §2, operations §9): the active ones by priority with their border colours
+ * Platform announcements (docs/push.md): the active ones by priority with their border colours
  * and images; the dot shows while the user has some they have not opened, and goes once the popover opens.
  */
 export function AnnouncementsPopover() {

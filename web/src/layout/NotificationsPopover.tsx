@@ -116,7 +116,7 @@ function PermissionFooter() {
 }
 
 /**
- * The bell (core §2, §6): tickets waiting that the user may see and the user's open tickets with
+ * The bell (docs/product.md#screens, docs/visibility.md): tickets waiting that the user may see and the user's open tickets with
  * unread messages, newest first, each opening its ticket; the count on the bell. It also runs, once for
  * the whole signed-in app, the sound and browser notification of new customer messages.
  */

@@ -79,7 +79,7 @@ const ICONS: Record<string, ComponentType<SvgIconProps>> = {
   invoices: ReceiptLongOutlinedIcon,
 };
 
-/** The local flag that also reveals the campaign entries (core §2). */
+/** The local flag that also reveals the campaign entries (docs/product.md#screens). */
 const hasCshow = () => {
   try {
     return localStorage.getItem('cshow') !== null;
@@ -260,7 +260,7 @@ export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavi
   plan.useCampaigns = companyUsesCampaigns(user);
   const { main, admin } = menuEntries(user, plan, hasCshow());
   const connectionsWarning = useConnectionsWarning(admin.some((e) => e.key === 'connections'));
-  // Core §2: a dot on the internal chat entry while the user has unread chat messages.
+  // docs/product.md#screens: a dot on the internal chat entry while the user has unread chat messages.
   const unreadChats = useUnreadChats(main.some((e) => e.key === 'chats'));
   const version = useQuery({
     queryKey: ['version'],

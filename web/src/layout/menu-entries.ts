@@ -15,7 +15,7 @@ export interface MenuSections {
 }
 
 /**
- * The side menu of core §2: who sees what depends on the profile, the super flag and the plan flags.
+ * The side menu of docs/product.md#screens: who sees what depends on the profile, the super flag and the plan flags.
  * `cshow` is the local flag that also reveals the campaign entries.
  */
 export function menuEntries(
@@ -69,6 +69,6 @@ export function isActive(entry: MenuEntry, pathname: string): boolean {
   return pathname === entry.to || pathname === `${entry.to}/`;
 }
 
-/** Under 600 px the greeting shows at most 10 characters of the name (core §2). */
+/** Under 600 px the greeting shows at most 10 characters of the name (docs/product.md#screens). */
 export const shortName = (name: string, narrow: boolean) =>
   narrow && name.length > 10 ? `${name.slice(0, 10)}…` : name;

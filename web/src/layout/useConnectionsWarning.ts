@@ -3,7 +3,7 @@ import { WARNING_STATES } from '@recado/contracts';
 import { useWhatsapps, useWhatsappsRealtime } from '../api/whatsapps.js';
 
 /**
- * The connections menu entry's warning badge (core §2): on when any connection is in qrcode, PAIRING,
+ * The connections menu entry's warning badge (docs/product.md#screens): on when any connection is in qrcode, PAIRING,
  * DISCONNECTED, TIMEOUT or OPENING — evaluated 2 s after a change, so a quick reconnect does not blink.
  */
 export function useConnectionsWarning(enabled: boolean): boolean {

@@ -74,7 +74,7 @@ const fetchPage = (params: Record<string, string>, signal: AbortSignal) =>
   request<TicketPage>('GET', '/tickets', { params: { pageNumber: '1', ...params }, signal });
 
 /**
- * The top bar's notifications (core §2, §6): tickets waiting (GET /tickets?status=pending: the server
+ * The top bar's notifications (docs/product.md#screens, docs/visibility.md): tickets waiting (GET /tickets?status=pending: the server
  * decides which the user may see, allTicket included) and the user's open tickets with unread messages,
  * newest first. Kept live from the notification and status rooms: events settle what they can at once
  * and the lists are read again, throttled.

@@ -2,12 +2,12 @@ import { io, type Socket } from 'socket.io-client';
 import { refreshToken, currentToken } from '../api/client.js';
 
 /**
- * The real-time client of core §7: websocket with polling fallback, token in the handshake's auth payload
+ * The real-time client of docs/product.md#calls: websocket with polling fallback, token in the handshake's auth payload
  * (never in the URL; the server still accepts the spec's query-string token from other clients), pings of 18 s, 20 s connect timeout, 10 reconnection attempts 5 s apart; rooms joined
  * earlier are rejoined on reconnect; `ready` is re-emitted 1 s after the page becomes visible again.
  */
 let socket: Socket | null = null;
-/** Core §7: the client reports its presence every 300,000 ms. */
+/** docs/product.md#calls: the client reports its presence every 300,000 ms. */
 export const USER_STATUS_INTERVAL_MS = 300_000;
 /** Rooms joined, with how many parts of the page asked for each: left when the last one lets go. */
 const joined = new Map<string, number>();
@@ -54,7 +54,7 @@ export function getSocket(): Socket {
   const watchdog = window.setInterval(() => {
     if (!s.connected && !s.active) window.setTimeout(() => s.connect(), 1000);
   }, 10000);
-  // Core §7: userStatus every 5 minutes keeps this user shown online (the dashboard's attendants table).
+  // docs/product.md#calls: userStatus every 5 minutes keeps this user shown online (the dashboard's attendants table).
   const heartbeat = window.setInterval(() => {
     if (s.connected) s.emit('userStatus');
   }, USER_STATUS_INTERVAL_MS);
@@ -108,13 +108,13 @@ export function leaveRoom(room: string, onJoined?: () => void) {
   socket?.emit('leave', room);
 }
 
-/** The notification room (core §7 joinNotification); call the returned function to let go. */
+/** The notification room (docs/product.md#calls joinNotification); call the returned function to let go. */
 export function joinNotification(onJoined?: () => void): () => void {
   joinRoom('notification', onJoined);
   return () => leaveRoom('notification', onJoined);
 }
 
-/** A ticket status list's room (core §7 joinTickets: 'open', 'pending', 'closed'); returns the release. */
+/** A ticket status list's room (docs/product.md#calls joinTickets: 'open', 'pending', 'closed'); returns the release. */
 export function joinTickets(status: 'open' | 'pending' | 'closed'): () => void {
   joinRoom(status);
   return () => leaveRoom(status);

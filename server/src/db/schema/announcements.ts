@@ -14,7 +14,7 @@ import { companies, timestamps } from './platform.js';
 import { users } from './users.js';
 
 /**
- * Platform announcements (operations §3): written by the super user, read by every company's users
+ * Platform announcements (docs/push.md): written by the super user, read by every company's users
  * while active. The attachment lives in the media store under the author's company.
  */
 export const announcements = pgTable(

@@ -11,7 +11,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { companies, plans, timestamps } from './platform.js';
 
-/** One invoice per company per billing period (operations §3): the period is the dueDate it pays. */
+/** One invoice per company per billing period (docs/billing.md): the period is the dueDate it pays. */
 export const invoices = pgTable(
   'invoices',
   {

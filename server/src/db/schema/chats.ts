@@ -12,7 +12,7 @@ import {
 import { companies, timestamps } from './platform.js';
 import { users } from './users.js';
 
-/** Internal chat (operations §3): a conversation between users of one company; its creator owns it. */
+/** Internal chat (docs/internal-chat.md): a conversation between users of one company; its creator owns it. */
 export const chats = pgTable(
   'chats',
   {

@@ -2,7 +2,7 @@ import { index, integer, pgTable, real, serial, text } from 'drizzle-orm/pg-core
 import { companies, timestamps } from './platform.js';
 import { queues } from './queues.js';
 
-/** AI prompts (operations §3): the instructions and settings an assistant uses in one queue. */
+/** AI prompts (docs/automation.md): the instructions and settings an assistant uses in one queue. */
 export const prompts = pgTable(
   'prompts',
   {

@@ -3,7 +3,7 @@ import { index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { companies, timestamps } from './platform.js';
 
 /**
- * Queue integrations (operations §3): a Dialogflow agent, an n8n or plain webhook, or a Typebot flow that a
+ * Queue integrations (docs/automation.md): a Dialogflow agent, an n8n or plain webhook, or a Typebot flow that a
  * queue hands its conversations to. The Dialogflow service account (jsonContent) is sealed at rest.
  */
 export const queueIntegrations = pgTable(

@@ -6,7 +6,7 @@ import { users } from './users.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** A customer's rating of a resolved ticket and its attendant (core §9: 1 unsatisfied … 3 very satisfied). */
+/** A customer's rating of a resolved ticket and its attendant (docs/bot.md: 1 unsatisfied … 3 very satisfied). */
 export const userRatings = pgTable(
   'user_ratings',
   {

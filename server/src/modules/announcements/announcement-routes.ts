@@ -11,9 +11,10 @@ import {
 } from '@recado/contracts';
 import { extensionOf, MAX_UPLOAD_BYTES, mimeOf, readOneFile } from '../../http/uploads.js';
 import type { AnnouncementService } from './announcement-service.js';
+import { sendStoredFile } from '../../http/stored-file.js';
 
 const IMAGE_TYPES = /^image\/(png|jpeg|jpg|pjpeg)$/;
-/** Operations §5: .png, .jpg, .jpeg only — by name and by declared type. */
+/** docs/push.md: .png, .jpg, .jpeg only — by name and by declared type. */
 const acceptImage = (f: { mimetype: string; filename: string }) =>
   (ANNOUNCEMENT_MEDIA_EXTENSIONS as readonly string[]).includes(extensionOf(f.filename)) &&
   IMAGE_TYPES.test(f.mimetype);
@@ -79,12 +80,7 @@ export const announcementRoutes =
       { config: access.user, schema: { response: { 200: FileAnswer }, params: IdParam } },
       async (req, reply) => {
         const file = await announcements.mediaFile(req.tenant, req.params.id);
-        return reply
-          .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
-          .header('cache-control', 'private, max-age=60')
-          .header('x-content-type-options', 'nosniff')
-          .type(mimeOf(file.filename))
-          .send(file.data);
+        return sendStoredFile(reply, { ...file, type: mimeOf(file.filename) }, 60);
       },
     );
   };

@@ -29,7 +29,7 @@ const FEED_LIMIT = 50;
 const notFound = () => new AppError('ERR_NOT_FOUND', 404, 'Announcement not found');
 
 /**
- * Announcements are the platform's (operations §2, §3, §6): only the super user lists all of them and
+ * Announcements are the platform's (docs/push.md): only the super user lists all of them and
  * writes; every company's users read the active ones and mark them seen, which clears their top-bar dot.
  */
 export function announcementService({ db, events, media }: { db: Db; events: Events; media: MediaStore }) {

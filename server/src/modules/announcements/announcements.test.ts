@@ -10,7 +10,7 @@ import {
 } from '../../../test/helpers.js';
 
 /**
- * Announcements (operations §2, §3, §5, §6, §7): the super user writes; every company's users read the
+ * Announcements (docs/push.md): the super user writes; every company's users read the
  * active ones, hear them live and mark them seen (the top bar's dot).
  */
 const t = await testApp();

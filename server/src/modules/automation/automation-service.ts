@@ -26,7 +26,7 @@ import type { JobQueue } from '../../jobs/job-queue.js';
 import { dialogflowClient } from './dialogflow-runtime.js';
 import { hookRuntime } from './hook-runtime.js';
 import { AutomationError, type IntegrationRuntime, type Outcome, type Reply } from './runtime.js';
-import { safeFetch } from '../../lib/safe-fetch.js';
+import { tenantFetch } from './outbound-fetch.js';
 import { MAX_UPLOAD_BYTES } from '../../http/uploads.js';
 import type { OutboundFile } from '../messages/message-service.js';
 import { typebotRuntime } from './typebot-runtime.js';
@@ -63,7 +63,7 @@ export interface AutomationDeps {
   db: Db;
   box: SecretBox;
   media: MediaStore;
-  messages: () => MessageService;
+  messages: MessageService;
   emitTicket: (companyId: number, view: TicketView, previousStatus?: string) => void;
   clock: Clock;
   config: {
@@ -75,7 +75,7 @@ export interface AutomationDeps {
   };
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
   /** The durable job queue (n8n / webhook posts). */
-  jobs: () => JobQueue;
+  jobs: JobQueue;
   /** Tests shorten the OpenAI timeout. */
   openaiTimeoutMs?: number;
   /** Tests shorten the outbound timeouts of the integrations and the webhook retry delay. */
@@ -304,7 +304,7 @@ export function automationService(deps: AutomationDeps) {
   async function send(t: TicketRow, kind: AutomationKind, body: string) {
     if (!body.trim()) return;
     try {
-      await deps.messages().deliver(t.companyId, t, { body, userId: null, data: { automation: kind } });
+      await deps.messages.deliver(t.companyId, t, { body, userId: null, data: { automation: kind } });
     } catch (err) {
       log.warn({ err, ticketId: t.id }, 'automation message not sent');
     }
@@ -313,11 +313,11 @@ export function automationService(deps: AutomationDeps) {
   /** A media answer's file, downloaded from the flow's (tenant) URL; null when it cannot be had. */
   async function fetchMedia(ticketId: number, url: string): Promise<OutboundFile | null> {
     try {
-      const res = await safeFetch(
-        url,
-        { method: 'GET' },
-        { allowPrivate: deps.config.allowPrivateUrls, timeoutMs: 15_000, maxBytes: MAX_UPLOAD_BYTES },
-      );
+      const res = await tenantFetch({
+        allowPrivate: deps.config.allowPrivateUrls,
+        timeoutMs: 15_000,
+        maxBytes: MAX_UPLOAD_BYTES,
+      })(url);
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       const mimetype =
         (res.headers.get('content-type') ?? '').split(';')[0]!.trim() || 'application/octet-stream';
@@ -338,9 +338,12 @@ export function automationService(deps: AutomationDeps) {
     const file = await fetchMedia(t.id, reply.media.url);
     if (!file) return send(t, kind, reply.media.url);
     try {
-      await deps
-        .messages()
-        .deliver(t.companyId, t, { body: '', file, userId: null, data: { automation: kind } });
+      await deps.messages.deliver(t.companyId, t, {
+        body: '',
+        file,
+        userId: null,
+        data: { automation: kind },
+      });
     } catch (err) {
       log.warn({ err, ticketId: t.id }, 'automation media not sent');
     }
@@ -626,7 +629,7 @@ export function automationService(deps: AutomationDeps) {
       .update(messages)
       .set({ data: { ...(m.data ?? {}), transcription: text } })
       .where(eq(messages.id, m.id));
-    await deps.messages().announce(m.id);
+    await deps.messages.announce(m.id);
   }
 
   return {

@@ -10,7 +10,7 @@ import {
   whatsapps,
 } from '../../db/schema/index.js';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
-import { safeFetch } from '../../lib/safe-fetch.js';
+import { tenantFetch } from './outbound-fetch.js';
 import type { IntegrationRuntime, RuntimeLog } from './runtime.js';
 
 export const HOOK_TIMEOUT_MS = 15_000;
@@ -44,7 +44,7 @@ export interface HookPayload {
  */
 export function hookRuntime(deps: {
   db: Db;
-  jobs: () => JobQueue;
+  jobs: JobQueue;
   publicUrl: string;
   allowPrivateUrls: boolean;
   log: RuntimeLog;
@@ -124,19 +124,15 @@ export function hookRuntime(deps: {
       let failure: string | null = null;
       try {
         deps.log.info(ctx, 'automation hook POST');
-        const res = await safeFetch(
-          built.url,
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'user-agent': 'Recado-Automation' },
-            body: JSON.stringify(built.payload),
-          },
-          {
-            allowPrivate: deps.allowPrivateUrls,
-            timeoutMs: deps.timeoutMs ?? HOOK_TIMEOUT_MS,
-            maxBytes: 64_000,
-          },
-        );
+        const res = await tenantFetch({
+          allowPrivate: deps.allowPrivateUrls,
+          timeoutMs: deps.timeoutMs ?? HOOK_TIMEOUT_MS,
+          maxBytes: 64_000,
+        })(built.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': 'Recado-Automation' },
+          body: JSON.stringify(built.payload),
+        });
         if (!res.ok) failure = `HTTP ${res.status}`;
       } catch (err) {
         failure =
@@ -154,7 +150,7 @@ export function hookRuntime(deps: {
     kind,
     label: kind === 'n8n' ? 'n8n' : 'webhook',
     async run({ ticket, message, integration }) {
-      await deps.jobs().schedule(post, {
+      await deps.jobs.schedule(post, {
         key: `message:${message.id}`,
         companyId: ticket.companyId,
         payload: { messageId: message.id, ticketId: ticket.id, integrationId: integration.id },

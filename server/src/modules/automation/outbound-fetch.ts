@@ -1,8 +1,9 @@
 import { safeFetch, type SafeFetchOptions } from '../../lib/safe-fetch.js';
 
 /**
- * A fetch() for clients of outside services (the `openai` package takes one): a tenant-supplied base URL
- * goes through safeFetch (docs/outbound-urls.md); the operator's own base URLs use the platform's fetch.
+ * The fetch() automations reach tenant-supplied URLs with (Typebot, n8n/webhook hooks, media answers, and
+ * the `openai` package's `fetch` option): every call goes through safeFetch (docs/outbound-urls.md) with
+ * the given limits; the operator's own base URLs use the platform's fetch.
  */
 export function tenantFetch(opts: SafeFetchOptions): typeof fetch {
   return (async (input: string | URL | Request, init: RequestInit = {}) => {

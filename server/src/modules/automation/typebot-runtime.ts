@@ -1,4 +1,4 @@
-import { safeFetch } from '../../lib/safe-fetch.js';
+import { tenantFetch } from './outbound-fetch.js';
 import type { Clock } from '../../lib/clock.js';
 import {
   AutomationError,
@@ -146,15 +146,15 @@ export function typebotRuntime(deps: {
     deps.log.info({ ticketId, integrationId: i.id, call: path.split('/')[3] }, 'typebot request');
     let res: Response;
     try {
-      res = await safeFetch(
-        `${base(i)}${path}`,
-        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-        {
-          allowPrivate: deps.allowPrivateUrls,
-          timeoutMs: deps.timeoutMs ?? TYPEBOT_TIMEOUT_MS,
-          maxBytes: 2_000_000,
-        },
-      );
+      res = await tenantFetch({
+        allowPrivate: deps.allowPrivateUrls,
+        timeoutMs: deps.timeoutMs ?? TYPEBOT_TIMEOUT_MS,
+        maxBytes: 2_000_000,
+      })(`${base(i)}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     } catch (err) {
       const name = err instanceof Error ? (err.name === 'Error' ? err.message : err.name) : 'unknown';
       throw new AutomationError(`Typebot inacessível (${name.slice(0, 80)})`);

@@ -3,7 +3,7 @@ import { CheckoutInput, InvoiceListQuery, JsonAnswer, JsonObject } from '@recado
 import { access } from '../../http/access.js';
 import type { BillingService } from './billing-service.js';
 
-/** Billing routes stay open to a blocked company: paying is how it gets unblocked (operations §4). */
+/** Billing routes stay open to a blocked company: paying is how it gets unblocked (docs/billing.md). */
 const billing = { billing: true, ...access.admin } as const;
 const answer = { 200: JsonAnswer };
 

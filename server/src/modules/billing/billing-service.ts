@@ -38,7 +38,7 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 const plusDays = (now: Date, n: number) => new Date(now.getTime() + n * DAY).toISOString().slice(0, 10);
 const later = (a: string, b: string) => (a > b ? a : b);
 
-/** Display status (operations §4): an unpaid invoice past its dueDate is expired. */
+/** Display status (docs/billing.md): an unpaid invoice past its dueDate is expired. */
 const displayStatus = (r: InvoiceRow, now: Date): InvoiceStatus =>
   r.status === 'open' && r.dueDate < today(now) ? 'expired' : (r.status as InvoiceStatus);
 
@@ -95,14 +95,14 @@ export function billingService(deps: {
   events: Events;
   clock: Clock;
   box: SecretBox;
-  jobs: () => JobQueue;
+  jobs: JobQueue;
   asaasApiUrl: string;
   webhookToken?: string;
   log: Log;
 }) {
   const { db, events, clock, box, log } = deps;
 
-  // ---- blocking (operations §4) --------------------------------------------------------------------
+  // ---- blocking (docs/billing.md) --------------------------------------------------------------------
 
   async function state(companyId: number) {
     const [c] = await db
@@ -122,7 +122,7 @@ export function billingService(deps: {
       ...def,
       handler: async (job) => {
         if (job.companyId && (await isBlocked(job.companyId))) {
-          await deps.jobs().schedule(def, {
+          await deps.jobs.schedule(def, {
             key: job.key ?? undefined,
             runAt: new Date(clock.now().getTime() + PAUSE_RETRY_MS),
             payload: job.payload,

@@ -71,7 +71,7 @@ const PRECHECK_MS = 5_000;
 
 export function botService(deps: {
   db: Db;
-  messages: () => MessageService;
+  messages: MessageService;
   emitTicket: (companyId: number, view: TicketView, previousStatus?: string) => void;
   clock: Clock;
   jobs?: JobQueue;
@@ -176,7 +176,7 @@ export function botService(deps: {
   async function send(companyId: number, ticket: TicketRow, body: string): Promise<number> {
     if (!body.trim()) return 0;
     try {
-      const sent = await deps.messages().deliver(companyId, ticket, { body, userId: null });
+      const sent = await deps.messages.deliver(companyId, ticket, { body, userId: null });
       if (sent && typeof (sent as { id?: unknown }).id === 'number') return (sent as { id: number }).id;
     } catch (err) {
       // Stored with its error (visible in the chat) or not stored at all: the conversation goes on.

@@ -40,7 +40,7 @@ export function openInterval(day: DaySchedule | undefined): [number, number] | n
   return end > start ? [start, end] : null;
 }
 
-/** A stored week, or the default week of operations §9 when nothing was saved (what the screens show). */
+/** A stored week, or the default week of docs/bot.md when nothing was saved (what the screens show). */
 export const weekOf = (stored: DaySchedule[] | null | undefined): DaySchedule[] =>
   DEFAULT_QUEUE_SCHEDULES.map((d) => stored?.find((s) => s.weekdayEn === d.weekdayEn) ?? d);
 

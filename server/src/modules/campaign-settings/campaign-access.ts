@@ -7,7 +7,7 @@ import type { Tenant } from '../../http/tenant.js';
 import { planHas } from '../companies/company-queries.js';
 
 /**
- * Operations §2/§6: campaign features (campaigns, contact lists, campaign settings) exist for a company
+ * docs/campaigns.md: campaign features (campaigns, contact lists, campaign settings) exist for a company
  * whose plan has useCampaigns and whose `campaignsEnabled` setting is not "false" (the setting is what
  * the spec's client turns into its local `cshow` flag). Anything else answers ERR_NO_PERMISSION.
  */

@@ -19,7 +19,7 @@ export async function readCampaignSettings(db: Db, companyId: number): Promise<C
   return campaignSettingsFrom(rows);
 }
 
-/** Operations §3: key/value pairs, each value JSON-encoded, every key present. */
+/** docs/campaigns.md: key/value pairs, each value JSON-encoded, every key present. */
 const asPairs = (values: CampaignSettingsValues): CampaignSetting[] =>
   CAMPAIGN_SETTING_KEYS.map((key) => ({ key, value: JSON.stringify(values[key]) }));
 

@@ -12,7 +12,7 @@ describe('campaign settings', () => {
   test('defaults until saved; then JSON values by key; only the keys sent change', async () => {
     const c = await t.company('Settings');
     const initial = await (await t.as(c.admin).get('/campaign-settings')).json();
-    // Operations §3: key/value pairs, values JSON-encoded.
+    // docs/campaigns.md: key/value pairs, values JSON-encoded.
     expect(initial).toEqual([
       { key: 'messageInterval', value: '20' },
       { key: 'longerIntervalAfter', value: '20' },
@@ -41,7 +41,7 @@ describe('campaign settings', () => {
     expect(await readCampaignSettings(t.database.db, c.id)).toEqual(again);
   });
 
-  test('only the option lists of §9, unique shortcuts, no unknown keys', async () => {
+  test('only the option lists of docs/campaigns.md, unique shortcuts, no unknown keys', async () => {
     const c = await t.company('SettingsBad');
     const post = (settings: unknown) => t.as(c.admin).post('/campaign-settings', { settings });
     await expectError(await post({ messageInterval: 7 }), 400, 'ERR_VALIDATION');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { CampaignEvent } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { campaigns, campaignShippings, filesOptions } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
@@ -19,8 +19,6 @@ import { fillMessage, nextDelayMs, pickVariant, shippingProviderId, variantsOf }
 import { truncate } from '../../lib/text.js';
 import { mimeOf } from '../../http/uploads.js';
 import type { DomainBus } from '../../events/domain-events.js';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const START_JOB = 'campaign.start';
 export const SEND_JOB = 'campaign.send';
@@ -45,7 +43,7 @@ export interface DispatchDeps {
   events: Events;
   media: MediaStore;
   clock: Clock;
-  jobs: () => JobQueue | undefined;
+  jobs: JobQueue;
   sessions: () => Pick<SessionManager, 'get'> | undefined;
   log: { warn(o: object, m: string): void; error(o: object, m: string): void };
   /** Variant choice and interval jitter (tests pass a seeded one). */
@@ -133,8 +131,7 @@ export function campaignDispatch(deps: DispatchDeps) {
     runAt: Date,
     executor?: unknown,
   ) {
-    const jobs = deps.jobs();
-    if (!jobs) throw new Error('jobs module not running');
+    const jobs = deps.jobs;
     await jobs.schedule(
       sendJob,
       {
@@ -464,8 +461,7 @@ export function campaignDispatch(deps: DispatchDeps) {
 
     /** A PROGRAMADA campaign's start at its time (again: the new time replaces the old one). */
     async scheduleStart(c: { id: number; companyId: number; scheduledAt: Date }, executor?: unknown) {
-      const jobs = deps.jobs();
-      if (!jobs) throw new Error('jobs module not running');
+      const jobs = deps.jobs;
       await jobs.schedule(
         startJob,
         {
@@ -479,7 +475,7 @@ export function campaignDispatch(deps: DispatchDeps) {
     },
 
     async unscheduleStart(campaignId: number) {
-      await deps.jobs()?.cancel(startJob, jobKey(campaignId));
+      await deps.jobs.cancel(startJob, jobKey(campaignId));
     },
 
     /** Restart: a new chain (new token) that continues with the rows still pending. */

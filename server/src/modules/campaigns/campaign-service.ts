@@ -9,7 +9,7 @@ import {
   type CampaignReport,
   type CampaignUpdate,
 } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { campaigns, contactLists, files, tags, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
@@ -22,7 +22,6 @@ import type { CampaignDispatch } from './campaign-dispatch.js';
 
 const PAGE_SIZE = 20;
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Refs = Pick<CampaignRow, 'whatsappId' | 'contactListId' | 'tagId' | 'fileListId'>;
 
 export function campaignService(deps: {

@@ -31,7 +31,7 @@ const notFound = () => new AppError('ERR_NOT_FOUND', 404, 'Chat not found');
 export type ChatService = ReturnType<typeof chatService>;
 
 /**
- * Internal chat (operations §2–§7). Only members list, read and write a chat; only its owner changes or
+ * Internal chat (docs/internal-chat.md). Only members list, read and write a chat; only its owner changes or
  * deletes it. Every event goes to the members' own rooms (`company-{id}-user-{userId}`), never to the
  * company room: a non-member, or another company, hears nothing.
  */
@@ -110,7 +110,7 @@ export function chatService(deps: { db: Db; events: Events; bus?: DomainBus }) {
   }
 
   /**
-   * The three channels of core §7 (general, per user, per chat id), each sent to the members' user rooms
+   * The three channels of docs/internal-chat.md (general, per user, per chat id), each sent to the members' user rooms
    * only. `extra` are users who must hear it too (members just removed hear the chat leave them).
    */
   function announce(companyId: number, memberIds: number[], payload: ChatEvent, chatId: number) {

@@ -73,7 +73,7 @@ export const companyQueries = {
 };
 
 /**
- * Plan flags gate whole modules (operations §6): a company whose plan lacks `flag` gets ERR_NO_PERMISSION
+ * Plan flags gate whole modules (docs/product.md#roles): a company whose plan lacks `flag` gets ERR_NO_PERMISSION
  * from every route of that module. The one place that reads a company's plan flag for that.
  */
 export async function planHas(db: Db, companyId: number, flag: PlanFlag): Promise<boolean> {

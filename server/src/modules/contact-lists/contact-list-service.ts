@@ -89,7 +89,7 @@ const chunks = <T>(items: T[], size = CHUNK): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
- * Contact lists (operations §7) and their items. Numbers are stored canonical (normalizeNumber), one per
+ * Contact lists (docs/campaigns.md) and their items. Numbers are stored canonical (normalizeNumber), one per
  * list. Whether a number has WhatsApp is asked of the company's default connection when it runs here:
  * at once for items added or renumbered one by one, by a durable job after a spreadsheet upload. A number
  * no channel could check keeps isWhatsappValid null.

@@ -18,7 +18,7 @@ import {
   type ContactUploadResult,
   type ContactView,
 } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { contactCustomFields, contacts } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
@@ -32,7 +32,6 @@ import { parseUploadRow } from './contact-upload.js';
 import { truncate } from '../../lib/text.js';
 
 type Row = typeof contacts.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const UNIQUE_NUMBER = 'contacts_company_number_uq';
 const DAY_MS = 24 * 60 * 60 * 1000;

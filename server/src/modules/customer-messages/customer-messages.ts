@@ -12,7 +12,7 @@ import { customerTexts } from './customer-texts.js';
  */
 export function customerMessages(deps: {
   db: Db;
-  messages: () => MessageService;
+  messages: MessageService;
   log: { warn(o: object, m: string): void };
 }) {
   const { db } = deps;
@@ -20,7 +20,7 @@ export function customerMessages(deps: {
   async function send(companyId: number, ticket: TicketRow, body: string) {
     if (!body.trim() || ticket.isGroup) return;
     try {
-      await deps.messages().deliver(companyId, ticket, { body, userId: null });
+      await deps.messages.deliver(companyId, ticket, { body, userId: null });
     } catch (err) {
       deps.log.warn({ err, ticketId: ticket.id }, 'automatic message not sent');
     }

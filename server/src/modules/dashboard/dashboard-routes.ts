@@ -3,7 +3,7 @@ import { DashboardQuery, DashboardRangeQuery, FileAnswer, JsonAnswer } from '@re
 import type { DashboardService } from './dashboard-service.js';
 import { access } from '../../http/access.js';
 
-/** The dashboard (operations §7 "Dashboard"): admins only, one company's figures, definitions in docs/metrics.md. */
+/** The dashboard (docs/metrics.md "Dashboard"): admins only, one company's figures, definitions in docs/metrics.md. */
 export const dashboardRoutes =
   (dashboard: DashboardService): FastifyPluginAsyncZod =>
   async (app) => {

@@ -18,7 +18,7 @@ import { readSetting } from '../settings/setting-service.js';
 import { canonicalTimeZone } from '../settings/setting-service.js';
 
 /**
- * The dashboard (operations §2, §3, §7): every figure is one SQL aggregate over one company's tickets in a
+ * The dashboard (docs/metrics.md): every figure is one SQL aggregate over one company's tickets in a
  * range of local days, read through the period indexes of the tickets table. The exact definitions are in
  * docs/metrics.md; keep the two in step.
  */

@@ -402,7 +402,7 @@ describe('who may read it', () => {
       .set({ lastSeenAt: new Date(Date.now() - 12 * 60_000) })
       .where(eq(users.id, A.u1.user.id));
     expect(await online()).toBe(false);
-    // …until the client's 5-minute userStatus (core §7) reports again.
+    // …until the client's 5-minute userStatus (docs/metrics.md) reports again.
     s.emit('userStatus');
     await waitFor(online);
     s.disconnect();

@@ -49,8 +49,8 @@ const CHECK_TIMEOUT_MS = 10_000;
  */
 export function externalApiService(deps: {
   db: Db;
-  messages: () => MessageService;
-  schedules: () => ScheduleService;
+  messages: MessageService;
+  schedules: ScheduleService;
   sessions: () => SessionManager | undefined;
   emitTicket: (companyId: number, view: TicketView) => void;
   bus?: Pick<DomainBus, 'emit'>;
@@ -178,7 +178,7 @@ export function externalApiService(deps: {
     const parts = files.length ? files : [undefined];
     // Several files: the caption goes with the first one (as an attendant's reply).
     for (const [i, file] of parts.entries()) {
-      const sent = await deps.messages().deliver(c.companyId, ticket, {
+      const sent = await deps.messages.deliver(c.companyId, ticket, {
         body: i === 0 ? body : '',
         file: file ? { ...file, asVoice: false } : undefined,
         quotedMsgId: i === 0 ? (input.quotedMsgId ?? null) : null,
@@ -231,7 +231,7 @@ export function externalApiService(deps: {
       await requirePlanFlag(db, c.companyId, 'useSchedules', 'schedules');
       await connection(c);
       const contact = await contactFor(c.companyId, canonical(input.number));
-      const s = await deps.schedules().createFromApi(c.companyId, {
+      const s = await deps.schedules.createFromApi(c.companyId, {
         body: input.body,
         contactId: contact.id,
         sendAt: input.sendAt,

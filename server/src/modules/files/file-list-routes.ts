@@ -13,6 +13,7 @@ import { AppError } from '../../http/errors.js';
 import { readOneFile } from '../../http/uploads.js';
 import type { FileListService } from './file-list-service.js';
 import { access } from '../../http/access.js';
+import { sendStoredFile } from '../../http/stored-file.js';
 
 const OptionTarget = z.object({
   optionId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
@@ -72,12 +73,8 @@ export const fileListRoutes =
       { config: access.user, schema: { response: { 200: FileAnswer }, params: IdParam } },
       async (req, reply) => {
         const file = await fileLists.optionFile(req.tenant, req.params.id);
-        return reply
-          .header('content-disposition', `inline; filename="${encodeURIComponent(file.fileName)}"`)
-          .header('cache-control', 'private, max-age=3600')
-          .header('x-content-type-options', 'nosniff')
-          .type(file.mediaType || 'application/octet-stream')
-          .send(file.data);
+        const type = file.mediaType || 'application/octet-stream';
+        return sendStoredFile(reply, { filename: file.fileName, type, data: file.data }, 3600);
       },
     );
   };

@@ -12,7 +12,7 @@ import {
   type FileListUpdate,
   type FileOption,
 } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { files, filesOptions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
@@ -23,7 +23,6 @@ import { truncate } from '../../lib/text.js';
 
 type FileRow = typeof files.$inferSelect;
 type OptionRow = typeof filesOptions.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const optionView = (r: OptionRow): FileOption => ({
   id: r.id,
@@ -49,7 +48,7 @@ export const fileListType = (filename: string): string | null =>
   FILE_LIST_TYPES[extname(filename).toLowerCase()] ?? null;
 
 /**
- * File lists (operations §7): a message and named options, each holding one uploaded file in the media
+ * File lists (docs/campaigns.md): a message and named options, each holding one uploaded file in the media
  * store (DATA_DIR/media/{companyId}/file-lists/…). Files of removed options are deleted after the commit.
  */
 export function fileListService({ db, events, media }: { db: Db; events: Events; media: MediaStore }) {

@@ -6,6 +6,7 @@ import type { MessageService, OutboundFile } from './message-service.js';
 import { isRecording } from './voice-note.js';
 import { MAX_UPLOAD_BYTES, MESSAGE_MEDIA, mimeOf, readUpload } from '../../http/uploads.js';
 import { access } from '../../http/access.js';
+import { sendStoredFile } from '../../http/stored-file.js';
 
 const TicketParam = z.object({ ticketId: z.coerce.number().int().positive().max(2147483647) });
 const PageQuery = z.object({ pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1) });
@@ -72,11 +73,8 @@ export const messageRoutes =
       { config: access.user, schema: { response: { 200: FileAnswer }, params: IdParam } },
       async (req, reply) => {
         const file = await messages.mediaFile(req.tenant, req.params.id);
-        return reply
-          .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
-          .header('cache-control', 'private, max-age=3600')
-          .type(mimeOf(file.filename, file.mediaType === 'image' ? 'image/jpeg' : undefined))
-          .send(file.data);
+        const type = mimeOf(file.filename, file.mediaType === 'image' ? 'image/jpeg' : undefined);
+        return sendStoredFile(reply, { filename: file.filename, type, data: file.data }, 3600);
       },
     );
   };

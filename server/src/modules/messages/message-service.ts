@@ -12,7 +12,7 @@ import {
 } from '@recado/contracts';
 import type { MessageTemplateService } from '../message-templates/message-template-service.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { contacts, messages, tickets, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
@@ -162,10 +162,7 @@ export function messageService(deps: {
       template?: TemplateSend;
       /** Runs inside the transaction that stores the message and its outbox row: a caller records the
        *  hand-over atomically (a scheduled message marks itself handed over, so a crash never sends twice). */
-      onStored?: (
-        tx: Parameters<Parameters<typeof db.transaction>[0]>[0],
-        messageId: number,
-      ) => Promise<void>;
+      onStored?: (tx: Tx, messageId: number) => Promise<void>;
     },
   ) {
     const whatsappId = ticket.whatsappId;
@@ -353,7 +350,7 @@ export function messageService(deps: {
       return sent[sent.length - 1];
     },
 
-    /** Only one's own messages can be deleted (core §4). */
+    /** Only one's own messages can be deleted (docs/product.md#states). */
     async remove(t: Tenant, messageId: number) {
       const [m] = await db
         .select()

@@ -1,12 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, JsonAnswer, PlanInput, PlanUpdate } from '@recado/contracts';
+import { IdParam, JsonAnswer, JsonList, PlanInput, PlanUpdate } from '@recado/contracts';
 import { patchSchema } from '../../http/patch-schema.js';
 import type { PlanService } from './plan-service.js';
 import { access } from '../../http/access.js';
 
 const PlanPatch = patchSchema(PlanUpdate);
 
-/** Private plan routes; GET /plans/list is public (signup) and registered in app.ts. */
+/** GET /plans/list: public, for the signup page's plan choice. */
+export const planPublicRoutes =
+  (plans: PlanService): FastifyPluginAsyncZod =>
+  async (api) => {
+    api.get('/plans/list', { config: access.public, schema: { response: { 200: JsonList } } }, () =>
+      plans.listPublic(),
+    );
+  };
+
+/** Private plan routes (the public list: planPublicRoutes). */
 export const planRoutes =
   (plans: PlanService): FastifyPluginAsyncZod =>
   async (app) => {

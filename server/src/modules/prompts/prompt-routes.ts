@@ -3,7 +3,7 @@ import { IdParam, JsonAnswer, PromptInput, PromptUpdate } from '@recado/contract
 import type { PromptService } from './prompt-service.js';
 import { access } from '../../http/access.js';
 
-/** AI prompts (operations §7 "Prompts"): reads for the company's users, writes for admins. */
+/** AI prompts (docs/automation.md "Prompts"): reads for the company's users, writes for admins. */
 export const promptRoutes =
   (prompts: PromptService): FastifyPluginAsyncZod =>
   async (app) => {

@@ -9,7 +9,7 @@ import {
 import type { QueueIntegrationService } from './queue-integration-service.js';
 import { access } from '../../http/access.js';
 
-/** Queue integrations (operations §7). */
+/** Queue integrations (docs/automation.md). */
 export const queueIntegrationRoutes =
   (integrations: QueueIntegrationService): FastifyPluginAsyncZod =>
   async (app) => {

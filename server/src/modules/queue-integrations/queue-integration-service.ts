@@ -107,7 +107,7 @@ function columns(
     }
     case 'n8n':
     case 'webhook':
-      // Operations §3: for n8n, webhook and typebot the name is copied into projectName.
+      // docs/automation.md: for n8n, webhook and typebot the name is copied into projectName.
       return { ...blank, projectName: input.name, urlN8N: input.urlN8N };
     case 'typebot':
       return {

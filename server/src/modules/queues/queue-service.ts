@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { can, type Queue, type QueueEvent, type QueueInput, type QueueUpdate } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { companies, plans, prompts, queues } from '../../db/schema/index.js';
 import { assertCompanyRefs } from '../../db/company-refs.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
@@ -8,7 +8,6 @@ import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
 
 type Row = typeof queues.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const UNIQUE_COLOR = 'queues_company_color_ci_uq';
 

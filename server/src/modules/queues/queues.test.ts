@@ -49,7 +49,7 @@ describe('queues', () => {
       promptId: null,
       companyId: c.id,
     });
-    // Operations §9: Mon–Fri 08:00–18:00, Sat 08:00–12:00, Sun 00:00–00:00.
+    // docs/product.md#constants: Mon–Fri 08:00–18:00, Sat 08:00–12:00, Sun 00:00–00:00.
     expect(b.schedules).toEqual(DEFAULT_QUEUE_SCHEDULES);
     expect(b.schedules.find((d: { weekdayEn: string }) => d.weekdayEn === 'saturday')).toMatchObject({
       startTime: '08:00',

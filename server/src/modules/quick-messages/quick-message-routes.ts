@@ -11,6 +11,7 @@ import {
 import type { QuickMessageService } from './quick-message-service.js';
 import { MAX_UPLOAD_BYTES, MESSAGE_MEDIA, mimeOf, readOneFile } from '../../http/uploads.js';
 import { access } from '../../http/access.js';
+import { sendStoredFile } from '../../http/stored-file.js';
 
 export const quickMessageRoutes =
   (quick: QuickMessageService): FastifyPluginAsyncZod =>
@@ -76,11 +77,7 @@ export const quickMessageRoutes =
       { config: access.user, schema: { response: { 200: FileAnswer }, params: IdParam } },
       async (req, reply) => {
         const file = await quick.mediaFile(req.tenant, req.params.id);
-        return reply
-          .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
-          .header('cache-control', 'private, max-age=60')
-          .type(mimeOf(file.filename))
-          .send(file.data);
+        return sendStoredFile(reply, { ...file, type: mimeOf(file.filename) }, 60);
       },
     );
   };

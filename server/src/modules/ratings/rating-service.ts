@@ -27,7 +27,7 @@ type TicketRow = typeof tickets.$inferSelect;
 const EXPIRE_KIND = 'rating.expire';
 
 /**
- * Ratings (core §9, setting `userRating`). Resolving a ticket with an attendant asks the customer for 1, 2
+ * Ratings (docs/bot.md, setting `userRating`). Resolving a ticket with an attendant asks the customer for 1, 2
  * or 3; the ticket is closed at once and a rating request waits (at most one per customer and connection).
  * The inbound pipeline asks `take` first: a valid answer is stored against the closed ticket and its
  * attendant — never opening or reopening a ticket — and the completion message follows; any other message
@@ -39,7 +39,7 @@ export function ratingService(deps: {
   events: Events;
   clock: Clock;
   jobs: JobQueue;
-  messages: () => MessageService;
+  messages: MessageService;
   log: { warn(o: object, m: string): void };
   waitMs?: number;
 }) {
@@ -48,7 +48,7 @@ export function ratingService(deps: {
 
   async function send(companyId: number, ticket: TicketRow, body: string, what: string) {
     try {
-      await deps.messages().deliver(companyId, ticket, { body, userId: null });
+      await deps.messages.deliver(companyId, ticket, { body, userId: null });
       return true;
     } catch (err) {
       deps.log.warn({ err: (err as Error)?.message, ticketId: ticket.id }, `${what} not sent`);

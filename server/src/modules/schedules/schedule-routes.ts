@@ -12,6 +12,7 @@ import {
 import type { ScheduleService } from './schedule-service.js';
 import { extensionOf, MAX_UPLOAD_BYTES, mimeOf, readOneFile } from '../../http/uploads.js';
 import { access } from '../../http/access.js';
+import { sendStoredFile } from '../../http/stored-file.js';
 
 /** png, jpg, jpeg only: both the type and the name must say so. */
 const acceptImage = ({ mimetype, filename }: { mimetype: string; filename: string }) =>
@@ -71,11 +72,7 @@ export const scheduleRoutes =
       { config: access.plan('useSchedules'), schema: { response: { 200: FileAnswer }, params: IdParam } },
       async (req, reply) => {
         const file = await schedules.mediaFile(req.tenant, req.params.id);
-        return reply
-          .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
-          .header('cache-control', 'private, max-age=60')
-          .type(mimeOf(file.filename))
-          .send(file.data);
+        return sendStoredFile(reply, { ...file, type: mimeOf(file.filename) }, 60);
       },
     );
   };

@@ -60,8 +60,8 @@ export function scheduleService(deps: {
   events: Events;
   media: MediaStore;
   clock: ScheduleClock;
-  jobs: () => ScheduleJobs;
-  messages: () => MessageService;
+  jobs: ScheduleJobs;
+  messages: MessageService;
   emitTicket: (companyId: number, view: TicketView) => void;
   /** ticket.created for the tickets a firing schedule opens (webhooks listen). */
   bus?: Pick<DomainBus, 'emit'>;
@@ -139,7 +139,7 @@ export function scheduleService(deps: {
         .from(tickets)
         .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, t.companyId)));
       if (!tk) throw new AppError('ERR_NO_TICKET_FOUND', 404);
-      // Scheduling into a ticket is writing into it: only a ticket the caller may see (core §6).
+      // Scheduling into a ticket is writing into it: only a ticket the caller may see (docs/visibility.md).
       if (!canSeeTicket(await loadViewer(db, t), tk)) throw new AppError('ERR_NO_PERMISSION', 403);
     }
     if (input.sendAt && input.sendAt.getTime() < clock.now().getTime() - SCHEDULE_PAST_TOLERANCE_MS)
@@ -307,7 +307,7 @@ export function scheduleService(deps: {
             asVoice: false,
           }
         : undefined;
-      await deps.messages().deliver(claimed.companyId, ticket, {
+      await deps.messages.deliver(claimed.companyId, ticket, {
         body: claimed.body,
         file,
         userId: claimed.userId,
@@ -350,7 +350,7 @@ export function scheduleService(deps: {
         })
         .returning();
       // In the same transaction: a schedule never exists without its job.
-      await deps.jobs().schedule(sendJob, job(r!), tx);
+      await deps.jobs.schedule(sendJob, job(r!), tx);
       return r!;
     });
     return (await emitId(companyId, created.id, 'create'))!;
@@ -425,7 +425,7 @@ export function scheduleService(deps: {
             ),
           )
           .returning();
-        if (r) await deps.jobs().schedule(sendJob, job(r), tx);
+        if (r) await deps.jobs.schedule(sendJob, job(r), tx);
         return r;
       });
       // Claimed by the sender between the check and the write.
@@ -442,8 +442,7 @@ export function scheduleService(deps: {
         .returning();
       if (!gone) throw new AppError('ERR_NOT_FOUND', 404, 'Schedule not found');
       // A job that runs anyway finds no schedule and does nothing.
-      await deps
-        .jobs()
+      await deps.jobs
         .cancel(sendJob, scheduleJobKey(id))
         .catch((err: unknown) => deps.log.warn({ err, scheduleId: id }, 'schedule job not cancelled'));
       if (gone.mediaPath) await media.remove(gone.mediaPath);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { FileAnswer, JsonAnswer, SimulatorInbound } from '@recado/contracts';
 import type { SimulatorService } from './simulator-service.js';
 import { access } from '../../http/access.js';
+import { sendStoredFile } from '../../http/stored-file.js';
 
 const Params = z.object({ whatsappId: z.coerce.number().int().positive().max(2147483647) });
 const NumberParams = Params.extend({
@@ -53,11 +54,7 @@ export const simulatorRoutes =
       },
       async (req, reply) => {
         const file = await simulator.media(req.tenant, req.params.whatsappId, req.params.providerId);
-        return reply
-          .header('content-type', file.mimetype)
-          .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
-          .header('cache-control', 'private, max-age=3600')
-          .send(file.data);
+        return sendStoredFile(reply, { ...file, type: file.mimetype }, 3600);
       },
     );
   };

@@ -13,7 +13,7 @@ import {
 import type { TagService } from './tag-service.js';
 import { access } from '../../http/access.js';
 
-/** Tags (operations §7 "Tags and kanban"), the tags of a ticket, and the kanban board's tickets. */
+/** Tags (docs/team-tools.md "Tags and kanban"), the tags of a ticket, and the kanban board's tickets. */
 export const tagRoutes =
   (tags: TagService): FastifyPluginAsyncZod =>
   async (app) => {

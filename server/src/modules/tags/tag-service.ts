@@ -14,7 +14,7 @@ import {
   type TagUpdate,
   type TicketView,
 } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { tags, ticketTags, tickets } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
@@ -33,7 +33,6 @@ import {
 } from '../tickets/ticket-queries.js';
 
 type Row = typeof tags.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const UNIQUE_NAME = 'tags_company_name_uq';
 /** Statuses a kanban board shows: the conversations still being worked on. */
@@ -53,10 +52,10 @@ export const tagView = (r: Row, count: number): Tag => ({
   updatedAt: r.updatedAt.toISOString(),
 });
 
-/** Operations §6: only admins and supervisors turn a tag into a kanban lane or back. */
+/** docs/team-tools.md: only admins and supervisors turn a tag into a kanban lane or back. */
 const canEditKanban = (t: Tenant) => can(t, 'tags:editKanban') || t.super;
 /**
- * Tags are shared by the whole company and kanban lanes shape its board (operations §6: lanes are for
+ * Tags are shared by the whole company and kanban lanes shape its board (docs/team-tools.md: lanes are for
  * admins and supervisors). Admins and supervisors manage every tag; a plain user only the plain tags they
  * created themselves.
  */

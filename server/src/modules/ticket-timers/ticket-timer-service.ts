@@ -19,7 +19,7 @@ const BATCH = 200;
 const MAX_ROUNDS = 50;
 
 /**
- * The connection timers of core §3, as one recurring sweep job:
+ * The connection timers of docs/jobs.md, as one recurring sweep job:
  * - `expiresTicket` (minutes, 0 = off): an open ticket without activity (`updated_at`) for that long is
  *   closed, and the customer gets `expiresInactiveMessage` when the connection has one;
  * - `timeToTransfer` (minutes) with `transferQueueId`: a pending ticket nobody took, waiting that long since
@@ -33,7 +33,7 @@ const MAX_ROUNDS = 50;
 export function ticketTimerService(deps: {
   db: Db;
   clock: Clock;
-  messages: () => MessageService;
+  messages: MessageService;
   emitTicket: (
     companyId: number,
     view: TicketView,
@@ -47,7 +47,7 @@ export function ticketTimerService(deps: {
   async function send(companyId: number, ticket: TicketRow, body: string, what: string) {
     if (!body.trim() || ticket.isGroup) return;
     try {
-      await deps.messages().deliver(companyId, ticket, { body, userId: null });
+      await deps.messages.deliver(companyId, ticket, { body, userId: null });
     } catch (err) {
       deps.log.warn({ err: (err as Error)?.message, ticketId: ticket.id }, `${what} not sent`);
     }

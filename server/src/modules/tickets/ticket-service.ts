@@ -160,7 +160,7 @@ export function ticketService(deps: {
         .where(and(eq(contacts.id, input.contactId), eq(contacts.companyId, t.companyId)));
       if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND', 404);
       const viewer = await loadViewer(db, t);
-      // Core §5: a queue must be chosen unless the user is admin, and it must be one of theirs.
+      // docs/product.md#validation: a queue must be chosen unless the user is admin, and it must be one of theirs.
       if (!isManager(viewer) && (!input.queueId || !viewer.queueIds.includes(input.queueId)))
         throw new AppError('ERR_VALIDATION', 400, 'Choose one of your queues');
       if (input.queueId) {
@@ -375,7 +375,7 @@ export function ticketService(deps: {
       }));
     },
 
-    // Internal notes of a ticket (core §3 Ticket note).
+    // Internal notes of a ticket (docs/product.md#entities Ticket note).
     async addNote(t: Tenant, input: { note: string; ticketId: number; contactId?: number }) {
       const r = await visibleRow(t, input.ticketId);
       const [n] = await db

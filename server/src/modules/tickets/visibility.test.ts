@@ -14,11 +14,11 @@ import { visibleWhere, type Viewer } from './ticket-queries.js';
 
 /**
  * One table of profiles × queues × settings × tickets (queue, assignee, status): the visibility rule of
- * contracts/visibility.ts against core §6 as written, and every place that applies it — the socket rooms
+ * contracts/visibility.ts against docs/visibility.md as written, and every place that applies it — the socket rooms
  * of the notification and status lists, the lists' SQL and GET /tickets/{id} — against the rule.
  */
 
-/** Core §6 in its own words: the oracle the rule is checked against. */
+/** docs/visibility.md in its own words: the oracle the rule is checked against. */
 function spec(v: Viewer, t: VisibilityTicket): boolean {
   if (v.profile === 'admin' || v.super) return true; // admins see every ticket
   if (t.userId === v.userId) return true; // their own tickets
@@ -75,7 +75,7 @@ for (const profile of ['admin', 'user', 'supervisor'])
             allTicket,
           });
 
-describe('one visibility rule (core §6)', () => {
+describe('one visibility rule (docs/visibility.md)', () => {
   test('the rule and the socket rooms agree with the spec on every profile × queues × settings × ticket', () => {
     let checked = 0;
     for (const v of viewers)

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { can, type Language, type UserInput, type UserUpdate } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import {
   companies,
   plans,
@@ -16,8 +16,6 @@ import { hashPassword } from '../../lib/passwords.js';
 import { isDbId } from '../../lib/sql.js';
 import type { Events } from '../../realtime/events.js';
 import { userQueries } from './user-queries.js';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Queue ids must all belong to the company: a foreign id is refused, never linked. */
 async function setQueues(tx: Tx, companyId: number, userId: number, queueIds: number[]) {

@@ -6,7 +6,7 @@ import {
   type WhatsappInput,
   type WhatsappUpdate,
 } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import {
   companies,
   inboundFailures,
@@ -25,7 +25,6 @@ import type { SecretBox } from '../../lib/crypto.js';
 import { hashApiToken, newApiToken } from '../external-api/api-token.js';
 
 type Row = typeof whatsapps.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Keys whose values never leave the server (sealed Cloud API secrets); the webhook verify token is shown. */
 const SECRET_KEY = /sealed|secret|password/i;

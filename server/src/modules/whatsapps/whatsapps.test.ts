@@ -5,7 +5,7 @@ import { collectEvents, nextEvent, testApp } from '../../../test/helpers.js';
 const t = await testApp();
 
 describe('connections (/whatsapp)', () => {
-  test('defaults of core §3, the first connection is the default one, and answers never carry lease data', async () => {
+  test('defaults of docs/product.md#entities, the first connection is the default one, and answers never carry lease data', async () => {
     const a = await t.company('WaA');
     const res = await t.as(a.admin).post('/whatsapp', { name: 'Vendas', channel: 'simulator' });
     expect(res.status).toBe(201);

@@ -7,7 +7,7 @@ import { FROM_MD, ResourceListPage, type ResourceColumn } from '../../components
 import { AnnouncementDialog } from './AnnouncementDialog.js';
 import { PriorityChip } from './announcement-ui.js';
 
-/** Announcements (operations §2; super users only): title count, search, table, add/edit dialog with an image. */
+/** Announcements (docs/push.md; super users only): title count, search, table, add/edit dialog with an image. */
 export default function AnnouncementsPage() {
   const { t } = useTranslation();
   const columns: ResourceColumn<Announcement>[] = [

@@ -1,7 +1,7 @@
 import { Box, Chip, type Theme } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 
-/** Operations §9: priority 1 red, 2 orange, 3 grey borders. */
+/** docs/push.md: priority 1 red, 2 orange, 3 grey borders. */
 export const priorityColor = (priority: number, theme: Theme): string =>
   priority === 1
     ? theme.palette.error.main

@@ -47,7 +47,7 @@ const SELECTS: { key: IntervalKey; options: readonly number[]; unit: 'seconds' |
 ];
 
 /**
- * Campaign settings (operations §2, §9): the three interval selects, the variables (shortcut and content,
+ * Campaign settings (docs/campaigns.md): the three interval selects, the variables (shortcut and content,
  * a shortcut already present is not added again), and one save for everything.
  */
 export default function CampaignSettingsPage() {

@@ -5,7 +5,7 @@ import type { AuthUser } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
 import { PlanRefusal } from '../../app/guards.js';
 
-/** The local flag of core §2 that reveals the campaign screens. */
+/** The local flag of docs/campaigns.md that reveals the campaign screens. */
 export const hasCshow = (): boolean => {
   try {
     return localStorage.getItem('cshow') !== null;
@@ -15,7 +15,7 @@ export const hasCshow = (): boolean => {
 };
 
 /**
- * What the server allows (operations §2/§6): the plan has useCampaigns and the company has not turned
+ * What the server allows (docs/campaigns.md): the plan has useCampaigns and the company has not turned
  * the campaignsEnabled setting off. The server answers ERR_NO_PERMISSION otherwise.
  */
 export const companyUsesCampaigns = (user: AuthUser | null | undefined): boolean =>

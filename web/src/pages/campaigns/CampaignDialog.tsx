@@ -65,7 +65,7 @@ const fromCampaign = (c: Campaign | null, defaultWhatsapp: number | ''): FormSta
 });
 
 /**
- * Add or edit a campaign (operations §2, §4, §5): name, connection, a contact list or a tag, up to five
+ * Add or edit a campaign (docs/campaigns.md): name, connection, a contact list or a tag, up to five
  * message variants in tabs (each with its confirmation message when the confirmation flow is on), an
  * optional file list and attachment, and the schedule. Read-only once the campaign is locked.
  */

@@ -66,7 +66,7 @@ function InfoCard({
 }
 
 /**
- * Campaign report (operations §2, §4): status and "delivered of valid", a progress bar, and cards. Live
+ * Campaign report (docs/campaigns.md): status and "delivered of valid", a progress bar, and cards. Live
  * events replace the figures; once the campaign is FINALIZADA the data is read again 5 s later.
  */
 export default function CampaignReportPage() {

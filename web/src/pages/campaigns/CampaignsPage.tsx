@@ -21,7 +21,7 @@ function Placeholder({ children }: { children: string }) {
   );
 }
 
-/** Campaigns (operations §2): search, infinite scroll, row actions by status, the add/edit dialog. */
+/** Campaigns (docs/campaigns.md): search, infinite scroll, row actions by status, the add/edit dialog. */
 export default function CampaignsPage() {
   const { t } = useTranslation();
   const { dateTime: formatDateTime } = useDateFormat();

@@ -18,7 +18,7 @@ import { useUserOptions, type UserOption } from '../../api/tickets.js';
 import { chatResource } from '../../api/chats.js';
 
 /**
- * The chat modal (operations §2, §5): a title and the users to talk to. An empty title or no user shows an
+ * The chat modal (docs/internal-chat.md): a title and the users to talk to. An empty title or no user shows an
  * alert and nothing is sent; the creator is always a member (the server adds the owner).
  */
 export function ChatDialog({
@@ -63,7 +63,7 @@ export function ChatDialog({
       onSaved?.(saved);
       onClose();
     } catch {
-      // Chat calls fail silently (operations §8): the dialog stays open with what was typed.
+      // Chat calls fail silently (docs/product.md#errors): the dialog stays open with what was typed.
     }
   };
 

@@ -10,7 +10,7 @@ import { useAuth } from '../../app/auth.js';
 import { useDateFormat } from '../../i18n/format.js';
 import { useChatMessages, useMarkChatRead, useSendChatMessage } from '../../api/chats.js';
 
-/** Operations §9: older chat messages load when the reader scrolls within 600 px of the top. */
+/** docs/internal-chat.md: older chat messages load when the reader scrolls within 600 px of the top. */
 const LOAD_OLDER_MARGIN_PX = 600;
 
 /** A chat's messages (own at the right), the owner's edit and delete buttons, and the input (Enter sends). */
@@ -53,7 +53,7 @@ export function ChatPane({ chat, onEdit, onDelete }: { chat: Chat; onEdit(): voi
 
   const submit = () => {
     const message = text.trim();
-    // Operations §5: whitespace-only is not sent.
+    // docs/internal-chat.md: whitespace-only is not sent.
     if (!message || send.isPending) return;
     send.mutate(message, { onSuccess: () => setText('') });
   };

@@ -123,7 +123,7 @@ function Welcome() {
 }
 
 /**
- * /chats/:id? (operations §2) — the user's chats at the left with a new button, the chosen chat (by uuid)
+ * /chats/:id? (docs/internal-chat.md) — the user's chats at the left with a new button, the chosen chat (by uuid)
  * at the right; under the md width the two are tabs (chats, messages).
  */
 export default function ChatsPage() {

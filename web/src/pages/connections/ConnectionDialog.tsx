@@ -95,7 +95,7 @@ function TextInput({
 }
 
 /**
- * The connection's external API token (core §3 `token`; docs/external-api.md), admins only: masked until
+ * The connection's external API token (docs/product.md#entities `token`; docs/external-api.md), admins only: masked until
  * shown, copied, or replaced by a new one after a confirmation (the old one stops working at once).
  */
 function ApiTokenField({ whatsappId }: { whatsappId: number }) {

@@ -79,7 +79,7 @@ function InboundFailures({ whatsappId }: { whatsappId: number }) {
   );
 }
 
-/** The session buttons of core §4, by status. */
+/** The session buttons of docs/product.md#states, by status. */
 function SessionButtons({
   whatsapp,
   busy,
@@ -151,7 +151,7 @@ function SessionButtons({
   }
 }
 
-/** Connections of the company (core §2, §4): live status, session buttons, add/edit/delete. */
+/** Connections of the company (docs/product.md#screens, #states): live status, session buttons, add/edit/delete. */
 export default function ConnectionsPage() {
   const { t, i18n } = useTranslation();
   const { user } = useAuth();

@@ -42,7 +42,7 @@ function QrImage({ code }: { code: string }) {
 
 /**
  * Shows the connection's live QR code (the cache follows the session events). It closes by itself when
- * the code becomes empty, which is what happens once the phone has read it (core §4).
+ * the code becomes empty, which is what happens once the phone has read it (docs/product.md#states).
  */
 export function QrCodeDialog({ whatsappId, onClose }: { whatsappId: number | null; onClose(): void }) {
   const { t } = useTranslation();

@@ -48,7 +48,7 @@ export interface ConnectionForm {
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 export const isMasked = (v: unknown) => v === SECRET_MASK;
 
-/** Defaults of core §3 for a new connection (maxUseBotQueues 3, expiresTicket 0, timeUseBotQueues 0). */
+/** Defaults of docs/product.md#entities for a new connection (maxUseBotQueues 3, expiresTicket 0, timeUseBotQueues 0). */
 export function formValues(w: Whatsapp | null): ConnectionForm {
   const cfg = w?.channelConfig ?? {};
   return {

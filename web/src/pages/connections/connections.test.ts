@@ -136,7 +136,7 @@ describe('connection form', () => {
     },
   });
 
-  test('new connections start with the defaults of core §3', () => {
+  test('new connections start with the defaults of docs/product.md#entities', () => {
     expect(formValues(null)).toMatchObject({
       channel: 'baileys',
       expiresTicket: '0',

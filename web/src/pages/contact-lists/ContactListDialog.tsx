@@ -9,7 +9,7 @@ import { useSaveContactList } from '../../api/contact-lists.js';
 import { FormDialog } from '../../components/FormDialog.js';
 import { fieldErrorText } from '../../components/fieldError.js';
 
-/** Add or rename a contact list (operations §5: name 2 to 50 characters). */
+/** Add or rename a contact list (docs/campaigns.md: name 2 to 50 characters). */
 export function ContactListDialog({
   open,
   list,

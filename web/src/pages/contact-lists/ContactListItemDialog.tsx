@@ -22,7 +22,7 @@ const values = (item: ContactListItemView | null): ItemForm => ({
   email: item?.email ?? '',
 });
 
-/** Add or edit one item of a list (operations §5: name 2–50, number 8–50, e-mail valid). */
+/** Add or edit one item of a list (docs/campaigns.md: name 2–50, number 8–50, e-mail valid). */
 export function ContactListItemDialog({
   open,
   listId,

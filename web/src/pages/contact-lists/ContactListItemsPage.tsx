@@ -74,7 +74,7 @@ function WhatsappStatus({ valid }: { valid: boolean | null }) {
   );
 }
 
-/** The items of one contact list (operations §2): search, import .xls/.xlsx, add/edit, delete, back. */
+/** The items of one contact list (docs/campaigns.md): search, import .xls/.xlsx, add/edit, delete, back. */
 export default function ContactListItemsPage() {
   const { t } = useTranslation();
   const { user } = useAuth();

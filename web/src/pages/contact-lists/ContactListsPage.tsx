@@ -8,7 +8,7 @@ import { contactListResource } from '../../api/contact-lists.js';
 import { ResourceListPage, type ResourceColumn } from '../../components/ResourceListPage.js';
 import { ContactListDialog } from './ContactListDialog.js';
 
-/** Contact lists (operations §2): search, infinite scroll, add/rename, delete, open a list's items. */
+/** Contact lists (docs/campaigns.md): search, infinite scroll, add/rename, delete, open a list's items. */
 export default function ContactListsPage() {
   const { t } = useTranslation();
   const { user } = useAuth();

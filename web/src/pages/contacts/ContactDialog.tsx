@@ -35,7 +35,7 @@ const ExtraInfoRow = z.object({
   value: z.string().trim().max(1000),
 });
 
-// Core §5: name 2–50, number 8–50 digits, e-mail valid or empty.
+// docs/product.md#validation: name 2–50, number 8–50 digits, e-mail valid or empty.
 const schemaFor = (numberRequired: boolean) =>
   z.object({
     name: ContactName,
@@ -53,7 +53,7 @@ interface ContactForm {
 
 const formValues = (contact: ContactView | null | undefined): ContactForm => ({
   name: contact?.name ?? '',
-  // Shown without the 55 prefix; the server adds it back (core §5).
+  // Shown without the 55 prefix; the server adds it back (docs/product.md#validation).
   number: contact ? numberForEdit(contact.number) : '',
   email: contact?.email ?? '',
   extraInfo: (contact?.extraInfo ?? []).map(({ name, value }) => ({ name, value })),

@@ -73,7 +73,7 @@ function ToolButton({
   );
 }
 
-/** Contacts of the company (core §2): search, infinite scroll, add/edit, import, export, delete, start a ticket. */
+/** Contacts of the company (docs/product.md#screens): search, infinite scroll, add/edit, import, export, delete, start a ticket. */
 export default function ContactsPage() {
   const { t } = useTranslation();
   const { user: me } = useAuth();

@@ -251,7 +251,7 @@ const minutes = (v: number | null | undefined) =>
 /** A filter field: a fixed width beside the others, the whole line on a phone. */
 const filterField = { width: { xs: '100%', sm: 190 } } as const;
 
-/** The admin dashboard (operations §2, §3, §5, §8, §9): figures defined in docs/metrics.md. */
+/** The admin dashboard (docs/metrics.md, docs/product.md#errors): figures defined in docs/metrics.md. */
 export default function DashboardPage() {
   const { t } = useTranslation();
   const toast = useToast();
@@ -284,7 +284,7 @@ export default function DashboardPage() {
   const perDay = useTicketsPerDay(range);
   const sources = useSourceTracking(range);
 
-  // Operations §8: a chart that fails says so.
+  // docs/product.md#errors: a chart that fails says so.
   useEffect(() => {
     if (perUser.isError) toast.warning('dashboard.userChartError');
   }, [perUser.isError, toast]);

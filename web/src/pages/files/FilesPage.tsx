@@ -6,7 +6,7 @@ import { fileListResource } from '../../api/files.js';
 import { FROM_MD, ResourceListPage, type ResourceColumn } from '../../components/ResourceListPage.js';
 import { FileListDialog } from './FileListDialog.js';
 
-/** File lists (operations §2): search, infinite scroll, add/edit with options, delete. */
+/** File lists (docs/campaigns.md): search, infinite scroll, add/edit with options, delete. */
 export default function FilesPage() {
   const { t } = useTranslation();
   const { user } = useAuth();

@@ -31,7 +31,7 @@ import { formatDate } from '../../i18n/format.js';
 import { formatBRL } from '../settings/PlansTab.js';
 
 const COUNTRIES = ['BR', 'US'] as const;
-/** Operations §4: after the payment event, back to / after 4 seconds. */
+/** docs/billing.md: after the payment event, back to / after 4 seconds. */
 export const REDIRECT_MS = 4000;
 
 interface DataForm {
@@ -47,7 +47,7 @@ interface DataForm {
 const REQUIRED: (keyof DataForm)[] = ['firstName', 'address2', 'city', 'zipcode', 'country'];
 
 /**
- * Checkout (operations §2, §4, §5): data, plan choice or customise, review; the pay action posts
+ * Checkout (docs/billing.md): data, plan choice or customise, review; the pay action posts
  * /subscription and shows the Pix QR code and copy-paste code, then waits live for the payment event.
  */
 export function CheckoutDialog({

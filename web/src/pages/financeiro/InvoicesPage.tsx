@@ -12,7 +12,7 @@ import { CheckoutDialog } from './CheckoutDialog.js';
 
 const STATUS_COLOR = { paid: 'success', open: 'info', expired: 'error' } as const;
 
-/** Invoices (operations §2, §4): infinite scroll and search, overdue rows highlighted, Pay → checkout. */
+/** Invoices (docs/billing.md): infinite scroll and search, overdue rows highlighted, Pay → checkout. */
 export default function InvoicesPage() {
   const { t, i18n } = useTranslation();
   const { user } = useAuth();

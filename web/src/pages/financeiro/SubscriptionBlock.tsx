@@ -9,7 +9,7 @@ import { useToast } from '../../app/useToast.js';
 import { CheckoutDialog } from './CheckoutDialog.js';
 
 /**
- * Operations §4: once now is past dueDate + 1 day the app is blocked (the server refuses writes with
+ * docs/billing.md: once now is past dueDate + 1 day the app is blocked (the server refuses writes with
  * 402). Trial companies see the trial-expired upgrade modal, others the expired-subscription modal with
  * the days overdue. Neither can be closed; both lead to payment.
  */
@@ -19,7 +19,7 @@ export function SubscriptionBlock() {
   const { user, reload } = useAuth();
   const location = useLocation();
   const [checkout, setCheckout] = useState(false);
-  // Payment events anywhere in the app (operations §8 toasts); a payment lifts the block at once.
+  // Payment events anywhere in the app (docs/product.md#errors toasts); a payment lifts the block at once.
   usePaymentEvents((e) => {
     if (e.action === 'CONCLUIDA') void reload?.();
     else if (e.action === 'OVERDUE') toast.warning('billing.toasts.overdue');

@@ -15,7 +15,7 @@ import { useAuth } from '../../app/auth.js';
 export const WELCOME_KEY = 'welcomeWalkthrough';
 const STEPS = ['welcome', 'features', 'start'] as const;
 
-/** Core §5: the three-step welcome walkthrough (welcome, features, start), once after a new signup. */
+/** docs/billing.md: the three-step welcome walkthrough (welcome, features, start), once after a new signup. */
 export function WelcomeWalkthrough() {
   const { t } = useTranslation();
   const { user } = useAuth();

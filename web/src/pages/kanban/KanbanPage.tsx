@@ -306,7 +306,7 @@ function Board() {
   const { user } = useAuth();
   const toast = useToast();
   const viewer = useMemo(() => viewerOf(user!), [user]);
-  // Operations §6: showAll only for admins; everyone else asks for their queues.
+  // docs/team-tools.md: showAll only for admins; everyone else asks for their queues.
   const showAll = user?.profile === 'admin' || Boolean(user?.super);
   const queueIds = useMemo(() => (showAll ? [] : viewer.queueIds), [showAll, viewer]);
   const lanesQuery = useKanbanLanes();
@@ -418,7 +418,7 @@ function Board() {
   );
 }
 
-/** Kanban (operations §2): tickets in lanes by kanban tag; the router's PlanRoute asks for useKanban. */
+/** Kanban (docs/team-tools.md): tickets in lanes by kanban tag; the router's PlanRoute asks for useKanban. */
 export default function KanbanPage() {
   return <Board />;
 }

@@ -59,7 +59,7 @@ function CodeBlock({ code, label }: { code: string; label: string }) {
   );
 }
 
-/** /messages-api (operations §2): the send call's documentation and its two test forms (text; media). */
+/** /messages-api (docs/external-api.md): the send call's documentation and its two test forms (text; media). */
 export default function MessagesApiPage() {
   const { t } = useTranslation();
   const toast = useToast();

@@ -24,7 +24,7 @@ const number = (min: number, max: number, integer: boolean, key: string) =>
     return v.trim() !== '' && Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
   }, key);
 
-/** Operations §5: every field required; name 5–100, prompt 50+, temperature 0–1 in steps of 0.1. */
+/** docs/automation.md: every field required; name 5–100, prompt 50+, temperature 0–1 in steps of 0.1. */
 const PromptForm = z.object({
   name: PromptInput.shape.name,
   prompt: PromptInput.shape.prompt,
@@ -55,7 +55,7 @@ const formValues = (p: Prompt | null): PromptFormValues => ({
 
 const toNumber = (v: string) => Number(v.trim().replace(',', '.'));
 
-/** Add or edit an AI prompt (operations §2, §5, §9). */
+/** Add or edit an AI prompt (docs/automation.md). */
 export function PromptDialog({
   open,
   prompt,

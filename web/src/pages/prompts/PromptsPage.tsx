@@ -8,11 +8,11 @@ import { useQueues, useQueuesRealtime } from '../../api/queues.js';
 import { ResourceListPage, type ResourceColumn } from '../../components/ResourceListPage.js';
 import { PromptDialog } from './PromptDialog.js';
 
-/** AI prompts (operations §2): table, add/edit dialog, delete confirmation; live; plan flag useOpenAi. */
+/** AI prompts (docs/automation.md): table, add/edit dialog, delete confirmation; live; plan flag useOpenAi. */
 export default function PromptsPage() {
   const { t } = useTranslation();
   const { user: me } = useAuth();
-  // Operations §6: without the plan flag the router's PlanRoute refuses the screen (message, then /).
+  // docs/automation.md: without the plan flag the router's PlanRoute refuses the screen (message, then /).
   const allowed = usePlanFlag('useOpenAi');
   const manage = can(me, 'prompts:manage') || Boolean(me?.super);
   const queues = useQueues(allowed && manage);

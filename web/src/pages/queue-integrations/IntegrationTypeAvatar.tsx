@@ -6,7 +6,7 @@ import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import WebhookOutlinedIcon from '@mui/icons-material/WebhookOutlined';
 import ChatOutlinedIcon from '@mui/icons-material/ChatOutlined';
 
-/** A logo per integration type (operations §2), made of MUI icons in each product's colour. */
+/** A logo per integration type (docs/automation.md), made of MUI icons in each product's colour. */
 const LOGOS: Record<QueueIntegrationType, { Icon: typeof ChatOutlinedIcon; color: string }> = {
   dialogflow: { Icon: SmartToyOutlinedIcon, color: '#FF9800' },
   n8n: { Icon: AccountTreeOutlinedIcon, color: '#EA4B71' },

@@ -90,7 +90,7 @@ const FIELD_MESSAGES: Partial<Record<keyof FormValues, string>> = {
   typebotDelayMessage: 'queueIntegrations.form.invalidNumber',
 };
 
-/** Add or edit a queue integration: its fields follow the chosen type (operations §3/§5). */
+/** Add or edit a queue integration: its fields follow the chosen type (docs/automation.md). */
 export function QueueIntegrationDialog({
   open,
   integration,

@@ -9,7 +9,7 @@ import { IntegrationTypeAvatar } from './IntegrationTypeAvatar.js';
 import { QueueIntegrationDialog } from './QueueIntegrationDialog.js';
 
 /**
- * Queue integrations (operations §2): a searchable list with the type's logo, id and name, add/edit
+ * Queue integrations (docs/automation.md): a searchable list with the type's logo, id and name, add/edit
  * dialog and delete confirmation; live. Without the plan flag useIntegrations the router's PlanRoute
  * refuses the screen (message, then /).
  */

@@ -19,7 +19,7 @@ export function inkOn(hex: string): string {
 }
 
 /**
- * Operations §2: the colour comes from a palette of 50; any #RRGGBB may be typed too. Colours other queues
+ * docs/product.md#screens: the colour comes from a palette of 50; any #RRGGBB may be typed too. Colours other queues
  * use are marked (the server refuses them).
  */
 export function ColorPalette({

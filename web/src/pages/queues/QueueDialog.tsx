@@ -51,7 +51,7 @@ const maskTime = (raw: string) => {
   return digits.length > 2 ? `${digits.slice(0, 2)}:${digits.slice(2)}` : digits;
 };
 
-/** One row per weekday in order, whatever the stored array holds; the defaults of §9 fill the gaps. */
+/** One row per weekday in order, whatever the stored array holds; the defaults of docs/product.md#constants fill the gaps. */
 const weekOf = (stored: DaySchedule[] | undefined): DaySchedule[] =>
   DEFAULT_QUEUE_SCHEDULES.map((d) => stored?.find((s) => s.weekdayEn === d.weekdayEn) ?? { ...d });
 

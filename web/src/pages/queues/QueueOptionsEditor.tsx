@@ -243,7 +243,7 @@ function OptionNode({
 }
 
 /**
- * The bot's option tree of a queue (operations §2): options and nested sub-options, each with its key,
+ * The bot's option tree of a queue (docs/bot.md): options and nested sub-options, each with its key,
  * title and message. Every change is saved at once through /queue-options.
  */
 export function QueueOptionsEditor({ queueId }: { queueId: number }) {

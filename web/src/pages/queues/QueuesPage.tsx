@@ -7,7 +7,7 @@ import { ResourceListPage, type ResourceColumn } from '../../components/Resource
 import { inkOn } from './ColorPalette.js';
 import { QueueDialog } from './QueueDialog.js';
 
-/** Queues and their chatbot (operations §2): list, add/edit dialog, delete confirmation; live. */
+/** Queues and their chatbot (docs/product.md#screens): list, add/edit dialog, delete confirmation; live. */
 export default function QueuesPage() {
   const { t } = useTranslation();
   const { user: me } = useAuth();

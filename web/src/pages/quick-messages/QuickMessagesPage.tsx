@@ -8,7 +8,7 @@ import { quickMessageResource } from '../../api/quick-messages.js';
 import { FROM_MD, ResourceListPage, type ResourceColumn } from '../../components/ResourceListPage.js';
 import { QuickMessageDialog } from './QuickMessageDialog.js';
 
-/** Quick messages (operations §2): searchable list, add/edit dialog with an attachment, delete. */
+/** Quick messages (docs/team-tools.md): searchable list, add/edit dialog with an attachment, delete. */
 export default function QuickMessagesPage() {
   const { t } = useTranslation();
   const columns: ResourceColumn<QuickMessage>[] = [

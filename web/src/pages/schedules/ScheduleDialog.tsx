@@ -62,7 +62,7 @@ export function useErrorReason() {
 }
 
 /**
- * Add or edit a scheduled message (operations §5): contact, text of at least 5 characters, send time
+ * Add or edit a scheduled message (docs/team-tools.md): contact, text of at least 5 characters, send time
  * (one hour from now by default), an optional png/jpg/jpeg image. A sent schedule is read-only.
  */
 export function ScheduleDialog({

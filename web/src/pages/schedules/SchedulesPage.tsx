@@ -104,7 +104,7 @@ function Entry({ s, onOpen, wide = false }: { s: Schedule; onOpen(s: Schedule): 
   );
 }
 
-/** Schedules (operations §2): a month/week/day calendar of scheduled messages; ?contactId= opens a new one. */
+/** Schedules (docs/team-tools.md): a month/week/day calendar of scheduled messages; ?contactId= opens a new one. */
 export default function SchedulesPage() {
   const { t, i18n } = useTranslation();
   const allowed = usePlanFlag('useSchedules');

@@ -32,7 +32,7 @@ import { useDebouncedValue } from '../../components/useDebouncedValue.js';
 import { advanceDueDate, dueDateTone, formatDueDate, type DueDateTone } from './company-due-date.js';
 import { CompanyDialog } from './CompanyDialog.js';
 
-/** Operations §2 colours, softened in the dark theme so the text stays readable. */
+/** docs/product.md#screens colours, softened in the dark theme so the text stays readable. */
 function useToneColour() {
   const theme = useTheme();
   const dark = theme.palette.mode === 'dark';

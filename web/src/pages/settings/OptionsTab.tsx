@@ -77,7 +77,7 @@ function useSaveSetting(key: SettingKey) {
   const run = async (value: string) => {
     try {
       await save.mutateAsync({ key, value });
-      // Operations §9: the schedule type toast stays 2 s, the others 3 s.
+      // docs/product.md#constants: the schedule type toast stays 2 s, the others 3 s.
       if (key === 'scheduleType')
         enqueueSnackbar(t('settings.options.saved'), { variant: 'success', autoHideDuration: 2000 });
       else toast.success('settings.options.saved');
@@ -204,7 +204,7 @@ function TextSetting({
   );
 }
 
-/** Operations §2 settings, options tab: one select per setting, saved as soon as it changes. */
+/** docs/product.md#screens settings, options tab: one select per setting, saved as soon as it changes. */
 export function OptionsTab() {
   const { t } = useTranslation();
   const { user } = useAuth();

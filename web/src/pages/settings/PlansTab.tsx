@@ -27,7 +27,7 @@ import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
 import { ListStatusRow } from '../../components/ListStatusRow.js';
 import { PlanDialog } from './PlanDialog.js';
 
-/** Monthly prices in BRL, Brazilian format (operations §9). */
+/** Monthly prices in BRL, Brazilian format (docs/product.md#constants). */
 export const formatBRL = (value: number) =>
   new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(value);
 

@@ -13,7 +13,7 @@ import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 
 type Weekday = (typeof WEEKDAYS)[number];
 
-/** Operations §9 default: Monday to Friday 08:00–18:00, Saturday 08:00–12:00, Sunday 00:00–00:00. */
+/** docs/bot.md default: Monday to Friday 08:00–18:00, Saturday 08:00–12:00, Sunday 00:00–00:00. */
 export function defaultSchedules(dayName: (d: Weekday) => string): DaySchedule[] {
   return WEEKDAYS.map((weekdayEn) => ({
     weekday: dayName(weekdayEn),

@@ -15,7 +15,7 @@ import { WebhooksTab } from './WebhooksTab.js';
 type TabName = 'options' | 'schedules' | 'webhooks' | 'companies' | 'plans' | 'helps';
 
 /**
- * Settings (operations §2): options always; opening hours when the schedule type is "company";
+ * Settings (docs/product.md#screens): options always; opening hours when the schedule type is "company";
  * companies, plans and helps for the super user. The open tab is kept in ?tab= so it survives a reload.
  */
 export default function SettingsPage() {

@@ -2,7 +2,7 @@ import { RECURRENCE_MONTHS, type Recurrence } from '@recado/contracts';
 import { formatDate } from '../../i18n/format.js';
 
 /**
- * How a company row is tinted by its due date (operations §2): exactly 5 days ahead pale yellow; from
+ * How a company row is tinted by its due date (docs/billing.md): exactly 5 days ahead pale yellow; from
  * 3 days past to 4 days ahead orange; exactly 4 days past red; otherwise no tint.
  */
 export type DueDateTone = 'upcoming' | 'due' | 'overdue' | null;

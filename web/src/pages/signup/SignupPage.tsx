@@ -113,7 +113,7 @@ export default function SignupPage() {
     try {
       await request('POST', '/companies/cadastro', { anonymous: true, body: values });
       toast.success('signup.success');
-      // The welcome walkthrough shows once, at this new admin's first sign-in (operations §2).
+      // The welcome walkthrough shows once, at this new admin's first sign-in (docs/product.md#screens).
       localStorage.setItem(WELCOME_KEY, values.email.toLowerCase());
       navigate('/login', { replace: true });
     } catch (err) {

@@ -30,7 +30,7 @@ const formValues = (tag: Tag | null): TagFormValues => ({
   kanban: Boolean(tag?.kanban),
 });
 
-/** Operations §5: "Obrigatório" when empty, "Mensagem muito curta" under 3 characters. */
+/** docs/team-tools.md: "Obrigatório" when empty, "Mensagem muito curta" under 3 characters. */
 function nameError(t: (k: string) => string, type: string | undefined, value: string) {
   if (!type) return undefined;
   if (!value.trim()) return t('common.required');

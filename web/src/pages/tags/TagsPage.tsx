@@ -7,7 +7,7 @@ import { ResourceListPage, type ResourceColumn } from '../../components/Resource
 import { TagChip } from './TagChip.js';
 import { TagDialog } from './TagDialog.js';
 
-/** Tags (operations §2): search, infinite scroll, add/edit dialog, delete confirmation; live. */
+/** Tags (docs/team-tools.md): search, infinite scroll, add/edit dialog, delete confirmation; live. */
 export default function TagsPage() {
   const { t } = useTranslation();
   const columns: ResourceColumn<Tag>[] = [

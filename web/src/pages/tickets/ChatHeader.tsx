@@ -48,7 +48,7 @@ function useWidth() {
   return { ref, width };
 }
 
-/** Contact, status and the actions the status allows (core §4 Ticket). */
+/** Contact, status and the actions the status allows (docs/product.md#states Ticket). */
 export function ChatHeader({
   ticket,
   busy,

@@ -123,7 +123,7 @@ function NewTicketForm({
 
   const queues = useQueueOptions(user);
   const [queueChoice, setQueueChoice] = useState<number | ''>('');
-  // A single available queue is pre-selected (core §5).
+  // A single available queue is pre-selected (docs/product.md#validation).
   const queueId = queueChoice || (queues.length === 1 ? queues[0]!.id : '');
   const connections = useConnectionOptions();
   const [whatsappId, setWhatsappId] = useState<number | ''>('');

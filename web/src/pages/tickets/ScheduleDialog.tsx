@@ -1,7 +1,7 @@
 import type { TicketView } from '@recado/contracts';
 import { ScheduleDialog as ScheduleMessageDialog } from '../schedules/ScheduleDialog.js';
 
-/** Schedule a message to the ticket's contact (core §5): the schedules module's dialog, contact fixed. */
+/** Schedule a message to the ticket's contact (docs/team-tools.md): the schedules module's dialog, contact fixed. */
 export function ScheduleDialog({
   open,
   onClose,

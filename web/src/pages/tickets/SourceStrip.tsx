@@ -36,7 +36,7 @@ function Field({ label, value, testId }: { label: string; value: string; testId:
 }
 
 /**
- * The campaign-source strip (core §2): where the conversation came from when it started from an ad or a
+ * The campaign-source strip (docs/product.md#screens): where the conversation came from when it started from an ad or a
  * tracked link — the link, the origin (source / medium) and the campaign.
  */
 export function SourceStrip({ ticket }: { ticket: TicketView }) {

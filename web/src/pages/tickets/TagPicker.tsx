@@ -17,7 +17,7 @@ const isCreate = (o: Option): o is { create: string } => 'create' in o;
 const filter = createFilterOptions<Option>({ stringify: (o) => (isCreate(o) ? o.create : o.name) });
 
 /**
- * The tag picker of the chat view (core §2): the ticket's tags as chips, a multi-select of the company's
+ * The tag picker of the chat view (docs/team-tools.md): the ticket's tags as chips, a multi-select of the company's
  * tags that saves the whole set (POST /tags/sync), and "create" for a name no tag has yet. A ticket sits
  * in one kanban lane: choosing a lane tag replaces the ticket's other lane tag.
  */
@@ -117,7 +117,7 @@ export function TagPicker({ ticket }: { ticket: TicketView }) {
           const found = filter(opts, state);
           const typed = state.inputValue.trim();
           const exists = options.some((o) => o.name.toLowerCase() === typed.toLowerCase());
-          // Operations §5: a tag name has at least 3 characters.
+          // docs/team-tools.md: a tag name has at least 3 characters.
           if (TagInput.shape.name.safeParse(typed).success && !exists) found.push({ create: typed });
           return found;
         }}

@@ -14,7 +14,7 @@ import {
   type UserOption,
 } from '../../api/tickets.js';
 
-/** User search starts at 3 characters (core §5). */
+/** User search starts at 3 characters (docs/product.md#validation). */
 const USER_SEARCH_MIN = 3;
 
 /**

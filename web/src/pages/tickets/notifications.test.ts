@@ -34,7 +34,7 @@ const ticket = (id: number, over: Partial<TicketView> = {}) =>
     ...over,
   }) as TicketView;
 
-describe('who hears about a ticket (core §6)', () => {
+describe('who hears about a ticket (docs/visibility.md)', () => {
   test('own tickets, own queues; another attendant’s ticket never', () => {
     expect(mayNotify({ userId: 2, queueId: 99, status: 'open' }, user)).toBe(true);
     expect(mayNotify({ userId: 3, queueId: 10, status: 'open' }, user)).toBe(false);

@@ -61,7 +61,7 @@ const remember = (id: number) => {
   return true;
 };
 
-/** Who may hear about a ticket: as the server's visibility (core §6), judged from the event's ticket. */
+/** Who may hear about a ticket: as the server's visibility (docs/visibility.md), judged from the event's ticket. */
 export function mayNotify(
   ticket: { userId?: number | null; queueId?: number | null; status?: string } | undefined,
   user: Pick<AuthUser, 'id' | 'profile' | 'super' | 'queues' | 'showQueuelessTickets' | 'allTicket'>,

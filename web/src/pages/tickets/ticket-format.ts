@@ -57,7 +57,7 @@ export function firstItemIndex(rows: ChatRow[], anchorId: number | null) {
   return FIRST_INDEX_BASE - Math.max(0, at - 1);
 }
 
-/** The body with the signature the input adds (core §4: the user's name in bold and a new line). */
+/** The body with the signature the input adds (docs/product.md#states: the user's name in bold and a new line). */
 export const signBody = (body: string, name: string, sign: boolean) =>
   sign && body ? `*${name}*:\n${body}` : body;
 
@@ -65,7 +65,7 @@ export const signBody = (body: string, name: string, sign: boolean) =>
 export const QUICK_LABEL_MAX = 35;
 export const cutLabel = (s: string, max = QUICK_LABEL_MAX) => (s.length > max ? `${s.slice(0, max)}…` : s);
 
-/** Audio recordings under this many bytes are discarded (core §9). */
+/** Audio recordings under this many bytes are discarded (docs/product.md#constants). */
 export const MIN_AUDIO_BYTES = 10_000;
 
 /** File extension for a recorded audio mime type; the server accepts the type without parameters. */

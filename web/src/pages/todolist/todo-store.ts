@@ -1,5 +1,5 @@
 /**
- * The local to-do list (operations §2): kept only in the browser's local storage under `todos`, never
+ * The local to-do list (docs/product.md#screens): kept only in the browser's local storage under `todos`, never
  * sent to a server. Pure functions over an array of tasks; storage is passed in so tests need no DOM.
  */
 export const TODO_KEY = 'todos';

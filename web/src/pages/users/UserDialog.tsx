@@ -17,7 +17,7 @@ import { FormDialog } from '../../components/FormDialog.js';
 import { fieldErrorText } from '../../components/fieldError.js';
 import { ApiError } from '../../api/client.js';
 
-// Core §5: name 2–50, e-mail valid, password 5–50 (required on create, may stay empty on edit).
+// docs/product.md#validation: name 2–50, e-mail valid, password 5–50 (required on create, may stay empty on edit).
 const createSchema = UserInput.pick({
   name: true,
   email: true,

@@ -32,7 +32,7 @@ function OnlineDot({ online }: { online: boolean }) {
   );
 }
 
-/** Users of the company (core §2): search, infinite scroll, add/edit dialog, delete confirmation. */
+/** Users of the company (docs/product.md#screens): search, infinite scroll, add/edit dialog, delete confirmation. */
 export default function UsersPage() {
   const { t } = useTranslation();
   const { user: me } = useAuth();

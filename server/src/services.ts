@@ -1,0 +1,253 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { domainBus } from './events/domain-events.js';
+import type { JobQueue } from './jobs/job-queue.js';
+import type { Clock } from './lib/clock.js';
+import { secretBox } from './lib/crypto.js';
+import { tokenService } from './lib/tokens.js';
+import type { Mailer } from './mail/mailer.js';
+import { sealCloudConfig } from './messaging/channels/cloud-api/cloud-api-config.js';
+import { inboundPipeline } from './messaging/inbound-pipeline.js';
+import { mediaStore } from './messaging/media-store.js';
+import type { SessionManager } from './messaging/session-manager.js';
+import type { Events } from './realtime/events.js';
+import { announcementService } from './modules/announcements/announcement-service.js';
+import { authService } from './modules/auth/auth-service.js';
+import { loginThrottle, type AttemptCounter } from './modules/auth/login-throttle.js';
+import type { SessionCache } from './modules/auth/session-cache.js';
+import { automationService } from './modules/automation/automation-service.js';
+import { billingService } from './modules/billing/billing-service.js';
+import { botService } from './modules/bot/bot-service.js';
+import { campaignSettingService } from './modules/campaign-settings/campaign-setting-service.js';
+import { campaignDispatch } from './modules/campaigns/campaign-dispatch.js';
+import { campaignService } from './modules/campaigns/campaign-service.js';
+import { chatService } from './modules/chats/chat-service.js';
+import { companyService } from './modules/companies/company-service.js';
+import { contactListService } from './modules/contact-lists/contact-list-service.js';
+import { contactService } from './modules/contacts/contact-service.js';
+import { customerMessages } from './modules/customer-messages/customer-messages.js';
+import { dashboardService } from './modules/dashboard/dashboard-service.js';
+import { externalApiService } from './modules/external-api/external-api-service.js';
+import { fileListService } from './modules/files/file-list-service.js';
+import { helpService } from './modules/helps/help-service.js';
+import { messageTemplateService } from './modules/message-templates/message-template-service.js';
+import { messageService, type MessageService } from './modules/messages/message-service.js';
+import { voiceNotes } from './modules/messages/voice-note.js';
+import { planService } from './modules/plans/plan-service.js';
+import { promptService } from './modules/prompts/prompt-service.js';
+import { pushService } from './modules/push/push-service.js';
+import { queueIntegrationService } from './modules/queue-integrations/queue-integration-service.js';
+import { queueOptionService } from './modules/queues/queue-option-service.js';
+import { queueService } from './modules/queues/queue-service.js';
+import { quickMessageService } from './modules/quick-messages/quick-message-service.js';
+import { ratingService } from './modules/ratings/rating-service.js';
+import { scheduleService } from './modules/schedules/schedule-service.js';
+import { settingService } from './modules/settings/setting-service.js';
+import { simulatorService } from './modules/simulator/simulator-service.js';
+import { tagService } from './modules/tags/tag-service.js';
+import { ticketTimerService } from './modules/ticket-timers/ticket-timer-service.js';
+import { ticketService } from './modules/tickets/ticket-service.js';
+import { userService } from './modules/users/user-service.js';
+import { webhookService } from './modules/webhooks/webhook-service.js';
+import { whatsappService } from './modules/whatsapps/whatsapp-service.js';
+
+/**
+ * Every module's service, built once per app on shared infrastructure (database, socket events, clock, job
+ * queue, domain bus). Only the session manager is reached through a getter: it starts after the HTTP
+ * server. What each module registers (routes, listeners, jobs, socket rooms) is composed in app.ts.
+ */
+export function makeServices(deps: {
+  db: Database['db'];
+  events: Events;
+  mailer: Mailer;
+  config: Config;
+  sessions: () => SessionManager | undefined;
+  log: FastifyInstance['log'];
+  sessionCache: SessionCache;
+  listen?: Database['listen'];
+  outboundPollMs?: number;
+  clock: Clock;
+  jobs: JobQueue;
+  loginCounter: AttemptCounter;
+  loginLimit: number;
+}) {
+  const { db, events, mailer, config, sessions, log, clock, jobs } = deps;
+  const tokens = tokenService(config.jwtSecret, config.accessTokenTtl);
+  const media = mediaStore(config.dataDir);
+  const box = secretBox(config.appSecret);
+  const voice = voiceNotes({ ffmpegPath: config.ffmpegPath, log });
+  const templates = messageTemplateService({ db, box, allowPrivateUrls: config.allowPrivateUrls, log });
+  // Domain events (docs/events.md): the services below emit; app.ts subscribes each module's listeners.
+  const bus = domainBus(log);
+  const messages: MessageService = messageService({
+    templates,
+    clock,
+    bus,
+    db,
+    events,
+    media,
+    sessions,
+    voice,
+    log,
+    listen: deps.listen,
+    outboundPollMs: deps.outboundPollMs,
+  });
+  const ratings = ratingService({ db, events, clock, jobs, messages, log });
+  const tickets = ticketService({ db, events, log, bus });
+  const ticketTimers = ticketTimerService({
+    db,
+    clock,
+    messages,
+    emitTicket: tickets.emitTicket,
+    log,
+  });
+  const campaignDispatcher = campaignDispatch({
+    db,
+    events,
+    media,
+    clock,
+    jobs,
+    sessions,
+    log,
+    bus,
+  });
+  const automation = automationService({
+    db,
+    box,
+    media,
+    messages,
+    emitTicket: tickets.emitTicket,
+    clock,
+    config,
+    log,
+    jobs,
+  });
+  const bot = botService({
+    db,
+    messages,
+    emitTicket: tickets.emitTicket,
+    clock,
+    jobs,
+    log,
+    onQueued: automation.onQueued,
+  });
+  const automaticMessages = customerMessages({ db, messages, log });
+  const push = pushService({ db, jobs, vapid: config.vapid, allowPrivateUrls: config.allowPrivateUrls, log });
+  const schedules = scheduleService({
+    db,
+    events,
+    media,
+    clock,
+    jobs,
+    messages,
+    emitTicket: tickets.emitTicket,
+    bus,
+    log,
+  });
+  const contactLists = contactListService({ db, events, sessions, log, jobs });
+  const webhooks = webhookService({
+    db,
+    events,
+    box,
+    clock,
+    jobs,
+    log,
+    allowPrivateUrls: config.allowPrivateUrls,
+  });
+  const billing = billingService({
+    db,
+    events,
+    clock,
+    box,
+    jobs,
+    asaasApiUrl: config.asaasApiUrl,
+    webhookToken: config.asaasWebhookToken,
+    log,
+  });
+  return {
+    billing,
+    customerMessages: automaticMessages,
+    bus,
+    bot,
+    automation,
+    clock,
+    jobs,
+    ratings,
+    ticketTimers,
+    messages,
+    templates,
+    tickets,
+    tags: tagService({ db, events, emitTicket: tickets.emitTicket }),
+    dashboard: dashboardService({ db, clock }),
+    quickMessages: quickMessageService({ db, events, media }),
+    schedules,
+    media,
+    pipeline: inboundPipeline({ db, events, media, log, bus, intercept: ratings }),
+    box,
+    whatsapps: whatsappService({
+      db,
+      events,
+      sessions,
+      box,
+      // Cloud API secrets are sealed before they are stored; other channels keep no secrets in their config.
+      sealConfig: (channel, cfg, previous) =>
+        channel === 'cloud_api'
+          ? sealCloudConfig(cfg, box, previous, { allowPrivateUrls: config.allowPrivateUrls })
+          : cfg,
+    }),
+    simulator: simulatorService({ db, media, events, sessions, log }),
+    tokens,
+    auth: authService({
+      db,
+      tokens,
+      events,
+      mailer,
+      appSecret: config.appSecret,
+      refreshTtlSeconds: config.refreshTokenTtl,
+      publicUrl: config.publicUrl,
+      sessionCache: deps.sessionCache,
+      throttle: loginThrottle({
+        counter: deps.loginCounter,
+        limit: deps.loginLimit,
+        secret: config.appSecret,
+      }),
+    }),
+    companies: companyService({ db, events }),
+    plans: planService({ db }),
+    users: userService({ db, events }),
+    settings: settingService({ db, events, box }),
+    helps: helpService({ db }),
+    contacts: contactService({ db, events, sessions, log, bus }),
+    queues: queueService({ db, events }),
+    queueOptions: queueOptionService({ db }),
+    queueIntegrations: queueIntegrationService({
+      db,
+      events,
+      box,
+      allowPrivateUrls: config.allowPrivateUrls,
+      testDialogflow: automation.testDialogflow,
+    }),
+    prompts: promptService({ db, events, box, allowPrivateUrls: config.allowPrivateUrls }),
+    contactLists,
+    fileLists: fileListService({ db, events, media }),
+    campaignSettings: campaignSettingService({ db }),
+    campaignDispatch: campaignDispatcher,
+    campaigns: campaignService({ db, events, clock, media, dispatch: campaignDispatcher }),
+    chats: chatService({ db, events, bus }),
+    announcements: announcementService({ db, events, media }),
+    push,
+    webhooks,
+    externalApi: externalApiService({
+      db,
+      messages,
+      schedules,
+      sessions,
+      emitTicket: tickets.emitTicket,
+      bus,
+      log,
+    }),
+  };
+}
+
+export type Services = ReturnType<typeof makeServices>;
