@@ -120,7 +120,9 @@ export function startApp({ dir, index, port, publicPort, dbUrl, env = {} }) {
   for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
   // APP_CPU_PROFILE=dir writes each process's V8 CPU profile there when it exits (benchmarks' "where does the
   // time go"); node refuses --cpu-prof in NODE_OPTIONS, so it is passed here.
-  const profile = process.env.APP_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.APP_CPU_PROFILE}`] : [];
+  const profile = process.env.APP_CPU_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.APP_CPU_PROFILE}`]
+    : [];
   const child = spawn(process.execPath, [...profile, mainJs], {
     cwd: root,
     detached: true,

@@ -5,6 +5,6 @@ import type { SimulatorService } from './simulator-service.js';
 export const simulatorModule = (simulator: SimulatorService): AppModule => ({
   name: 'simulator',
   routes: [simulatorRoutes(simulator)],
-  // Following a simulator conversation: the ticket rule, applied to its tickets.
+  // Following a simulator conversation (the ticket rule, applied to its tickets), or all of them (managers).
   rooms: { simulator: (t, whatsappId, number) => simulator.mayFollow(t, whatsappId, number) },
 });
