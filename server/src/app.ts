@@ -96,6 +96,7 @@ import { campaignDispatch } from './modules/campaigns/campaign-dispatch.js';
 import { campaignService } from './modules/campaigns/campaign-service.js';
 import { campaignRoutes } from './modules/campaigns/campaign-routes.js';
 import { campaignAckIntercept, campaignListeners } from './modules/campaigns/campaign-listener.js';
+import { setOperatorGraphUrl } from './messaging/channels/cloud-api/graph-client.js';
 import { domainBus } from './events/domain-events.js';
 import { channelFactory } from './messaging/channels/index.js';
 import { loadViewer, mayFollowTicket } from './modules/tickets/ticket-queries.js';
@@ -378,6 +379,7 @@ const fastifyTrustProxy = (v: Config['trustProxy']) =>
 /** Builds the whole application on a migrated database; tests call it without listening. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
+  if (config.cloudApiGraphUrl) setOperatorGraphUrl(config.cloudApiGraphUrl);
   const pretty = deps.logger !== false && deps.logStyle === 'pretty';
   const app = Fastify({
     logger:

@@ -37,6 +37,9 @@ const openaiPort = await freePort();
 // The local Asaas (server/test/asaas-fake.ts) listens here once billing.test.ts starts it.
 const asaasPort = await freePort();
 const asaasWebhookToken = 'e2e-asaas-webhook-token-0123456789';
+// The Graph API double (server/src/messaging/channels/cloud-api/fake-graph-api.ts) cloud-templates.test.ts
+// starts: Cloud API connections on Meta's default URL reach it through CLOUD_API_GRAPH_URL.
+const graphPort = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'recado-e2e-'));
 const baseUrl = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
@@ -59,6 +62,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 
     OPENAI_BASE_URL: `http://127.0.0.1:${openaiPort}/v1`,
     ASAAS_API_URL: `http://127.0.0.1:${asaasPort}/api/v3`,
     ASAAS_WEBHOOK_TOKEN: asaasWebhookToken,
+    CLOUD_API_GRAPH_URL: `http://127.0.0.1:${graphPort}`,
   },
 });
 let serverLog = '';
@@ -105,6 +109,7 @@ const tests = spawnSync(
       E2E_OPENAI_PORT: String(openaiPort),
       E2E_ASAAS_PORT: String(asaasPort),
       E2E_ASAAS_WEBHOOK_TOKEN: asaasWebhookToken,
+      E2E_GRAPH_PORT: String(graphPort),
     },
   },
 );

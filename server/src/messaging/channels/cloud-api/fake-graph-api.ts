@@ -82,7 +82,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 export async function startFakeGraph(
-  opts: { token?: string; phoneNumberId?: string; version?: string } = {},
+  opts: { token?: string; phoneNumberId?: string; version?: string; port?: number } = {},
 ): Promise<FakeGraph> {
   const token = opts.token ?? `EAAG${randomBytes(16).toString('hex')}`;
   const phoneNumberId = opts.phoneNumberId ?? '106540352242922';
@@ -299,7 +299,7 @@ export async function startFakeGraph(
     }
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: base,
