@@ -266,6 +266,13 @@ test('cloud api: a campaign picks a template and maps its values, at 500 px in t
     assert.ok(width <= 500, `no horizontal scroll at 500 px (scrollWidth ${width})`);
     await page.mouse.move(1, 1);
     await screenshot(page, 'cloud-campaign-dialog-500-dark');
+    // Meta will refuse this recipient: the report says why.
+    graph.recipientErrors.set('5511987650018', {
+      code: 131026,
+      message: '(#131026) Message undeliverable',
+      details: 'Unable to deliver message.',
+    });
+    await dialog.getByTestId('campaign-schedule-now').click();
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
 
@@ -283,6 +290,17 @@ test('cloud api: a campaign picks a template and maps its values, at 500 px in t
         { source: 'text', text: 'RITA10' },
       ],
     });
+
+    // The report lists the failed send with Meta's reason in the user's language.
+    const row = page.getByTestId('campaign-row').filter({ hasText: `Oferta ${stamp}` });
+    await row.getByRole('link', { name: 'Relatório' }).click(LONG);
+    const failure = page.getByTestId('campaign-failure').filter({ hasText: '5511987650018' });
+    await failure.waitFor({ timeout: 60_000 });
+    assert.equal(await failure.getAttribute('data-code'), '131026');
+    assert.match(await failure.innerText(), /Não entregue: o número pode não ter WhatsApp/);
+    assert.match(await failure.innerText(), /Unable to deliver message/);
+    await failure.scrollIntoViewIfNeeded();
+    await screenshot(page, 'cloud-campaign-report-500-dark');
   } finally {
     await page.context().close();
   }
