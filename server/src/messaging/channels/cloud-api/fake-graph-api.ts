@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { GraphTemplate } from './graph-client.js';
 
 /**
  * Test double of Meta's Graph API for the WhatsApp Cloud API, on a real local port. It answers the way Meta
@@ -51,6 +50,19 @@ export interface FakeGraph {
   /** Every send Meta accepted, in order: who, which wamid, and the message's type and content. */
   accepted: { to: string; id: string; type: string; body: Record<string, unknown> }[];
   close(): Promise<void>;
+}
+
+/**
+ * A template as Graph lists it (the same shape as graph-client's GraphTemplate, kept here so the browser
+ * tests can import the double without the server's fetch code).
+ */
+export interface GraphTemplate {
+  id?: string;
+  name?: string;
+  language?: string;
+  category?: string;
+  status?: string;
+  components?: { type: string; format?: string; text?: string; buttons?: unknown[]; example?: unknown }[];
 }
 
 /** An error answer of a send: Graph's code and message, HTTP 400 unless `status` says otherwise. */
@@ -134,7 +146,7 @@ export async function startFakeGraph(
         const form = await new Request(url, {
           method: 'POST',
           headers: { 'content-type': contentType },
-          body: raw,
+          body: new Uint8Array(raw),
         }).formData();
         rec.form = {};
         for (const [k, v] of form.entries())
