@@ -62,6 +62,35 @@ const Variants = {
   confirmationMessage5: Message.default(''),
 };
 
+/**
+ * Where one template variable's value comes from, per recipient: a field of the contact list item (name, its
+ * first word, number, e-mail) or a fixed text. For a field, `text` is the fallback when the recipient's
+ * field is empty (Meta refuses empty parameters; without a fallback an empty field sends "-").
+ */
+export const CAMPAIGN_TEMPLATE_SOURCES = ['name', 'firstName', 'number', 'email', 'text'] as const;
+export type CampaignTemplateSource = (typeof CAMPAIGN_TEMPLATE_SOURCES)[number];
+export const CampaignTemplateValue = z.object({
+  source: z.enum(CAMPAIGN_TEMPLATE_SOURCES),
+  text: z.string().trim().max(1024).default(''),
+});
+export type CampaignTemplateValue = z.infer<typeof CampaignTemplateValue>;
+
+/**
+ * A Cloud API campaign's message: an approved template stored for the campaign's connection, with a source
+ * for each body {{n}} (in order), the text header's {{1}}, and the header's media link when it has one.
+ */
+export const CampaignTemplate = z.object({
+  name: z.string().trim().min(1).max(512),
+  language: z.string().trim().min(2).max(15),
+  variables: z.array(CampaignTemplateValue).max(30).default([]),
+  headerVariables: z.array(CampaignTemplateValue).max(1).default([]),
+  headerMediaUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
+});
+export type CampaignTemplate = z.infer<typeof CampaignTemplate>;
+
 const CampaignFields = z.object({
   name: z.string().trim().min(2).max(50),
   ...Variants,
@@ -72,12 +101,14 @@ const CampaignFields = z.object({
   contactListId: Id.nullable().optional(),
   tagId: Id.nullable().optional(),
   fileListId: Id.nullable().optional(),
+  /** Cloud API connections: the template sent instead of the message variants. */
+  template: CampaignTemplate.nullable().optional(),
 });
 
 const hasAnyVariant = (c: Partial<Record<string, unknown>>) =>
   [1, 2, 3, 4, 5].some((i) => typeof c[`message${i}`] === 'string' && (c[`message${i}`] as string).trim());
 
-export const CampaignInput = CampaignFields.refine((c) => hasAnyVariant(c), {
+export const CampaignInput = CampaignFields.refine((c) => Boolean(c.template) || hasAnyVariant(c), {
   message: 'at least one message',
   path: ['message1'],
 }).refine((c) => !(c.contactListId && c.tagId), {
@@ -154,6 +185,8 @@ export interface Campaign {
   fileList: { id: number; name: string } | null;
   mediaPath: string | null;
   mediaName: string | null;
+  /** Cloud API campaigns: the template and where each of its values comes from. */
+  template: CampaignTemplate | null;
   /** Whether PUT is allowed now (docs/campaigns.md). */
   editable: boolean;
   createdAt: string;
@@ -163,6 +196,35 @@ export interface Campaign {
 export interface CampaignReport extends Campaign {
   counts: CampaignCounts;
 }
+
+/** One recipient's send, as the report lists it (GET /campaigns/{id}/shippings). */
+export interface CampaignShipping {
+  id: number;
+  number: string;
+  name: string;
+  status: ShippingStatus;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  /** Meta's error code when the Cloud API refused or failed the message (131026, 131047…). */
+  errorCode: number | null;
+  error: string | null;
+}
+
+export const CampaignShippingQuery = z.object({
+  /** 'failed': only the recipients whose send failed (the report's error list). */
+  status: z.enum(['failed']).optional(),
+  pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+});
+export type CampaignShippingQuery = z.infer<typeof CampaignShippingQuery>;
+
+/**
+ * Meta's per-message error codes the report explains in words (others show Meta's own text).
+ * 130429 / 131056 are rate limits: the engine slows down and retries instead of failing the recipient.
+ */
+export const CLOUD_API_ERROR_CODES = [
+  131026, 131047, 131049, 131050, 131051, 131000, 130429, 131056,
+] as const;
+export const CLOUD_API_RATE_LIMIT_CODES: readonly number[] = [130429, 131056];
 
 export interface CampaignPage {
   records: Campaign[];

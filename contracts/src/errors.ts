@@ -55,6 +55,11 @@ export const ERROR_CODES = [
   'ERR_NO_CAMPAIGN_FOUND',
   'ERR_CAMPAIGN_NOT_EDITABLE',
   'ERR_CAMPAIGN_INVALID_STATUS',
+  // Cloud API campaigns (docs/campaigns.md): a cloud_api connection needs an approved template with every
+  // variable mapped; a template only goes over a cloud_api connection
+  'ERR_CAMPAIGN_TEMPLATE_REQUIRED',
+  'ERR_CAMPAIGN_TEMPLATE_UNMAPPED',
+  'ERR_CAMPAIGN_TEMPLATE_CHANNEL',
   // contact lists and file lists (docs/product.md#calls)
   'ERR_NO_CONTACT_LIST_FOUND',
   'ERR_NO_CONTACT_LIST_ITEM_FOUND',

@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   VAPID_SUBJECT: z.string().optional(),
   /** Outside services' base URLs (GUIDE §8): tests point them at local fakes. */
   OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
+  /** The operator's Graph API endpoint for Cloud API connections on Meta's default URL (docs/cloud-api.md). */
+  CLOUD_API_GRAPH_URL: z.string().url().optional(),
   DIALOGFLOW_API_URL: z.string().url().default('https://dialogflow.googleapis.com'),
   GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
   /** Bearer token for GET /metrics; unset, only direct (unproxied) loopback callers may read it. */
@@ -90,6 +92,8 @@ export interface Config {
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
   /** OpenAI (or compatible) API base URL used by prompts without a base URL of their own. */
   openaiBaseUrl: string;
+  /** CLOUD_API_GRAPH_URL: where connections on Meta's default Graph URL are sent instead (trusted). */
+  cloudApiGraphUrl?: string;
   dialogflowApiUrl: string;
   googleTokenUrl: string;
   /** METRICS_TOKEN: /metrics asks for it as a bearer token. */
@@ -246,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS === 'true' || e.ALLOW_PRIVATE_URLS === '1',
     vapid,
     openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
+    ...(e.CLOUD_API_GRAPH_URL ? { cloudApiGraphUrl: e.CLOUD_API_GRAPH_URL.replace(/\/+$/, '') } : {}),
     dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ''),
     googleTokenUrl: e.GOOGLE_TOKEN_URL,
     metricsToken: e.METRICS_TOKEN || undefined,

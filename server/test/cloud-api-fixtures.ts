@@ -45,6 +45,37 @@ export function cloudApiFixtures(t: TestApp, graph: FakeGraph, appSecret: string
     ],
   });
 
+  /** A status webhook (sent, delivered, read, failed with Meta's errors) for one sent message. */
+  const webhookStatus = (id: string, status: string, recipient: string, errors?: unknown[]) => ({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: graph.wabaId,
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: {
+                display_phone_number: graph.displayPhoneNumber,
+                phone_number_id: graph.phoneNumberId,
+              },
+              statuses: [
+                {
+                  id,
+                  status,
+                  timestamp: String(Math.floor(Date.now() / 1000)),
+                  recipient_id: recipient,
+                  ...(errors ? { errors } : {}),
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  });
+
   /** A new company with a running Cloud API connection on the Graph double. */
   async function cloudConnection(
     companyName: string,
@@ -70,5 +101,5 @@ export function cloudApiFixtures(t: TestApp, graph: FakeGraph, appSecret: string
     return { ...c, whatsappId: w.id as number };
   }
 
-  return { signedPost, webhookMessage, cloudConnection };
+  return { signedPost, webhookMessage, webhookStatus, cloudConnection };
 }

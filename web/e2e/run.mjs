@@ -61,7 +61,7 @@ for (const f of [...chosen].sort((a, b) => statSync(join(web, b)).size - statSyn
 }
 
 /** One shard: its server on a fresh embedded database, then its files with node's test runner. */
-async function runShard(index, shardFiles, { port, openaiPort, asaasPort }) {
+async function runShard(index, shardFiles, { port, openaiPort, asaasPort, graphPort }) {
   const tag = workers > 1 ? `[e2e ${index + 1}/${workers}] ` : '';
   const asaasWebhookToken = 'e2e-asaas-webhook-token-0123456789';
   const dataDir = mkdtempSync(join(tmpdir(), 'recado-e2e-'));
@@ -86,6 +86,7 @@ async function runShard(index, shardFiles, { port, openaiPort, asaasPort }) {
       OPENAI_BASE_URL: `http://127.0.0.1:${openaiPort}/v1`,
       ASAAS_API_URL: `http://127.0.0.1:${asaasPort}/api/v3`,
       ASAAS_WEBHOOK_TOKEN: asaasWebhookToken,
+      CLOUD_API_GRAPH_URL: `http://127.0.0.1:${graphPort}`,
     },
   });
   let serverLog = '';
@@ -124,6 +125,7 @@ async function runShard(index, shardFiles, { port, openaiPort, asaasPort }) {
         E2E_OPENAI_PORT: String(openaiPort),
         E2E_ASAAS_PORT: String(asaasPort),
         E2E_ASAAS_WEBHOOK_TOKEN: asaasWebhookToken,
+        E2E_GRAPH_PORT: String(graphPort),
       },
     },
   );
@@ -160,6 +162,9 @@ for (let i = 0; i < workers; i++)
     openaiPort: await freePort(),
     // The local Asaas (server/test/asaas-fake.ts) listens here once billing.test.ts starts it.
     asaasPort: await freePort(),
+    // The Graph API double (server/src/messaging/channels/cloud-api/fake-graph-api.ts) cloud-templates.test.ts
+    // starts: Cloud API connections on Meta's default URL reach it through CLOUD_API_GRAPH_URL.
+    graphPort: await freePort(),
   });
 const statuses = await Promise.all(shards.map((s, i) => runShard(i, s.files, ports[i])));
 rmSync(outDir, { recursive: true, force: true });

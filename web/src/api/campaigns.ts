@@ -1,11 +1,12 @@
 import { containsSearch } from '@recado/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   RESOURCES,
   type Campaign,
   type CampaignEvent,
   type CampaignInput,
   type CampaignReport,
+  type CampaignShipping,
   type CampaignUpdate,
   type ContactList,
   type FileListPage,
@@ -17,6 +18,7 @@ export const campaignKeys = {
   all: ['campaigns'] as const,
   lists: () => ['campaigns', 'list'] as const,
   report: (id: number) => ['campaigns', 'report', id] as const,
+  failures: (id: number, failed: number) => ['campaigns', 'failures', id, failed] as const,
   contactListOptions: () => ['campaigns', 'contactListOptions'] as const,
   fileListOptions: () => ['campaigns', 'fileListOptions'] as const,
 };
@@ -56,6 +58,25 @@ export function useCampaignReport(id: number) {
     queryKey: campaignKeys.report(id),
     queryFn: () => api.get<CampaignReport>(`/campaigns/${id}`),
     enabled: id > 0,
+  });
+}
+
+/**
+ * GET /campaigns/{id}/shippings?status=failed: the recipients whose send failed, with Meta's error, a page of
+ * 50 at a time. Read again when the report's failed count changes (live events carry it).
+ */
+export function useCampaignFailures(id: number, failed: number) {
+  return useInfiniteQuery({
+    queryKey: campaignKeys.failures(id, failed),
+    queryFn: ({ pageParam }) =>
+      api.get<{ shippings: CampaignShipping[]; hasMore: boolean }>(`/campaigns/${id}/shippings`, {
+        status: 'failed',
+        pageNumber: pageParam,
+      }),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    enabled: id > 0 && failed > 0,
+    placeholderData: (prev) => prev,
   });
 }
 

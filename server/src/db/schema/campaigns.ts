@@ -12,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { CampaignTemplate } from '@recado/contracts';
 import { companies, timestamps } from './platform.js';
 import { contacts, whatsapps } from './messaging.js';
 import { tags } from './tickets-extra.js';
@@ -140,6 +141,8 @@ export const campaigns = pgTable(
     fileListId: integer('file_list_id').references(() => files.id, { onDelete: 'set null' }),
     mediaPath: text('media_path'),
     mediaName: text('media_name'),
+    /** Cloud API: the approved template sent instead of the variants, with each value's source (contracts). */
+    template: jsonb('template').$type<CampaignTemplate>(),
     /**
      * The live send chain: each send job carries the token it was scheduled with and stops when it differs
      * (a restart starts a new chain; the jobs of the old one end on their own).
@@ -190,6 +193,10 @@ export const campaignShippings = pgTable(
      *  crash carries the same id and the channel drops it; replaced by the channel's id when it answers. */
     providerId: text('provider_id'),
     error: text('error'),
+    /** The provider's error code when the send failed (Meta's 131026, 131047…). */
+    errorCode: integer('error_code'),
+    /** Times the provider answered "slow down" for this row (rate limits); it is sent again later. */
+    rateLimited: integer('rate_limited').notNull().default(0),
     ...timestamps,
   },
   (t) => [

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
-import type { CampaignEvent } from '@recado/contracts';
+import { renderTemplate, type CampaignEvent } from '@recado/contracts';
 import type { Db, Tx } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { campaigns, campaignShippings, filesOptions } from '../../db/schema/index.js';
@@ -19,13 +19,22 @@ import { fillMessage, nextDelayMs, pickVariant, shippingProviderId, variantsOf }
 import { truncate } from '../../lib/text.js';
 import { mimeOf } from '../../http/uploads.js';
 import type { DomainBus } from '../../events/domain-events.js';
+import { failureData } from '../../messaging/inbound-pipeline.js';
+import { templateSendOf } from '../message-templates/message-template-service.js';
+import { sendFailure, storedTemplate, templateValuesFor, type StoredTemplate } from './campaign-template.js';
 
 export const START_JOB = 'campaign.start';
 export const SEND_JOB = 'campaign.send';
 const jobKey = (campaignId: number) => `campaign:${campaignId}`;
 const startPayload = z.object({ campaignId: z.number().int() });
 /** A chain of sends: its campaign, its token (a restart starts a new chain) and the rows it sent. */
-const sendPayload = z.object({ campaignId: z.number().int(), token: z.string(), n: z.number().int() });
+const sendPayload = z.object({
+  campaignId: z.number().int(),
+  token: z.string(),
+  n: z.number().int(),
+  /** After a rate-limit answer: how many more sends go slowly, and how hard the last back-off was. */
+  slow: z.object({ left: z.number().int(), level: z.number().int() }).optional(),
+});
 type StartPayload = z.output<typeof startPayload>;
 type SendPayload = z.output<typeof sendPayload>;
 
@@ -37,6 +46,18 @@ const INLINE_BUDGET_MS = 1000;
 const PROGRESS_EVERY_MS = 500;
 /** Rows claimed at once when there is no interval between sends. */
 const BATCH = 25;
+/**
+ * Rate limits (Meta's 130429 / 131056, HTTP 429): the recipient is sent again after a back-off that doubles
+ * with each limit in a row (from BACKOFF_MS up to BACKOFF_MAX_MS), and the next SLOW_SENDS sends go one at a
+ * time at least SLOW_GAP_MS × 2^(level-1) apart. A recipient limited RATE_LIMIT_GIVE_UP times fails.
+ */
+export const RATE_LIMIT = {
+  BACKOFF_MS: 30_000,
+  BACKOFF_MAX_MS: 10 * 60_000,
+  SLOW_SENDS: 50,
+  SLOW_GAP_MS: 1000,
+  GIVE_UP: 12,
+} as const;
 
 export interface DispatchDeps {
   db: Db;
@@ -46,6 +67,8 @@ export interface DispatchDeps {
   jobs: JobQueue;
   sessions: () => Pick<SessionManager, 'get'> | undefined;
   log: { warn(o: object, m: string): void; error(o: object, m: string): void };
+  /** Rate-limit back-off (defaults RATE_LIMIT). */
+  rateLimit?: Partial<typeof RATE_LIMIT>;
   /** Variant choice and interval jitter (tests pass a seeded one). */
   random?: () => number;
   /** campaign.finished for the outgoing webhooks. */
@@ -69,6 +92,7 @@ export interface DispatchDeps {
 export function campaignDispatch(deps: DispatchDeps) {
   const { db, events, clock, log } = deps;
   const random = deps.random ?? Math.random;
+  const limits = { ...RATE_LIMIT, ...deps.rateLimit };
   const progressTimers = new Map<number, NodeJS.Timeout>();
   let stopped = false;
 
@@ -130,6 +154,7 @@ export function campaignDispatch(deps: DispatchDeps) {
     n: number,
     runAt: Date,
     executor?: unknown,
+    slow?: SendPayload['slow'],
   ) {
     const jobs = deps.jobs;
     await jobs.schedule(
@@ -137,7 +162,7 @@ export function campaignDispatch(deps: DispatchDeps) {
       {
         key: jobKey(c.id),
         runAt,
-        payload: { campaignId: c.id, token, n },
+        payload: { campaignId: c.id, token, n, ...(slow ? { slow } : {}) },
         companyId: c.companyId,
       },
       executor,
@@ -176,6 +201,7 @@ export function campaignDispatch(deps: DispatchDeps) {
     c: CampaignRow,
     vars: { key: string; value: string }[],
     limit: number,
+    template: StoredTemplate | null,
   ): Promise<ShippingRow[]> {
     const interrupted = await db
       .select()
@@ -195,10 +221,16 @@ export function campaignDispatch(deps: DispatchDeps) {
       const at = now();
       const values = candidates.map((r) => {
         const ctx = { now: at, protocol: `${c.id}${r.id}`, variables: vars };
-        const message = fillMessage(pickVariant(variantsOf(c, 'message'), random), r, ctx);
-        const confirmation = c.confirmation
-          ? fillMessage(pickVariant(variantsOf(c, 'confirmationMessage'), random), r, ctx)
-          : '';
+        // A template campaign keeps the template as WhatsApp shows it with this recipient's values.
+        const message = c.template
+          ? template
+            ? renderTemplate(template.components, templateValuesFor(c.template, r))
+            : ''
+          : fillMessage(pickVariant(variantsOf(c, 'message'), random), r, ctx);
+        const confirmation =
+          c.confirmation && !c.template
+            ? fillMessage(pickVariant(variantsOf(c, 'confirmationMessage'), random), r, ctx)
+            : '';
         return sql`(${r.id}::bigint, ${message}, ${confirmation}, ${shippingProviderId(c.id, r.id, 'm')})`;
       });
       // The claim (pending → claimed): only rows still pending are taken, so a row is claimed once.
@@ -222,8 +254,22 @@ export function campaignDispatch(deps: DispatchDeps) {
   }
 
   /** The main message: text (with the campaign's media as its caption'd attachment), then the file list. */
-  async function sendMain(c: CampaignRow, row: ShippingRow, channel: Channel): Promise<string> {
+  async function sendMain(
+    c: CampaignRow,
+    row: ShippingRow,
+    channel: Channel,
+    template: StoredTemplate | null,
+  ): Promise<string> {
     const id = shippingProviderId(c.id, row.id, 'm');
+    if (c.template) {
+      // Cloud API: the approved template with this recipient's values (no attachment, no file list: Meta
+      // accepts only the template from someone who did not write in the last 24 hours).
+      if (!template)
+        throw new Error(`Template ${c.template.name} (${c.template.language}) is no longer stored`);
+      if (!channel.sendTemplate) throw new Error('This connection cannot send message templates');
+      const { template: send } = templateSendOf(template, templateValuesFor(c.template, row));
+      return (await channel.sendTemplate(row.number, send)).providerId;
+    }
     let sent;
     if (c.mediaPath) {
       const name = c.mediaName ?? 'file';
@@ -257,13 +303,24 @@ export function campaignDispatch(deps: DispatchDeps) {
     return sent.providerId;
   }
 
-  type Outcome = 'sent' | 'confirmation' | 'failed' | 'retry';
+  /** 'throttled': the provider said "slow down"; the row stays claimed and is sent again after a back-off. */
+  type Outcome = 'sent' | 'confirmation' | 'failed' | 'retry' | 'throttled';
 
-  async function sendRow(c: CampaignRow, row: ShippingRow): Promise<Outcome> {
+  /** The campaign's template as stored for its connection now (null: not a template campaign, or gone). */
+  async function templateOf(c: CampaignRow): Promise<StoredTemplate | null> {
+    if (!c.template || !c.whatsappId) return null;
+    return storedTemplate(db, c.companyId, c.whatsappId, c.template);
+  }
+
+  async function sendRow(
+    c: CampaignRow,
+    row: ShippingRow,
+    template: StoredTemplate | null,
+  ): Promise<Outcome> {
     const channel = c.whatsappId ? deps.sessions()?.get(c.whatsappId) : undefined;
     if (!channel) return 'retry';
     try {
-      if (c.confirmation && !row.confirmedAt) {
+      if (c.confirmation && !c.template && !row.confirmedAt) {
         await channel.sendText(row.number, row.confirmationMessage, {
           providerId: shippingProviderId(c.id, row.id, 'c'),
         });
@@ -274,23 +331,40 @@ export function campaignDispatch(deps: DispatchDeps) {
           .where(and(eq(campaignShippings.id, row.id), eq(campaignShippings.status, 'claimed')));
         return 'confirmation';
       }
-      const providerId = await sendMain(c, row, channel);
+      const providerId = await sendMain(c, row, channel, template);
       await markSent(row.id, providerId);
       return 'sent';
     } catch (err) {
       if (err instanceof ChannelError && err.code === 'ERR_WAPP_NOT_INITIALIZED') return 'retry';
       const at = now();
+      const error = truncate(err instanceof Error ? err.message : String(err), 500);
+      const { rateLimited, code } = sendFailure(err);
+      if (rateLimited && row.rateLimited + 1 < limits.GIVE_UP) {
+        // Nothing went out: the row stays claimed (sent first by the next run), with Meta's answer on it.
+        await db
+          .update(campaignShippings)
+          .set({
+            rateLimited: sql`${campaignShippings.rateLimited} + 1`,
+            error,
+            errorCode: code,
+            updatedAt: at,
+          })
+          .where(and(eq(campaignShippings.id, row.id), eq(campaignShippings.status, 'claimed')));
+        return 'throttled';
+      }
       await db
         .update(campaignShippings)
-        .set({
-          status: 'failed',
-          error: truncate(err instanceof Error ? err.message : String(err), 500),
-          updatedAt: at,
-        })
+        .set({ status: 'failed', error, errorCode: code, updatedAt: at })
         .where(and(eq(campaignShippings.id, row.id), eq(campaignShippings.status, 'claimed')));
       return 'failed';
     }
   }
+
+  /** The wait after a rate-limit answer: doubles with each one in a row, up to the maximum. */
+  const backoffMs = (level: number) =>
+    Math.min(limits.BACKOFF_MAX_MS, limits.BACKOFF_MS * 2 ** Math.max(0, level - 1));
+  /** While slowed down, sends are at least this far apart. */
+  const slowGapMs = (level: number) => limits.SLOW_GAP_MS * 2 ** Math.max(0, level - 1);
 
   async function markSent(rowId: number, providerId: string) {
     const at = now();
@@ -337,6 +411,14 @@ export function campaignDispatch(deps: DispatchDeps) {
   async function handleSend(job: JobRecord<SendPayload>) {
     const { campaignId, token } = job.payload;
     let n = job.payload.n;
+    let slow = job.payload.slow;
+    /** A rate limit: this chain waits (longer each time in a row), then goes slowly for a while. */
+    const throttle = async (c: CampaignRow) => {
+      const level = (slow?.level ?? 0) + 1;
+      slow = { left: limits.SLOW_SENDS, level };
+      log.warn({ campaignId: c.id, level }, 'campaign rate-limited by the provider: slowing down');
+      await scheduleSend(c, token, n, new Date(now().getTime() + backoffMs(level)), undefined, slow);
+    };
     const budgetEnds = Date.now() + INLINE_BUDGET_MS; // a work budget in real time, not a business time
     let settings: Awaited<ReturnType<typeof readCampaignSettings>> | undefined;
     for (;;) {
@@ -344,17 +426,28 @@ export function campaignDispatch(deps: DispatchDeps) {
       // Cancelled, deleted, or a chain replaced by a restart: this chain ends here.
       if (!c || c.status !== 'EM_ANDAMENTO' || c.dispatchToken !== token) return;
       settings ??= await readCampaignSettings(db, c.companyId);
+      const template = await templateOf(c);
+      const slowing = (slow?.left ?? 0) > 0;
       // Without waits between sends, rows are claimed a batch at a time (each still claimed before it is sent).
-      const rows = await nextRows(c, settings.variables, settings.messageInterval > 0 ? 1 : BATCH);
+      const rows = await nextRows(
+        c,
+        settings.variables,
+        settings.messageInterval > 0 || slowing ? 1 : BATCH,
+        template,
+      );
       if (!rows.length) {
         await finishIfDone(c, token);
         return;
       }
-      if (settings.messageInterval <= 0 && settings.longerIntervalAfter <= 0) {
+      if (!slowing && settings.messageInterval <= 0 && settings.longerIntervalAfter <= 0) {
         // No spacing at all: the batch goes out concurrently (each row is already claimed on its own).
-        const outcomes = await Promise.all(rows.map((row) => sendRow(c, row)));
+        const outcomes = await Promise.all(rows.map((row) => sendRow(c, row, template)));
         n += outcomes.filter((o) => o === 'sent' || o === 'confirmation').length;
         progress(c.companyId, c.id);
+        if (outcomes.includes('throttled')) {
+          await throttle(c);
+          return;
+        }
         if (outcomes.includes('retry')) {
           await scheduleSend(c, token, n, new Date(now().getTime() + CHANNEL_RETRY_MS));
           return;
@@ -366,30 +459,59 @@ export function campaignDispatch(deps: DispatchDeps) {
         continue;
       }
       for (const row of rows) {
-        const outcome = await sendRow(c, row);
+        const outcome = await sendRow(c, row, template);
         if (outcome === 'retry') {
-          await scheduleSend(c, token, n, new Date(now().getTime() + CHANNEL_RETRY_MS));
+          await scheduleSend(c, token, n, new Date(now().getTime() + CHANNEL_RETRY_MS), undefined, slow);
+          return;
+        }
+        if (outcome === 'throttled') {
+          await throttle(c);
           return;
         }
         if (outcome !== 'failed') n++;
         progress(c.companyId, c.id);
-        const delay = nextDelayMs(n, settings, random);
+        let delay = nextDelayMs(n, settings, random);
+        if (slow && slow.left > 0) {
+          // Slowed down after a rate limit: a wider gap for the next sends, then back to the settings.
+          delay = Math.max(delay, slowGapMs(slow.level));
+          slow = slow.left > 1 ? { left: slow.left - 1, level: slow.level } : undefined;
+        }
         if (delay > 0) {
           // Rows of this batch not yet sent stay claimed: the next run sends them first, in order.
           if (await finishIfDone(c, token)) return;
-          await scheduleSend(c, token, n, new Date(now().getTime() + delay));
+          await scheduleSend(c, token, n, new Date(now().getTime() + delay), undefined, slow);
           return;
         }
       }
       if (Date.now() > budgetEnds) {
-        await scheduleSend(c, token, n, now());
+        await scheduleSend(c, token, n, now(), undefined, slow);
         return;
       }
     }
   }
 
-  /** Ack ≥ 2 from the channel: the campaign message reached the phone. */
+  /**
+   * Ack ≥ 2 from the channel: the campaign message reached the phone. Ack 0 (the Cloud API's `failed`
+   * status): Meta gave up on it; the row fails with Meta's code and words (131026, 131047…).
+   */
   async function onAck(ref: ConnectionRef, a: AckUpdate): Promise<boolean> {
+    if (a.ack === 0) {
+      const { error, errorCode } = failureData(a.data);
+      const at = now();
+      const failed = await db
+        .update(campaignShippings)
+        .set({ status: 'failed', error: truncate(error, 500), errorCode: errorCode ?? null, updatedAt: at })
+        .where(
+          and(
+            eq(campaignShippings.companyId, ref.companyId),
+            eq(campaignShippings.providerId, a.providerId),
+            inArray(campaignShippings.status, ['claimed', 'sent', 'delivered']),
+          ),
+        )
+        .returning({ campaignId: campaignShippings.campaignId });
+      for (const r of failed) progress(ref.companyId, r.campaignId);
+      return failed.length > 0;
+    }
     if (a.ack < 2) return false;
     const at = now();
     const rows = await db
@@ -434,7 +556,7 @@ export function campaignDispatch(deps: DispatchDeps) {
     for (const row of confirmed) {
       const [c] = await db.select().from(campaigns).where(eq(campaigns.id, row.campaignId));
       if (!c) continue;
-      const outcome = await sendRow(c, row);
+      const outcome = await sendRow(c, row, await templateOf(c));
       if (outcome === 'retry')
         log.warn({ campaignId: c.id }, 'confirmed campaign message waits for its connection');
       progress(c.companyId, c.id);

@@ -1,5 +1,13 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { campaignEditable, type Campaign, type CampaignCounts, type CampaignStatus } from '@recado/contracts';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  campaignEditable,
+  type Campaign,
+  type CampaignCounts,
+  type CampaignShipping,
+  type CampaignShippingQuery,
+  type CampaignStatus,
+  type ShippingStatus,
+} from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { campaigns, campaignShippings, contactLists, files, tags, whatsapps } from '../../db/schema/index.js';
 import { containsText } from '../../lib/sql.js';
@@ -74,6 +82,7 @@ export async function withNames(db: Db, rows: CampaignRow[], now: Date): Promise
     fileList: (r.fileListId && flM.get(r.fileListId)) || null,
     mediaPath: r.mediaPath,
     mediaName: r.mediaName,
+    template: r.template ?? null,
     editable: campaignEditable(r, now),
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -112,4 +121,40 @@ export async function pageOf(db: Db, companyId: number, search: string, pageNumb
     .limit(size + 1)
     .offset((pageNumber - 1) * size);
   return { rows: rows.slice(0, size), hasMore: rows.length > size };
+}
+
+/** A page of one campaign's shipping rows (already checked to be the company's), in send order. */
+export async function shippingsPage(
+  db: Db,
+  companyId: number,
+  campaignId: number,
+  q: CampaignShippingQuery,
+  size: number,
+): Promise<{ shippings: CampaignShipping[]; hasMore: boolean }> {
+  const rows = await db
+    .select()
+    .from(campaignShippings)
+    .where(
+      and(
+        eq(campaignShippings.campaignId, campaignId),
+        eq(campaignShippings.companyId, companyId),
+        q.status === 'failed' ? inArray(campaignShippings.status, ['failed', 'invalid']) : undefined,
+      ),
+    )
+    .orderBy(asc(campaignShippings.id))
+    .limit(size + 1)
+    .offset((q.pageNumber - 1) * size);
+  return {
+    shippings: rows.slice(0, size).map((r) => ({
+      id: r.id,
+      number: r.number,
+      name: r.name,
+      status: r.status as ShippingStatus,
+      sentAt: r.sentAt?.toISOString() ?? null,
+      deliveredAt: r.deliveredAt?.toISOString() ?? null,
+      errorCode: r.errorCode,
+      error: r.error,
+    })),
+    hasMore: rows.length > size,
+  };
 }

@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CampaignInput, CampaignListQuery, CampaignUpdate, IdParam, JsonAnswer } from '@recado/contracts';
+import {
+  CampaignInput,
+  CampaignListQuery,
+  CampaignShippingQuery,
+  CampaignUpdate,
+  IdParam,
+  JsonAnswer,
+} from '@recado/contracts';
 import { readOneFile } from '../../http/uploads.js';
 import type { CampaignService } from './campaign-service.js';
 import { access } from '../../http/access.js';
@@ -24,6 +31,14 @@ export const campaignRoutes =
       '/campaigns/:id',
       { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
       (req) => campaigns.get(req.tenant, req.params.id),
+    );
+    app.get(
+      '/campaigns/:id/shippings',
+      {
+        config: access.plan('useCampaigns'),
+        schema: { response: { 200: JsonAnswer }, params: IdParam, querystring: CampaignShippingQuery },
+      },
+      (req) => campaigns.shippings(req.tenant, req.params.id, req.query),
     );
     app.post(
       '/campaigns',

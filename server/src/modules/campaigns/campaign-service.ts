@@ -7,6 +7,7 @@ import {
   type CampaignInput,
   type CampaignListQuery,
   type CampaignReport,
+  type CampaignShippingQuery,
   type CampaignUpdate,
 } from '@recado/contracts';
 import type { Db, Tx } from '../../db/client.js';
@@ -17,10 +18,12 @@ import type { Events } from '../../realtime/events.js';
 import type { Clock } from '../../lib/clock.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { MediaPayload } from '../../messaging/channel.js';
-import { countsOf, pageOf, withNames, type CampaignRow } from './campaign-queries.js';
+import { countsOf, pageOf, shippingsPage, withNames, type CampaignRow } from './campaign-queries.js';
 import type { CampaignDispatch } from './campaign-dispatch.js';
+import { checkTemplateMapping, storedTemplate } from './campaign-template.js';
 
 const PAGE_SIZE = 20;
+const SHIPPINGS_PAGE_SIZE = 50;
 
 type Refs = Pick<CampaignRow, 'whatsappId' | 'contactListId' | 'tagId' | 'fileListId'>;
 
@@ -66,6 +69,42 @@ export function campaignService(deps: {
       throw new AppError('ERR_NOT_FOUND', 404, 'file list not found');
   }
 
+  /**
+   * Cloud API connections send approved templates only (Meta refuses free text to people who did not write
+   * in the last 24 h): such a campaign must carry a template whose every value has a source, and a template
+   * only goes over a Cloud API connection.
+   */
+  async function checkTemplate(
+    companyId: number,
+    r: Pick<CampaignRow, 'whatsappId' | 'template' | 'scheduledAt'>,
+  ) {
+    const channel = r.whatsappId
+      ? (
+          await db
+            .select({ channel: whatsapps.channel })
+            .from(whatsapps)
+            .where(and(eq(whatsapps.id, r.whatsappId), eq(whatsapps.companyId, companyId)))
+        )[0]?.channel
+      : undefined;
+    if (!r.template) {
+      if (channel === 'cloud_api' && r.scheduledAt)
+        throw new AppError(
+          'ERR_CAMPAIGN_TEMPLATE_REQUIRED',
+          400,
+          'A WhatsApp Cloud API campaign sends an approved message template: choose one',
+        );
+      return;
+    }
+    if (!r.whatsappId) return; // an inactive draft without a connection yet; checked once it has one
+    if (channel !== 'cloud_api')
+      throw new AppError(
+        'ERR_CAMPAIGN_TEMPLATE_CHANNEL',
+        400,
+        'Message templates are sent over WhatsApp Cloud API connections only',
+      );
+    checkTemplateMapping(await storedTemplate(db, companyId, r.whatsappId, r.template), r.template);
+  }
+
   /** A scheduled campaign must be able to run: a connection and an audience. */
   function checkRunnable(r: Refs & { scheduledAt: Date | null }) {
     if (!r.scheduledAt) return;
@@ -101,6 +140,12 @@ export function campaignService(deps: {
       return { ...(await view(r)), counts: await countsOf(db, r.id) };
     },
 
+    /** The report's recipients (the failed ones with Meta's error, or all), a page at a time. */
+    async shippings(t: Tenant, id: number, q: CampaignShippingQuery) {
+      const r = await row(t.companyId, id);
+      return shippingsPage(db, r.companyId, r.id, q, SHIPPINGS_PAGE_SIZE);
+    },
+
     async create(t: Tenant, input: CampaignInput): Promise<Campaign> {
       const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
       const refs: Refs = {
@@ -111,6 +156,8 @@ export function campaignService(deps: {
       };
       await checkRefs(t.companyId, refs);
       checkRunnable({ ...refs, scheduledAt });
+      const template = input.template ?? null;
+      await checkTemplate(t.companyId, { whatsappId: refs.whatsappId, template, scheduledAt });
       const created = await db.transaction(async (tx) => {
         const [r] = await tx
           .insert(campaigns)
@@ -130,6 +177,7 @@ export function campaignService(deps: {
             confirmationMessage5: input.confirmationMessage5,
             status: scheduledAt ? 'PROGRAMADA' : 'INATIVA',
             scheduledAt,
+            template,
             ...refs,
           })
           .returning();
@@ -151,10 +199,14 @@ export function campaignService(deps: {
         next.scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
       if (input.contactListId) next.tagId = input.tagId ?? null;
       if (input.tagId) next.contactListId = input.contactListId ?? null;
-      if (![1, 2, 3, 4, 5].some((i) => String(next[`message${i}` as keyof CampaignRow] ?? '').trim()))
+      if (
+        !next.template &&
+        ![1, 2, 3, 4, 5].some((i) => String(next[`message${i}` as keyof CampaignRow] ?? '').trim())
+      )
         throw new AppError('ERR_VALIDATION', 400, 'message1: at least one message');
       await checkRefs(t.companyId, next);
       checkRunnable(next);
+      await checkTemplate(t.companyId, next);
       next.status = next.scheduledAt ? 'PROGRAMADA' : 'INATIVA';
       const updated = await db.transaction(async (tx) => {
         const [r] = await tx
@@ -178,6 +230,7 @@ export function campaignService(deps: {
             contactListId: next.contactListId,
             tagId: next.tagId,
             fileListId: next.fileListId,
+            template: next.template,
             updatedAt: clock.now(),
           })
           // Still in the state that was checked (a start job may have just taken it).

@@ -44,6 +44,53 @@ const components = (t: GraphTemplate): TemplateComponent[] =>
     }));
 
 /**
+ * Checks values against a stored template (approved, exactly the values it asks for) and answers Graph's
+ * `template` object with the text the message is stored with. Shared by ticket sends and campaigns.
+ */
+export function templateSendOf(
+  row: Pick<Row, 'name' | 'language' | 'status' | 'components'>,
+  input: Pick<TemplateSendInput, 'variables' | 'headerVariables' | 'headerMediaUrl'>,
+): { template: TemplateSend; body: string } {
+  if (row.status !== 'APPROVED')
+    throw new AppError('ERR_TEMPLATE_NOT_APPROVED', 400, `Template ${row.name} is ${row.status}`);
+  const needs = templateNeeds(row.components);
+  if (input.variables.length !== needs.body || input.headerVariables.length !== needs.header)
+    throw new AppError(
+      'ERR_TEMPLATE_VARIABLES',
+      400,
+      `Template ${row.name} takes ${needs.body} body and ${needs.header} header values`,
+      { body: needs.body, header: needs.header },
+    );
+  if (needs.headerMedia && !input.headerMediaUrl)
+    throw new AppError(
+      'ERR_TEMPLATE_VARIABLES',
+      400,
+      `Template ${row.name} needs a header ${needs.headerMedia}`,
+    );
+  const parts: NonNullable<TemplateSend['components']> = [];
+  if (needs.header)
+    parts.push({
+      type: 'header',
+      parameters: input.headerVariables.map((text) => ({ type: 'text', text })),
+    });
+  else if (needs.headerMedia && input.headerMediaUrl)
+    parts.push({
+      type: 'header',
+      parameters: [{ type: needs.headerMedia, [needs.headerMedia]: { link: input.headerMediaUrl } }],
+    });
+  if (needs.body)
+    parts.push({ type: 'body', parameters: input.variables.map((text) => ({ type: 'text', text })) });
+  return {
+    template: {
+      name: row.name,
+      language: { code: row.language },
+      ...(parts.length ? { components: parts } : {}),
+    },
+    body: renderTemplate(row.components, input),
+  };
+}
+
+/**
  * WhatsApp Cloud API message templates of each connection (docs/cloud-api.md): synced from the Graph API
  * on demand and daily, listed for pickers, and turned into Graph's `template` object for a send.
  */
@@ -175,43 +222,7 @@ export function messageTemplateService(deps: {
       );
     if (!row)
       throw new AppError('ERR_NO_TEMPLATE_FOUND', 404, `No template ${input.name} (${input.language})`);
-    if (row.status !== 'APPROVED')
-      throw new AppError('ERR_TEMPLATE_NOT_APPROVED', 400, `Template ${row.name} is ${row.status}`);
-    const needs = templateNeeds(row.components);
-    if (input.variables.length !== needs.body || input.headerVariables.length !== needs.header)
-      throw new AppError(
-        'ERR_TEMPLATE_VARIABLES',
-        400,
-        `Template ${row.name} takes ${needs.body} body and ${needs.header} header values`,
-        { body: needs.body, header: needs.header },
-      );
-    if (needs.headerMedia && !input.headerMediaUrl)
-      throw new AppError(
-        'ERR_TEMPLATE_VARIABLES',
-        400,
-        `Template ${row.name} needs a header ${needs.headerMedia}`,
-      );
-    const parts: NonNullable<TemplateSend['components']> = [];
-    if (needs.header)
-      parts.push({
-        type: 'header',
-        parameters: input.headerVariables.map((text) => ({ type: 'text', text })),
-      });
-    else if (needs.headerMedia && input.headerMediaUrl)
-      parts.push({
-        type: 'header',
-        parameters: [{ type: needs.headerMedia, [needs.headerMedia]: { link: input.headerMediaUrl } }],
-      });
-    if (needs.body)
-      parts.push({ type: 'body', parameters: input.variables.map((text) => ({ type: 'text', text })) });
-    return {
-      template: {
-        name: row.name,
-        language: { code: row.language },
-        ...(parts.length ? { components: parts } : {}),
-      },
-      body: renderTemplate(row.components, input),
-    };
+    return templateSendOf(row, input);
   }
 
   /** Daily: every Cloud API connection with a business account id syncs; one failing does not stop the rest. */

@@ -32,6 +32,13 @@ import {
 import { useAllTags } from '../../api/tags.js';
 import { useWhatsapps } from '../../api/whatsapps.js';
 import { FormDialog } from '../../components/FormDialog.js';
+import { useTemplates } from '../../api/templates.js';
+import {
+  CampaignTemplateFields,
+  templateFormOf,
+  templateInput,
+  type TemplateForm,
+} from './CampaignTemplateFields.js';
 import { fromLocalInput, inRange, toLocalInput, useCampaignErrors } from './campaign-ui.js';
 
 /** A select's value: '' (none) or an id. */
@@ -49,6 +56,8 @@ interface FormState {
   messages: string[];
   confirmationMessages: string[];
   scheduledAt: string;
+  /** Cloud API connections: the template and its values' sources. */
+  template: TemplateForm;
 }
 
 const fromCampaign = (c: Campaign | null, defaultWhatsapp: number | ''): FormState => ({
@@ -62,6 +71,7 @@ const fromCampaign = (c: Campaign | null, defaultWhatsapp: number | ''): FormSta
   messages: VARIANTS.map((i) => String(c?.[`message${i}` as keyof Campaign] ?? '')),
   confirmationMessages: VARIANTS.map((i) => String(c?.[`confirmationMessage${i}` as keyof Campaign] ?? '')),
   scheduledAt: c?.scheduledAt ? toLocalInput(new Date(c.scheduledAt)) : '',
+  template: templateFormOf(c?.template),
 });
 
 /**
@@ -99,6 +109,10 @@ export function CampaignDialog({
   const [dropMedia, setDropMedia] = useState(false);
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  // A Cloud API connection sends an approved template instead of free text (Meta's rule, docs/campaigns.md).
+  const cloud =
+    form.whatsappId !== '' && whatsapps.data?.find((w) => w.id === form.whatsappId)?.channel === 'cloud_api';
+  const templates = useTemplates(cloud && open ? Number(form.whatsappId) : null, true);
 
   useEffect(() => {
     if (!open) return;
@@ -147,10 +161,20 @@ export function CampaignDialog({
       body[`message${i}`] = form.messages[i - 1];
       body[`confirmationMessage${i}`] = form.confirmationMessages[i - 1];
     });
-    const parsed = CampaignInput.safeParse(body);
     const next: Record<string, string> = {};
+    body.template = null;
+    if (cloud) {
+      const tpl = templateInput(form.template, templates.data);
+      if ('template' in tpl) body.template = tpl.template;
+      else next.template = t(`campaigns.template.${tpl.problem}`);
+      // Free text, files and the confirmation flow don't go to people outside the 24-hour window.
+      body.confirmation = false;
+      body.fileListId = null;
+    }
+    const parsed = CampaignInput.safeParse(body);
     if (!parsed.success)
       for (const issue of parsed.error.issues) {
+        if (cloud && String(issue.path[0]) === 'message1') continue;
         const key = String(issue.path[0] ?? '');
         next[key] ??=
           key === 'name'
@@ -172,8 +196,9 @@ export function CampaignDialog({
     setBusy(true);
     try {
       const saved = await save.mutateAsync({ id: campaign?.id, input: parsed.data! });
-      if (file) await media.mutateAsync({ id: saved.id, file });
-      else if (dropMedia && campaign?.mediaPath) await media.mutateAsync({ id: saved.id, file: null });
+      if (file && !cloud) await media.mutateAsync({ id: saved.id, file });
+      else if ((dropMedia || cloud) && campaign?.mediaPath)
+        await media.mutateAsync({ id: saved.id, file: null });
       toast.success('campaigns.saved');
       onClose();
     } catch (err) {
@@ -300,25 +325,27 @@ export function CampaignDialog({
               )}
             </FormControl>
           )}
-          <FormControl fullWidth disabled={readOnly}>
-            <InputLabel id="campaign-files">{t('campaigns.fileList')}</InputLabel>
-            <Select
-              labelId="campaign-files"
-              label={t('campaigns.fileList')}
-              value={inRange(form.fileListId, fileLists.data)}
-              onChange={(e) => set('fileListId', asId(e.target.value))}
-              data-field="fileListId"
-            >
-              <MenuItem value="">
-                <em>{t('campaigns.none')}</em>
-              </MenuItem>
-              {(fileLists.data ?? []).map((f) => (
-                <MenuItem key={f.id} value={f.id}>
-                  {f.name}
+          {cloud ? null : (
+            <FormControl fullWidth disabled={readOnly}>
+              <InputLabel id="campaign-files">{t('campaigns.fileList')}</InputLabel>
+              <Select
+                labelId="campaign-files"
+                label={t('campaigns.fileList')}
+                value={inRange(form.fileListId, fileLists.data)}
+                onChange={(e) => set('fileListId', asId(e.target.value))}
+                data-field="fileListId"
+              >
+                <MenuItem value="">
+                  <em>{t('campaigns.none')}</em>
                 </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
+                {(fileLists.data ?? []).map((f) => (
+                  <MenuItem key={f.id} value={f.id}>
+                    {f.name}
+                  </MenuItem>
+                ))}
+              </Select>
+            </FormControl>
+          )}
         </Stack>
       </Box>
 
@@ -343,112 +370,128 @@ export function CampaignDialog({
         >
           {t('campaigns.now')}
         </Button>
-        <FormControlLabel
-          control={
-            <Switch
-              checked={form.confirmation}
-              onChange={(e) => set('confirmation', e.target.checked)}
-              disabled={readOnly}
-            />
-          }
-          label={t('campaigns.confirmation')}
-          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
-        />
-      </Stack>
-
-      <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
-        <Tabs
-          value={tab}
-          onChange={(_e, v: number) => setTab(v)}
-          variant="scrollable"
-          scrollButtons="auto"
-          sx={{ borderBottom: 1, borderColor: 'divider' }}
-        >
-          {VARIANTS.map((i) => (
-            <Tab
-              key={i}
-              value={i - 1}
-              data-testid={`campaign-variant-tab-${i}`}
-              label={
-                <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center' }}>
-                  <span>{t('campaigns.variant', { n: i })}</span>
-                  {form.messages[i - 1]?.trim() ? (
-                    <Box
-                      component="span"
-                      sx={{ width: 6, height: 6, borderRadius: '50%', bgcolor: 'primary.main' }}
-                    />
-                  ) : null}
-                </Stack>
-              }
-            />
-          ))}
-        </Tabs>
-        <Stack spacing={2} sx={{ p: 2 }}>
-          <TextField
-            label={t('campaigns.message', { n: tab + 1 })}
-            value={form.messages[tab] ?? ''}
-            onChange={(e) => setVariant('messages', tab, e.target.value)}
-            multiline
-            minRows={4}
-            disabled={readOnly}
-            error={tab === 0 && Boolean(errors.message1)}
-            helperText={(tab === 0 && errors.message1) || t('campaigns.placeholdersHelp')}
-            slotProps={{ htmlInput: { 'data-field': `message${tab + 1}`, maxLength: 4000 } }}
-          />
-          {form.confirmation ? (
-            <TextField
-              label={t('campaigns.confirmationMessage', { n: tab + 1 })}
-              value={form.confirmationMessages[tab] ?? ''}
-              onChange={(e) => setVariant('confirmationMessages', tab, e.target.value)}
-              multiline
-              minRows={2}
-              disabled={readOnly}
-              helperText={t('campaigns.confirmationHelp')}
-              slotProps={{ htmlInput: { 'data-field': `confirmationMessage${tab + 1}`, maxLength: 4000 } }}
-            />
-          ) : null}
-        </Stack>
-      </Box>
-
-      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-        <input
-          ref={fileInput}
-          type="file"
-          hidden
-          accept="image/*,video/*,audio/*,application/pdf"
-          onChange={(e) => {
-            const f = e.target.files?.[0] ?? null;
-            setFile(f);
-            setDropMedia(false);
-            e.target.value = '';
-          }}
-        />
-        <Button
-          variant="outlined"
-          startIcon={<AttachFileIcon />}
-          onClick={() => fileInput.current?.click()}
-          disabled={readOnly}
-        >
-          {t('campaigns.attach')}
-        </Button>
-        {mediaName ? (
-          <Chip
-            label={mediaName}
-            onDelete={
-              readOnly
-                ? undefined
-                : () => {
-                    setFile(null);
-                    setDropMedia(true);
-                  }
+        {cloud ? null : (
+          <FormControlLabel
+            control={
+              <Switch
+                checked={form.confirmation}
+                onChange={(e) => set('confirmation', e.target.checked)}
+                disabled={readOnly}
+              />
             }
+            label={t('campaigns.confirmation')}
+            sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
           />
-        ) : (
-          <Typography variant="body2" color="text.secondary">
-            {t('campaigns.noAttachment')}
-          </Typography>
         )}
       </Stack>
+
+      {cloud ? (
+        <CampaignTemplateFields
+          whatsappId={Number(form.whatsappId)}
+          value={form.template}
+          onChange={(next) => set('template', next)}
+          readOnly={readOnly}
+          error={errors.template}
+        />
+      ) : (
+        <>
+          <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+            <Tabs
+              value={tab}
+              onChange={(_e, v: number) => setTab(v)}
+              variant="scrollable"
+              scrollButtons="auto"
+              sx={{ borderBottom: 1, borderColor: 'divider' }}
+            >
+              {VARIANTS.map((i) => (
+                <Tab
+                  key={i}
+                  value={i - 1}
+                  data-testid={`campaign-variant-tab-${i}`}
+                  label={
+                    <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center' }}>
+                      <span>{t('campaigns.variant', { n: i })}</span>
+                      {form.messages[i - 1]?.trim() ? (
+                        <Box
+                          component="span"
+                          sx={{ width: 6, height: 6, borderRadius: '50%', bgcolor: 'primary.main' }}
+                        />
+                      ) : null}
+                    </Stack>
+                  }
+                />
+              ))}
+            </Tabs>
+            <Stack spacing={2} sx={{ p: 2 }}>
+              <TextField
+                label={t('campaigns.message', { n: tab + 1 })}
+                value={form.messages[tab] ?? ''}
+                onChange={(e) => setVariant('messages', tab, e.target.value)}
+                multiline
+                minRows={4}
+                disabled={readOnly}
+                error={tab === 0 && Boolean(errors.message1)}
+                helperText={(tab === 0 && errors.message1) || t('campaigns.placeholdersHelp')}
+                slotProps={{ htmlInput: { 'data-field': `message${tab + 1}`, maxLength: 4000 } }}
+              />
+              {form.confirmation ? (
+                <TextField
+                  label={t('campaigns.confirmationMessage', { n: tab + 1 })}
+                  value={form.confirmationMessages[tab] ?? ''}
+                  onChange={(e) => setVariant('confirmationMessages', tab, e.target.value)}
+                  multiline
+                  minRows={2}
+                  disabled={readOnly}
+                  helperText={t('campaigns.confirmationHelp')}
+                  slotProps={{
+                    htmlInput: { 'data-field': `confirmationMessage${tab + 1}`, maxLength: 4000 },
+                  }}
+                />
+              ) : null}
+            </Stack>
+          </Box>
+
+          <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+            <input
+              ref={fileInput}
+              type="file"
+              hidden
+              accept="image/*,video/*,audio/*,application/pdf"
+              onChange={(e) => {
+                const f = e.target.files?.[0] ?? null;
+                setFile(f);
+                setDropMedia(false);
+                e.target.value = '';
+              }}
+            />
+            <Button
+              variant="outlined"
+              startIcon={<AttachFileIcon />}
+              onClick={() => fileInput.current?.click()}
+              disabled={readOnly}
+            >
+              {t('campaigns.attach')}
+            </Button>
+            {mediaName ? (
+              <Chip
+                label={mediaName}
+                onDelete={
+                  readOnly
+                    ? undefined
+                    : () => {
+                        setFile(null);
+                        setDropMedia(true);
+                      }
+                }
+              />
+            ) : (
+              <Typography variant="body2" color="text.secondary">
+                {t('campaigns.noAttachment')}
+              </Typography>
+            )}
+          </Stack>
+        </>
+      )}
     </FormDialog>
   );
 }

@@ -20,6 +20,7 @@ import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
 import { CAMPAIGN_REPORT_RELOAD_MS } from '@recado/contracts';
 import { useCampaignReport, useCampaignsRealtime } from '../../api/campaigns.js';
+import { CampaignFailures } from './CampaignFailures.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { CampaignStatusChip } from './campaign-ui.js';
 import { useDateFormat } from '../../i18n/format.js';
@@ -194,6 +195,7 @@ export default function CampaignReportPage() {
           testId="card-completed"
         />
       </Box>
+      <CampaignFailures campaignId={c.id} failed={c.counts.failed} />
     </Box>
   );
 }

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { GraphTemplate } from './graph-client.js';
 
 /**
  * Test double of Meta's Graph API for the WhatsApp Cloud API, on a real local port. It answers the way Meta
@@ -40,8 +39,38 @@ export interface FakeGraph {
   templates: GraphTemplate[];
   templatePageSize: number;
   /** Errors the next sends answer, one each, in order (e.g. { code: 130429 } for Meta's rate limit). */
-  sendErrors: { code: number; message: string; status?: number }[];
+  sendErrors: SendError[];
+  /** Errors a recipient's sends answer every time (e.g. 131026 for a number that cannot get messages). */
+  recipientErrors: Map<string, SendError>;
+  /**
+   * Asked before each send is accepted (after badNumbers, sendErrors, recipientErrors): an error to answer
+   * instead, e.g. a rate limit after the 200th send. `accepted` is how many sends were accepted so far.
+   */
+  onSend?: (to: string, accepted: number) => SendError | undefined;
+  /** Every send Meta accepted, in order: who, which wamid, and the message's type and content. */
+  accepted: { to: string; id: string; type: string; body: Record<string, unknown> }[];
   close(): Promise<void>;
+}
+
+/**
+ * A template as Graph lists it (the same shape as graph-client's GraphTemplate, kept here so the browser
+ * tests can import the double without the server's fetch code).
+ */
+export interface GraphTemplate {
+  id?: string;
+  name?: string;
+  language?: string;
+  category?: string;
+  status?: string;
+  components?: { type: string; format?: string; text?: string; buttons?: unknown[]; example?: unknown }[];
+}
+
+/** An error answer of a send: Graph's code and message, HTTP 400 unless `status` says otherwise. */
+export interface SendError {
+  code: number;
+  message: string;
+  status?: number;
+  details?: string;
 }
 
 /** Named variables of a text: {{1}}, {{2}}… */
@@ -65,7 +94,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 export async function startFakeGraph(
-  opts: { token?: string; phoneNumberId?: string; version?: string } = {},
+  opts: { token?: string; phoneNumberId?: string; version?: string; port?: number } = {},
 ): Promise<FakeGraph> {
   const token = opts.token ?? `EAAG${randomBytes(16).toString('hex')}`;
   const phoneNumberId = opts.phoneNumberId ?? '106540352242922';
@@ -86,6 +115,14 @@ export async function startFakeGraph(
     templates: [] as GraphTemplate[],
     templatePageSize: 2,
     sendErrors: [] as FakeGraph['sendErrors'],
+    recipientErrors: new Map<string, SendError>(),
+    onSend: undefined as FakeGraph['onSend'],
+    accepted: [] as FakeGraph['accepted'],
+  };
+  const accept = (to: string, type: string, body: Record<string, unknown>) => {
+    const id = `wamid.HBgM${randomBytes(18).toString('base64url')}`;
+    fake.accepted.push({ to, id, type, body });
+    return id;
   };
 
   const server: Server = createServer(async (req, res) => {
@@ -109,7 +146,7 @@ export async function startFakeGraph(
         const form = await new Request(url, {
           method: 'POST',
           headers: { 'content-type': contentType },
-          body: raw,
+          body: new Uint8Array(raw),
         }).formData();
         rec.form = {};
         for (const [k, v] of form.entries())
@@ -152,9 +189,13 @@ export async function startFakeGraph(
               'Recipient phone number not in allowed list: Add recipient phone number to recipient list and try again.',
             ),
           );
-        const failure = fake.sendErrors.shift();
+        const failure =
+          fake.sendErrors.shift() ?? fake.recipientErrors.get(to) ?? fake.onSend?.(to, fake.accepted.length);
         if (failure)
-          return send(failure.status ?? 400, graphError(failure.message, failure.code, 'OAuthException'));
+          return send(
+            failure.status ?? 400,
+            graphError(failure.message, failure.code, 'OAuthException', failure.details),
+          );
         const type = String(body.type ?? 'text');
         if (type === 'template') {
           const tpl = body.template as
@@ -197,9 +238,7 @@ export async function startFakeGraph(
           return send(200, {
             messaging_product: 'whatsapp',
             contacts: [{ input: to, wa_id: to }],
-            messages: [
-              { id: `wamid.HBgM${randomBytes(18).toString('base64url')}`, message_status: 'accepted' },
-            ],
+            messages: [{ id: accept(to, type, body), message_status: 'accepted' }],
           });
         }
         const content = body[type] as { id?: string } | undefined;
@@ -209,7 +248,7 @@ export async function startFakeGraph(
         return send(200, {
           messaging_product: 'whatsapp',
           contacts: [{ input: to, wa_id: to }],
-          messages: [{ id: `wamid.HBgM${randomBytes(18).toString('base64url')}` }],
+          messages: [{ id: accept(to, type, body) }],
         });
       }
 
@@ -272,7 +311,7 @@ export async function startFakeGraph(
     }
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: base,
@@ -298,6 +337,14 @@ export async function startFakeGraph(
       fake.templatePageSize = v;
     },
     sendErrors: fake.sendErrors,
+    recipientErrors: fake.recipientErrors,
+    get onSend() {
+      return fake.onSend;
+    },
+    set onSend(v) {
+      fake.onSend = v;
+    },
+    accepted: fake.accepted,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

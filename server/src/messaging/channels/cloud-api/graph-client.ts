@@ -134,7 +134,24 @@ export function checkCloudNumber(number: string): { exists: boolean; replyTo?: s
 /** Graph's JSON answers are small; anything bigger is not Graph. */
 const GRAPH_ANSWER_BYTES = 2 * 1024 * 1024;
 
-export function graphClient(opts: GraphClientOptions) {
+/**
+ * CLOUD_API_GRAPH_URL: the operator's own Graph endpoint (a relay in front of graph.facebook.com, or a local
+ * Graph double for browser tests). Connections left on Meta's default URL are sent there; it is the server's
+ * setting, not a tenant's, so it is trusted like OPENAI_BASE_URL (private addresses allowed).
+ */
+let operatorGraphUrl: string | undefined;
+export function setOperatorGraphUrl(url: string | undefined) {
+  operatorGraphUrl = url ? url.replace(/\/+$/, '') : undefined;
+}
+
+/** The options a client really uses: the operator's endpoint for connections on Meta's default URL. */
+function effectiveOptions(opts: GraphClientOptions): GraphClientOptions {
+  if (!operatorGraphUrl || opts.graphBaseUrl.replace(/\/+$/, '') !== DEFAULT_GRAPH_BASE_URL) return opts;
+  return { ...opts, graphBaseUrl: operatorGraphUrl, allowPrivate: true };
+}
+
+export function graphClient(given: GraphClientOptions) {
+  const opts = effectiveOptions(given);
   const base = `${opts.graphBaseUrl.replace(/\/+$/, '')}/${opts.apiVersion}`;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxMediaBytes = opts.maxMediaBytes ?? 100 * 1024 * 1024;
