@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
 const MAX_ID = 2_147_483_647;
@@ -114,60 +115,90 @@ export const CampaignListQuery = z.object({
 });
 export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
 
-export interface CampaignCounts {
-  /** Recipients that will get (or got) a message. */
-  valid: number;
-  /** Handed to the channel. */
-  sent: number;
-  /** Confirmed by the channel (ack ≥ 2). */
-  delivered: number;
-  /** Numbers without WhatsApp or sends the channel refused. */
-  failed: number;
-  pending: number;
-}
+export const CampaignCounts = z
+  .looseObject({
+    /** Recipients that will get (or got) a message. */
+    valid: z.number(),
+    /** Handed to the channel. */
+    sent: z.number(),
+    /** Confirmed by the channel (ack ≥ 2). */
+    delivered: z.number(),
+    /** Numbers without WhatsApp or sends the channel refused. */
+    failed: z.number(),
+    pending: z.number(),
+  })
+  .meta({ id: 'CampaignCounts' });
+export type CampaignCounts = Wire<typeof CampaignCounts>;
 
-export interface Campaign {
-  id: number;
-  companyId: number;
-  name: string;
-  message1: string;
-  message2: string;
-  message3: string;
-  message4: string;
-  message5: string;
-  confirmation: boolean;
-  confirmationMessage1: string;
-  confirmationMessage2: string;
-  confirmationMessage3: string;
-  confirmationMessage4: string;
-  confirmationMessage5: string;
-  status: CampaignStatus;
-  scheduledAt: string | null;
-  completedAt: string | null;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  contactListId: number | null;
-  contactList: { id: number; name: string } | null;
-  tagId: number | null;
-  tag: { id: number; name: string; color: string } | null;
-  fileListId: number | null;
-  fileList: { id: number; name: string } | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-  /** Whether PUT is allowed now (operations §4). */
-  editable: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const Campaign = z
+  .looseObject({
+    id: z.number(),
+    companyId: z.number(),
+    name: z.string(),
+    message1: z.string(),
+    message2: z.string(),
+    message3: z.string(),
+    message4: z.string(),
+    message5: z.string(),
+    confirmation: z.boolean(),
+    confirmationMessage1: z.string(),
+    confirmationMessage2: z.string(),
+    confirmationMessage3: z.string(),
+    confirmationMessage4: z.string(),
+    confirmationMessage5: z.string(),
+    status: z.enum(CAMPAIGN_STATUSES),
+    scheduledAt: Timestamp.nullable(),
+    completedAt: Timestamp.nullable(),
+    whatsappId: z.number().nullable(),
+    whatsapp: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .nullable(),
+    contactListId: z.number().nullable(),
+    contactList: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .nullable(),
+    tagId: z.number().nullable(),
+    tag: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+        color: z.string(),
+      })
+      .nullable(),
+    fileListId: z.number().nullable(),
+    fileList: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .nullable(),
+    mediaPath: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    /** Whether PUT is allowed now (operations §4). */
+    editable: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Campaign' });
+export type Campaign = Wire<typeof Campaign>;
 
 export interface CampaignReport extends Campaign {
   counts: CampaignCounts;
 }
 
-export interface CampaignPage {
-  records: Campaign[];
-  hasMore: boolean;
-}
+export const CampaignPage = z
+  .looseObject({
+    records: z.array(Campaign),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'CampaignPage' });
+export type CampaignPage = Wire<typeof CampaignPage>;
 
 /** Socket event `company-{id}-campaign`. Counts ride along while a campaign runs (the report screen). */
 export type CampaignEvent =

@@ -90,7 +90,7 @@ export function useAnnouncementFeed(enabled: boolean) {
     enabled,
     staleTime: 60_000,
   });
-  useCompanyEvent<AnnouncementEvent>(
+  useCompanyEvent(
     'announcement',
     (e) => {
       if (e.action === 'delete') dropFromFeed(client, Number(e.id));

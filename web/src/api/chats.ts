@@ -100,7 +100,7 @@ export function useChatMessages(chatId: number | undefined) {
  */
 export function useChatsRealtime(enabled = true) {
   const client = useQueryClient();
-  useCompanyEvent<ChatEvent>(
+  useCompanyEvent(
     'chat',
     (e) => {
       if (e.action === 'delete') {

@@ -110,7 +110,7 @@ export function useContactListItemsRealtime(listId: number) {
   const client = useQueryClient();
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
-  useCompanyEvent<ContactListItemEvent>(
+  useCompanyEvent(
     contactListItemsOf(listId),
     (e) => {
       if (e.action === 'reload') {

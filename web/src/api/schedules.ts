@@ -57,7 +57,7 @@ export function useScheduleRange(from: Date, to: Date, enabled = true) {
 /** `company-{id}-schedule` patches the cached calendar ranges (status changes as the sender works too). */
 export function useSchedulesRealtime(enabled = true) {
   const client = useQueryClient();
-  useCompanyEvent<ScheduleEvent>(
+  useCompanyEvent(
     'schedule',
     (e) => {
       if (e.action === 'delete') dropSchedule(client, Number(e.scheduleId));

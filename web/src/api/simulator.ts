@@ -116,7 +116,7 @@ export function useSimulatorConversation(whatsappId: number, number: string | nu
  */
 export function useSimulatorRealtime(whatsappId: number, onMessage?: (event: SimulatorEvent) => void) {
   const client = useQueryClient();
-  useCompanyEvent<SimulatorEvent>('simulator', (data) => {
+  useCompanyEvent('simulator', (data) => {
     if (Number(data.whatsappId) !== whatsappId || !data.message) return;
     const message = data.message;
     client.setQueryData<SimulatorMessage[]>(simulatorKeys.conversation(whatsappId, message.number), (list) =>

@@ -212,7 +212,7 @@ export function useKanbanRealtime(enabled = true) {
     if (merged && cached) putBoardTicket(client, merged);
     else refetchSoon.current();
   };
-  useCompanyEvent<TicketEvent>(
+  useCompanyEvent(
     'ticket',
     (e) => {
       if (e.action === 'delete') dropBoardTicket(client, Number(e.ticketId));
@@ -221,7 +221,7 @@ export function useKanbanRealtime(enabled = true) {
     enabled,
   );
   // A new message changes a card's last message.
-  useCompanyEvent<AppMessageEvent>(
+  useCompanyEvent(
     'appMessage',
     (e) => {
       if (e.action === 'create' && e.ticket)

@@ -505,7 +505,7 @@ export function useTicketsRealtime(viewer: Viewer | null) {
     };
   }, [viewer, client]);
 
-  useCompanyEvent<TicketEvent>(
+  useCompanyEvent(
     'ticket',
     (e) => {
       if (!viewer) return;
@@ -521,7 +521,7 @@ export function useTicketsRealtime(viewer: Viewer | null) {
     Boolean(viewer),
   );
 
-  useCompanyEvent<AppMessageEvent>(
+  useCompanyEvent(
     'appMessage',
     (e) => {
       if (!viewer || !e.message) return;
@@ -536,7 +536,7 @@ export function useTicketsRealtime(viewer: Viewer | null) {
     Boolean(viewer),
   );
 
-  useCompanyEvent<ContactEvent>(
+  useCompanyEvent(
     'contact',
     (e) => {
       if (!viewer || e.action === 'delete' || !e.contact) return;

@@ -121,7 +121,7 @@ export function useWhatsapp(id: number | null | undefined, opts: { fresh?: boole
 /** `company-{id}-whatsapp` and `company-{id}-whatsappSession` patch the cache in place: no refetch. */
 export function useWhatsappsRealtime(enabled = true) {
   const client = useQueryClient();
-  useCompanyEvent<WhatsappEvent>(
+  useCompanyEvent(
     'whatsapp',
     (data) => {
       if (data.action === 'delete') dropWhatsapp(client, Number(data.whatsappId));
@@ -129,7 +129,7 @@ export function useWhatsappsRealtime(enabled = true) {
     },
     enabled,
   );
-  useCompanyEvent<WhatsappSessionEvent>(
+  useCompanyEvent(
     'whatsappSession',
     (data) => {
       if (data.action === 'update' && data.session) patchSession(client, data.session);

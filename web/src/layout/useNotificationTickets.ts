@@ -130,7 +130,7 @@ export function useNotificationTickets(enabled: boolean) {
   );
   const shown = useMemo(() => new Set(tickets.map((t) => t.id)), [tickets]);
 
-  useCompanyEvent<TicketEvent>(
+  useCompanyEvent(
     'ticket',
     (e) => {
       if (!user) return;
@@ -140,7 +140,7 @@ export function useNotificationTickets(enabled: boolean) {
     },
     enabled,
   );
-  useCompanyEvent<AppMessageEvent>(
+  useCompanyEvent(
     'appMessage',
     (e) => {
       if (!user || e.action !== 'create' || !e.message || e.message.fromMe) return;

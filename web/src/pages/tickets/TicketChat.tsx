@@ -82,7 +82,7 @@ export function TicketChat({
   useChatBox(ticket?.id);
 
   // Deleted elsewhere while open: back to the list.
-  useCompanyEvent<TicketEvent>('ticket', (e) => {
+  useCompanyEvent('ticket', (e) => {
     if (e.action === 'delete' && ticket && Number(e.ticketId) === ticket.id) {
       if (!deletedHere.current) toast.info('tickets.deletedElsewhere');
       void navigate('/tickets', { replace: true });

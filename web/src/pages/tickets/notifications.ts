@@ -129,7 +129,7 @@ export function useTicketNotifications() {
     return joinNotification();
   }, [signedIn]);
 
-  useCompanyEvent<AppMessageEvent>(
+  useCompanyEvent(
     'appMessage',
     (e) => {
       if (!user || e.action !== 'create' || !e.message || e.message.fromMe) return;
