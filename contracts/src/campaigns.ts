@@ -188,9 +188,8 @@ export const Campaign = z
   .meta({ id: 'Campaign' });
 export type Campaign = Wire<typeof Campaign>;
 
-export interface CampaignReport extends Campaign {
-  counts: CampaignCounts;
-}
+export const CampaignReport = Campaign.extend({ counts: CampaignCounts }).meta({ id: 'CampaignReport' });
+export type CampaignReport = Wire<typeof CampaignReport>;
 
 export const CampaignPage = z
   .looseObject({

@@ -1,4 +1,4 @@
-import { TemplateSendInput } from './templates.js';
+import { ConversationWindow, TemplateSendInput } from './templates.js';
 import { Timestamp, hasMoreOf, type Wire } from './responses.js';
 import { z } from 'zod';
 
@@ -113,7 +113,8 @@ export const TicketView = z
   .looseObject({
     id: z.number(),
     uuid: z.string(),
-    status: z.enum(TICKET_STATUSES),
+    /** A TicketStatus; group conversations' tickets are stored with status 'group'. */
+    status: z.string() as z.ZodType<TicketStatus, TicketStatus>,
     contactId: z.number(),
     contact: z.looseObject({
       id: z.number(),
@@ -217,6 +218,16 @@ export type MessageView = Wire<typeof MessageView>;
 
 /** GET /tickets: a page of the list. */
 export const TicketPage = hasMoreOf('tickets', TicketView).meta({ id: 'TicketPage' });
+
+/** GET /messages/{ticketId}: a page of messages (oldest first), the ticket, and Cloud API's 24-hour window. */
+export const MessagePage = z
+  .looseObject({
+    messages: z.array(MessageView),
+    hasMore: z.boolean(),
+    ticket: TicketView.optional(),
+    window: ConversationWindow.optional(),
+  })
+  .meta({ id: 'MessagePage' });
 
 /** GET /tickets/{id}/histories (core §3 Ticket history): who did what to the ticket, oldest first. */
 export const TicketHistory = z

@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CampaignInput, CampaignListQuery, CampaignUpdate, IdParam, JsonAnswer } from '@recado/contracts';
+import {
+  Campaign,
+  CampaignInput,
+  CampaignListQuery,
+  CampaignReport,
+  CampaignUpdate,
+  IdParam,
+  MessageAnswer,
+  hasMoreOf,
+} from '@recado/contracts';
 import { readOneFile } from '../../http/uploads.js';
 import type { CampaignService } from './campaign-service.js';
 import { access } from '../../http/access.js';
@@ -16,20 +25,20 @@ export const campaignRoutes =
       '/campaigns',
       {
         config: access.plan('useCampaigns'),
-        schema: { response: { 200: JsonAnswer }, querystring: CampaignListQuery },
+        schema: { response: { 200: hasMoreOf('records', Campaign) }, querystring: CampaignListQuery },
       },
       (req) => campaigns.list(req.tenant, req.query),
     );
     app.get(
       '/campaigns/:id',
-      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.plan('useCampaigns'), schema: { response: { 200: CampaignReport }, params: IdParam } },
       (req) => campaigns.get(req.tenant, req.params.id),
     );
     app.post(
       '/campaigns',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 201: JsonAnswer }, body: CampaignInput },
+        schema: { response: { 201: Campaign }, body: CampaignInput },
       },
       async (req, reply) => reply.status(201).send(await campaigns.create(req.tenant, req.body)),
     );
@@ -37,7 +46,7 @@ export const campaignRoutes =
       '/campaigns/:id',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: CampaignUpdate },
+        schema: { response: { 200: Campaign }, params: IdParam, body: CampaignUpdate },
       },
       (req) => campaigns.update(req.tenant, req.params.id, req.body),
     );
@@ -45,7 +54,7 @@ export const campaignRoutes =
       '/campaigns/:id',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: MessageAnswer }, params: IdParam },
       },
       (req) => campaigns.remove(req.tenant, req.params.id),
     );
@@ -53,7 +62,7 @@ export const campaignRoutes =
       '/campaigns/:id/cancel',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: Campaign }, params: IdParam },
       },
       (req) => campaigns.cancel(req.tenant, req.params.id),
     );
@@ -61,7 +70,7 @@ export const campaignRoutes =
       '/campaigns/:id/restart',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: Campaign }, params: IdParam },
       },
       (req) => campaigns.restart(req.tenant, req.params.id),
     );
@@ -69,7 +78,7 @@ export const campaignRoutes =
       '/campaigns/:id/media-upload',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: Campaign }, params: IdParam },
       },
       async (req) => {
         const { file } = await readOneFile(req, {
@@ -83,7 +92,7 @@ export const campaignRoutes =
       '/campaigns/:id/media-upload',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: Campaign }, params: IdParam },
       },
       (req) => campaigns.deleteMedia(req.tenant, req.params.id),
     );
