@@ -92,3 +92,12 @@ export interface PushPayload {
   url: string;
   tag?: string;
 }
+
+/** GET /push/public-key: the VAPID key browsers subscribe with (null when Web Push is not configured). */
+export const PushPublicKey = z
+  .looseObject({ publicKey: z.string().nullable() })
+  .meta({ id: 'PushPublicKey' });
+/** Whether this browser's subscription is stored for the user (subscribe, status, unsubscribe). */
+export const PushSubscriptionState = z
+  .looseObject({ subscribed: z.boolean() })
+  .meta({ id: 'PushSubscriptionState' });

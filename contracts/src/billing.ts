@@ -95,6 +95,13 @@ export interface PaymentEvent {
 
 export type BlockReason = 'trial_expired' | 'subscription_expired';
 
+/** POST /asaas/subscriptions: the provider's recurring subscription. */
+export const ProviderSubscription = z
+  .looseObject({ id: z.string(), value: z.number(), cycle: z.string(), nextDueDate: z.string() })
+  .meta({ id: 'ProviderSubscription' });
+/** GET /asaas/subscriptions/link: the trial upgrade's payment page. */
+export const PaymentLink = z.looseObject({ paymentLink: z.string() }).meta({ id: 'PaymentLink' });
+
 export const SubscriptionState = z
   .looseObject({
     blocked: z.boolean(),

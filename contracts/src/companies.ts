@@ -49,6 +49,20 @@ export const DaySchedule = z.object({
 export const CompanySchedulesInput = z.object({ schedules: z.array(DaySchedule).length(7) });
 export type DaySchedule = z.infer<typeof DaySchedule>;
 
+/** GET /companies/listPlan/{id}: the company and its plan's limits and switches. */
+export const CompanyPlan = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    plan: z.looseObject({
+      users: z.number(),
+      connections: z.number(),
+      queues: z.number(),
+      value: z.number(),
+    }),
+  })
+  .meta({ id: 'CompanyPlan' });
+
 export const Company = z
   .looseObject({
     id: z.number(),
@@ -93,3 +107,7 @@ export type HelpInput = z.infer<typeof HelpInput>;
 export interface Help extends HelpInput {
   id: number;
 }
+/** A help video as answered (GET /helps). */
+export const HelpView = z
+  .looseObject({ id: z.number(), title: z.string(), description: z.string(), video: z.string() })
+  .meta({ id: 'Help' });

@@ -151,6 +151,12 @@ export const SimulatorInbound = z
   });
 export type SimulatorInbound = z.infer<typeof SimulatorInbound>;
 
+/** GET /simulator/{id}/customers: the simulated phone's conversations, newest first. */
+export const SimulatorCustomer = z
+  .looseObject({ number: z.string(), name: z.string(), lastMessage: z.string(), lastAt: Timestamp })
+  .meta({ id: 'SimulatorCustomer' });
+export type SimulatorCustomer = Wire<typeof SimulatorCustomer>;
+
 /** One message as the simulated customer's phone sees it (GET /simulator/{id}/conversations/{number}, events). */
 export const SimulatorMessageView = z
   .looseObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, type Wire } from './responses.js';
+import { type Wire } from './responses.js';
 
 /**
  * Every company setting of both specs, with the value a new company starts with.

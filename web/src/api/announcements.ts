@@ -3,7 +3,6 @@ import {
   RESOURCES,
   containsSearch,
   type Announcement,
-  type AnnouncementEvent,
   type AnnouncementFeed,
   type AnnouncementInput,
   type AnnouncementUpdate,

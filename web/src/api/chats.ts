@@ -9,7 +9,6 @@ import {
   RESOURCES,
   containsSearch,
   type Chat,
-  type ChatEvent,
   type ChatInput,
   type ChatList,
   type ChatMessage,

@@ -13,7 +13,6 @@ import {
   onlyDigits,
   type ContactList,
   type ContactListInput,
-  type ContactListItemEvent,
   type ContactListItemInput,
   type ContactListItemPage,
   type ContactListItemUpdate,

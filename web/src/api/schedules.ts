@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Schedule, ScheduleEvent, ScheduleInput, SchedulePage, ScheduleUpdate } from '@recado/contracts';
+import type { Schedule, ScheduleInput, SchedulePage, ScheduleUpdate } from '@recado/contracts';
 import { api } from './client.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 

@@ -14,8 +14,8 @@ import { defineResource } from './resource.js';
 import type { ListData } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 import { getSocket, joinTickets } from '../realtime/socket.js';
-import type { AppMessageEvent } from './messages.js';
-import { mergeTicket, putTicket, ticketKeys, type TicketEvent, type Viewer } from './tickets.js';
+
+import { mergeTicket, putTicket, ticketKeys, type Viewer } from './tickets.js';
 
 export const tagKeys = {
   all: ['tags'] as const,

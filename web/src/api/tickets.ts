@@ -22,7 +22,7 @@ import { ApiError, api, request } from './client.js';
 import { useInfiniteList, type ListData, type ListPage } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 import { getSocket, joinRoom, leaveRoom } from '../realtime/socket.js';
-import { messageKeys, putMessage, type AppMessageEvent } from './messages.js';
+import { messageKeys, putMessage } from './messages.js';
 
 export type { TicketView, TicketStatus };
 
@@ -472,11 +472,6 @@ export function useConnectionOptions(enabled = true) {
     staleTime: 60_000,
   });
 }
-
-type ContactEvent = {
-  action: string;
-  contact?: Partial<TicketView['contact']> & { id: number };
-};
 
 /**
  * The live ticket lists: joins the status rooms and patches the cache from `ticket`, `appMessage` and

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import type { TicketView } from '@recado/contracts';
 import { request } from '../api/client.js';
 import type { TicketEvent } from '../api/tickets.js';
-import type { AppMessageEvent } from '../api/messages.js';
+
 import { joinNotification, joinTickets } from '../realtime/socket.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 import { useAuth } from '../app/auth.js';
