@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { InboundFailureList, Whatsapp, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
+import type {
+  InboundFailureList,
+  Whatsapp,
+  WhatsappEvent,
+  WhatsappInput,
+  WhatsappSessionEvent,
+  WhatsappUpdate,
+} from '@recado/contracts';
 import { api } from './client.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 
@@ -13,13 +20,9 @@ export const whatsappKeys = {
 /** Server order of GET /whatsapp: name. */
 const byName = (a: Whatsapp, b: Whatsapp) => a.name.localeCompare(b.name) || a.id - b.id;
 
+export type { WhatsappEvent, WhatsappSessionEvent };
 /** The fields a session event carries (core §4: status, qrcode, retries, updatedAt). */
-export type WhatsappSession = Pick<Whatsapp, 'id' | 'status' | 'qrcode' | 'retries' | 'updatedAt'> &
-  Partial<Whatsapp>;
-
-export type WhatsappEvent =
-  { action: 'update'; whatsapp: Whatsapp } | { action: 'delete'; whatsappId: number };
-export type WhatsappSessionEvent = { action: 'update'; session: WhatsappSession };
+export type WhatsappSession = WhatsappSessionEvent['session'];
 
 /** An older snapshot never overwrites a newer one (answers and events may cross). */
 const isStale = (current: Whatsapp | undefined, next: { updatedAt?: string }) =>
