@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, type Wire } from './responses.js';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 import { isValidDocument, onlyDigits } from './documents.js';
 import { LANGUAGES, PROFILES, RECURRENCES } from './constants.js';
 import { PLAN_FLAGS, type PlanFlag } from './plans.js';
@@ -76,10 +76,10 @@ export const AuthUser = z
     id: z.number(),
     name: z.string(),
     email: z.string(),
-    profile: z.enum(PROFILES),
+    profile: oneOf(PROFILES),
     super: z.boolean(),
     companyId: z.number(),
-    allTicket: z.enum(['enabled', 'desabled']),
+    allTicket: oneOf(['enabled', 'desabled']),
     showQueuelessTickets: z.boolean(),
     language: z.string(),
     whatsappId: z.number().nullable(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, type Wire } from './responses.js';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 import type { ResourceSpec } from './resources.js';
 import { EXPIRY_GRACE_DAYS, RECURRENCE_MONTHS, type Recurrence } from './constants.js';
 
@@ -31,7 +31,7 @@ export const Invoice = z
     detail: z.string(),
     value: z.number(),
     dueDate: Timestamp,
-    status: z.enum(INVOICE_STATUSES),
+    status: oneOf(INVOICE_STATUSES),
     paidAt: Timestamp.nullable(),
     createdAt: Timestamp,
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, type Wire } from './responses.js';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
 const MAX_ID = 2_147_483_647;
@@ -146,7 +146,7 @@ export const Campaign = z
     confirmationMessage3: z.string(),
     confirmationMessage4: z.string(),
     confirmationMessage5: z.string(),
-    status: z.enum(CAMPAIGN_STATUSES),
+    status: oneOf(CAMPAIGN_STATUSES),
     scheduledAt: Timestamp.nullable(),
     completedAt: Timestamp.nullable(),
     whatsappId: z.number().nullable(),

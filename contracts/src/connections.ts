@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, type Wire } from './responses.js';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 
 export const CHANNEL_KINDS = ['baileys', 'cloud_api', 'simulator'] as const;
 export type ChannelKindName = (typeof CHANNEL_KINDS)[number];
@@ -56,8 +56,8 @@ export const Whatsapp = z
   .looseObject({
     id: z.number(),
     name: z.string(),
-    channel: z.enum(CHANNEL_KINDS),
-    status: z.enum(CONNECTION_STATES),
+    channel: oneOf(CHANNEL_KINDS),
+    status: oneOf(CONNECTION_STATES),
     qrcode: z.string(),
     retries: z.number(),
     number: z.string(),

@@ -1,6 +1,6 @@
 import { SECRET_MASK } from './secrets.js';
 import { z } from 'zod';
-import { Timestamp, type Wire } from './responses.js';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
 const MAX_ID = 2_147_483_647;
@@ -106,7 +106,7 @@ export const QueueIntegration = z
   .looseObject({
     id: z.number(),
     companyId: z.number(),
-    type: z.enum(QUEUE_INTEGRATION_TYPES),
+    type: oneOf(QUEUE_INTEGRATION_TYPES),
     name: z.string(),
     projectName: z.string(),
     /** SECRET_MASK when a service account is stored, '' when not: never the key itself. */

@@ -59,3 +59,10 @@ export const hasMoreOf = <K extends string, T extends z.ZodType>(field: K, item:
 /** `{ <field>: Item[] }`: a whole list under one key. */
 export const listOf = <K extends string, T extends z.ZodType>(field: K, item: T) =>
   z.looseObject({ [field]: z.array(item) } as { [P in K]: z.ZodArray<T> });
+
+/**
+ * One of `values`, as documented and typed, but any string passes the serializer: the column is plain text,
+ * and a value stored before a list changed must not turn a whole answer into a 500.
+ */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.string().meta({ enum: [...values] }) as unknown as z.ZodType<T[number], T[number]>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, type Wire } from './responses.js';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 import { ListQuery } from './users.js';
 
 /**
@@ -61,7 +61,7 @@ export const Schedule = z
     whatsappId: z.number().nullable(),
     sendAt: Timestamp,
     sentAt: Timestamp.nullable(),
-    status: z.enum(SCHEDULE_STATUSES),
+    status: oneOf(SCHEDULE_STATUSES),
     /** Why the send failed (status ERRO). */
     error: z.string().nullable(),
     mediaName: z.string().nullable(),

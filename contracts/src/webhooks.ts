@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, type Wire } from './responses.js';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 
 /** Events an outgoing webhook can subscribe to (docs/webhooks.md). */
 export const WEBHOOK_EVENTS = [
@@ -33,7 +33,7 @@ export const Webhook = z
     id: z.number(),
     name: z.string(),
     url: z.string(),
-    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    events: z.array(oneOf(WEBHOOK_EVENTS)),
     enabled: z.boolean(),
     failingSince: z.string().nullable(),
     /** Why it was switched off automatically ('' otherwise). */
@@ -59,8 +59,8 @@ export const WebhookDelivery = z
   .looseObject({
     id: z.number(),
     webhookId: z.number(),
-    event: z.enum(WEBHOOK_EVENTS),
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+    event: oneOf(WEBHOOK_EVENTS),
+    status: oneOf(WEBHOOK_DELIVERY_STATUSES),
     attempts: z.number(),
     lastStatusCode: z.number().nullable(),
     lastError: z.string(),
