@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 
 /**
  * Platform announcements (docs/push.md): the super user writes them, every company's users read the
@@ -28,35 +29,44 @@ export const AnnouncementUpdate = z.object({
 });
 export type AnnouncementUpdate = z.infer<typeof AnnouncementUpdate>;
 
-export interface Announcement {
-  id: number;
-  title: string;
-  text: string;
-  priority: number;
-  status: boolean;
-  mediaName: string | null;
-  /** `/api/announcements/{id}/media` when there is an attachment (served to signed-in users). */
-  mediaPath: string | null;
-  /** Whether the signed-in user has opened it (the top bar's dot); events carry false. */
-  seen: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const Announcement = z
+  .looseObject({
+    id: z.number(),
+    title: z.string(),
+    text: z.string(),
+    priority: z.number(),
+    status: z.boolean(),
+    mediaName: z.string().nullable(),
+    /** `/api/announcements/{id}/media` when there is an attachment (served to signed-in users). */
+    mediaPath: z.string().nullable(),
+    /** Whether the signed-in user has opened it (the top bar's dot); events carry false. */
+    seen: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Announcement' });
+export type Announcement = Wire<typeof Announcement>;
 
-export interface AnnouncementPage {
-  records: Announcement[];
-  hasMore: boolean;
-}
+export const AnnouncementPage = z
+  .looseObject({
+    records: z.array(Announcement),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'AnnouncementPage' });
+export type AnnouncementPage = Wire<typeof AnnouncementPage>;
 
 /** `company-{id}-announcement`, sent to every company's users. */
 export type AnnouncementEvent =
   { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };
 
 /** The top bar's list: active announcements, by priority then newest, and how many this user has not opened. */
-export interface AnnouncementFeed {
-  records: Announcement[];
-  unseen: number;
-}
+export const AnnouncementFeed = z
+  .looseObject({
+    records: z.array(Announcement),
+    unseen: z.number(),
+  })
+  .meta({ id: 'AnnouncementFeed' });
+export type AnnouncementFeed = Wire<typeof AnnouncementFeed>;
 
 /** POST /announcements/seen: the announcements the user has now opened. */
 export const AnnouncementSeenInput = z.object({
@@ -82,3 +92,12 @@ export interface PushPayload {
   url: string;
   tag?: string;
 }
+
+/** GET /push/public-key: the VAPID key browsers subscribe with (null when Web Push is not configured). */
+export const PushPublicKey = z
+  .looseObject({ publicKey: z.string().nullable() })
+  .meta({ id: 'PushPublicKey' });
+/** Whether this browser's subscription is stored for the user (subscribe, status, unsubscribe). */
+export const PushSubscriptionState = z
+  .looseObject({ subscribed: z.boolean() })
+  .meta({ id: 'PushSubscriptionState' });

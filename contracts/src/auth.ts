@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 import { isValidDocument, onlyDigits } from './documents.js';
 import { LANGUAGES, PROFILES, RECURRENCES } from './constants.js';
-import { PLAN_FLAGS } from './plans.js';
+import { PLAN_FLAGS, type PlanFlag } from './plans.js';
+import { SubscriptionState } from './billing.js';
 
 export const Email = z.string().trim().toLowerCase().max(120).pipe(z.email());
 export const UserPassword = z.string().min(5).max(50);
@@ -43,36 +45,60 @@ export type ResetPasswordInput = z.infer<typeof ResetPasswordInput>;
 
 export const LanguageParam = z.object({ lang: z.enum(LANGUAGES) });
 
-export interface CompanySummary {
-  id: number;
-  name: string;
-  dueDate: string | null;
-  trialPeriod: boolean;
-  status: boolean;
-  recurrence: string;
-  planId: number;
-  plan: { id: number; name: string } & Record<(typeof PLAN_FLAGS)[number], boolean>;
-  settings: { key: string; value: string }[];
-  /** Why the app is blocked, if it is (docs/product.md#states); the server refuses writes with 402 then. */
-  subscription?: import('./billing.js').SubscriptionState;
-}
+export const CompanySummary = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    dueDate: Timestamp.nullable(),
+    trialPeriod: z.boolean(),
+    status: z.boolean(),
+    recurrence: z.string(),
+    planId: z.number(),
+    plan: z.looseObject({
+      id: z.number(),
+      name: z.string(),
+      ...(Object.fromEntries(PLAN_FLAGS.map((f) => [f, z.boolean()])) as Record<PlanFlag, z.ZodBoolean>),
+    }),
+    settings: z.array(
+      z.looseObject({
+        key: z.string(),
+        value: z.string(),
+      }),
+    ),
+    /** Why the app is blocked, if it is (docs/product.md#states); the server refuses writes with 402 then. */
+    subscription: SubscriptionState.optional(),
+  })
+  .meta({ id: 'CompanySummary' });
+export type CompanySummary = Wire<typeof CompanySummary>;
 
-export interface AuthUser {
-  id: number;
-  name: string;
-  email: string;
-  profile: (typeof PROFILES)[number];
-  super: boolean;
-  companyId: number;
-  allTicket: 'enabled' | 'desabled';
-  showQueuelessTickets: boolean;
-  language: string;
-  whatsappId: number | null;
-  queues: { id: number; name: string; color: string }[];
-  company: CompanySummary;
-}
+export const AuthUser = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    email: z.string(),
+    profile: oneOf(PROFILES),
+    super: z.boolean(),
+    companyId: z.number(),
+    allTicket: oneOf(['enabled', 'desabled']),
+    showQueuelessTickets: z.boolean(),
+    language: z.string(),
+    whatsappId: z.number().nullable(),
+    queues: z.array(
+      z.looseObject({
+        id: z.number(),
+        name: z.string(),
+        color: z.string(),
+      }),
+    ),
+    company: CompanySummary,
+  })
+  .meta({ id: 'AuthUser' });
+export type AuthUser = Wire<typeof AuthUser>;
 
-export interface AuthAnswer {
-  token: string;
-  user: AuthUser;
-}
+export const AuthAnswer = z
+  .looseObject({
+    token: z.string(),
+    user: AuthUser,
+  })
+  .meta({ id: 'AuthAnswer' });
+export type AuthAnswer = Wire<typeof AuthAnswer>;

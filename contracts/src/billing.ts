@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 import type { ResourceSpec } from './resources.js';
 import { EXPIRY_GRACE_DAYS, RECURRENCE_MONTHS, type Recurrence } from './constants.js';
 
@@ -21,18 +22,21 @@ export const customPlanPrice = (users: number, connections: number): number =>
 export const INVOICE_STATUSES = ['open', 'paid', 'expired'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
-export interface Invoice {
-  id: number;
-  companyId: number;
-  /** Shown to the super user, who sees every company's invoices. */
-  companyName?: string;
-  detail: string;
-  value: number;
-  dueDate: string;
-  status: InvoiceStatus;
-  paidAt: string | null;
-  createdAt: string;
-}
+export const Invoice = z
+  .looseObject({
+    id: z.number(),
+    companyId: z.number(),
+    /** Shown to the super user, who sees every company's invoices. */
+    companyName: z.string().optional(),
+    detail: z.string(),
+    value: z.number(),
+    dueDate: Timestamp,
+    status: oneOf(INVOICE_STATUSES),
+    paidAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'Invoice' });
+export type Invoice = Wire<typeof Invoice>;
 
 export const InvoiceListQuery = z.object({
   searchParam: z.string().trim().toLowerCase().max(100).optional().default(''),
@@ -65,13 +69,22 @@ export const CheckoutInput = z.object({
 export type CheckoutInput = z.infer<typeof CheckoutInput>;
 
 /** The Pix data answered by POST /subscription (docs/billing.md). */
-export interface PixCharge {
-  invoiceId: number;
-  paymentId: string;
-  qrcode: { qrcode: string; encodedImage: string; expirationDate: string | null };
-  valor: { original: string };
-  dueDate: string;
-}
+export const PixCharge = z
+  .looseObject({
+    invoiceId: z.number(),
+    paymentId: z.string(),
+    qrcode: z.looseObject({
+      qrcode: z.string(),
+      encodedImage: z.string(),
+      expirationDate: z.string().nullable(),
+    }),
+    valor: z.looseObject({
+      original: z.string(),
+    }),
+    dueDate: Timestamp,
+  })
+  .meta({ id: 'PixCharge' });
+export type PixCharge = Wire<typeof PixCharge>;
 
 /** The payment event (`company-{id}-payment`). */
 export interface PaymentEvent {
@@ -82,14 +95,24 @@ export interface PaymentEvent {
 
 export type BlockReason = 'trial_expired' | 'subscription_expired';
 
-export interface SubscriptionState {
-  blocked: boolean;
-  reason: BlockReason | null;
-  /** Whole days since dueDate (0 = due today or not yet due). */
-  daysOverdue: number;
-  /** Whole days until dueDate (negative once past). */
-  daysLeft: number | null;
-}
+/** POST /asaas/subscriptions: the provider's recurring subscription. */
+export const ProviderSubscription = z
+  .looseObject({ id: z.string(), value: z.number(), cycle: z.string(), nextDueDate: z.string() })
+  .meta({ id: 'ProviderSubscription' });
+/** GET /asaas/subscriptions/link: the trial upgrade's payment page. */
+export const PaymentLink = z.looseObject({ paymentLink: z.string() }).meta({ id: 'PaymentLink' });
+
+export const SubscriptionState = z
+  .looseObject({
+    blocked: z.boolean(),
+    reason: z.enum(['trial_expired', 'subscription_expired']).nullable(),
+    /** Whole days since dueDate (0 = due today or not yet due). */
+    daysOverdue: z.number(),
+    /** Whole days until dueDate (negative once past). */
+    daysLeft: z.number().nullable(),
+  })
+  .meta({ id: 'SubscriptionState' });
+export type SubscriptionState = Wire<typeof SubscriptionState>;
 
 const DAY = 86_400_000;
 const dayStart = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());

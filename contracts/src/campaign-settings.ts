@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Wire } from './responses.js';
 
 /** docs/campaigns.md: the random interval between sends, in seconds (0 = none). */
 export const CAMPAIGN_MESSAGE_INTERVAL_OPTIONS = [0, 5, 10, 15, 20] as const;
@@ -76,10 +77,13 @@ export const CampaignSettingsInput = z.object({
 export type CampaignSettingsInput = z.input<typeof CampaignSettingsInput>;
 
 /** GET /campaign-settings: key/value pairs, each value JSON-encoded (docs/campaigns.md); every key present. */
-export interface CampaignSetting {
-  key: keyof CampaignSettingsValues;
-  value: string;
-}
+export const CampaignSetting = z
+  .looseObject({
+    key: z.string() as z.ZodType<keyof CampaignSettingsValues, keyof CampaignSettingsValues>,
+    value: z.string(),
+  })
+  .meta({ id: 'CampaignSetting' });
+export type CampaignSetting = Wire<typeof CampaignSetting>;
 
 /** The key/value array as values, defaults where a key is missing or unreadable. */
 export function campaignSettingsFrom(pairs: { key: string; value: unknown }[]): CampaignSettingsValues {

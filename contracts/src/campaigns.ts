@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
 const MAX_ID = 2_147_483_647;
@@ -90,6 +91,20 @@ export const CampaignTemplate = z.object({
     .optional(),
 });
 export type CampaignTemplate = z.infer<typeof CampaignTemplate>;
+/** The stored template mapping as answers carry it (what was saved, defaults included or not). */
+const CampaignTemplateValueView = z.looseObject({
+  source: z.enum(CAMPAIGN_TEMPLATE_SOURCES),
+  text: z.string().optional(),
+});
+export const CampaignTemplateView = z
+  .looseObject({
+    name: z.string(),
+    language: z.string(),
+    variables: z.array(CampaignTemplateValueView).optional(),
+    headerVariables: z.array(CampaignTemplateValueView).optional(),
+    headerMediaUrl: z.string().optional(),
+  })
+  .meta({ id: 'CampaignTemplate' });
 
 const CampaignFields = z.object({
   name: z.string().trim().min(2).max(50),
@@ -145,70 +160,99 @@ export const CampaignListQuery = z.object({
 });
 export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
 
-export interface CampaignCounts {
-  /** Recipients that will get (or got) a message. */
-  valid: number;
-  /** Handed to the channel. */
-  sent: number;
-  /** Confirmed by the channel (ack ≥ 2). */
-  delivered: number;
-  /** Numbers without WhatsApp or sends the channel refused. */
-  failed: number;
-  pending: number;
-}
+export const CampaignCounts = z
+  .looseObject({
+    /** Recipients that will get (or got) a message. */
+    valid: z.number(),
+    /** Handed to the channel. */
+    sent: z.number(),
+    /** Confirmed by the channel (ack ≥ 2). */
+    delivered: z.number(),
+    /** Numbers without WhatsApp or sends the channel refused. */
+    failed: z.number(),
+    pending: z.number(),
+  })
+  .meta({ id: 'CampaignCounts' });
+export type CampaignCounts = Wire<typeof CampaignCounts>;
 
-export interface Campaign {
-  id: number;
-  companyId: number;
-  name: string;
-  message1: string;
-  message2: string;
-  message3: string;
-  message4: string;
-  message5: string;
-  confirmation: boolean;
-  confirmationMessage1: string;
-  confirmationMessage2: string;
-  confirmationMessage3: string;
-  confirmationMessage4: string;
-  confirmationMessage5: string;
-  status: CampaignStatus;
-  scheduledAt: string | null;
-  completedAt: string | null;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  contactListId: number | null;
-  contactList: { id: number; name: string } | null;
-  tagId: number | null;
-  tag: { id: number; name: string; color: string } | null;
-  fileListId: number | null;
-  fileList: { id: number; name: string } | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-  /** Cloud API campaigns: the template and where each of its values comes from. */
-  template: CampaignTemplate | null;
-  /** Whether PUT is allowed now (docs/campaigns.md). */
-  editable: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const Campaign = z
+  .looseObject({
+    id: z.number(),
+    companyId: z.number(),
+    name: z.string(),
+    message1: z.string(),
+    message2: z.string(),
+    message3: z.string(),
+    message4: z.string(),
+    message5: z.string(),
+    confirmation: z.boolean(),
+    confirmationMessage1: z.string(),
+    confirmationMessage2: z.string(),
+    confirmationMessage3: z.string(),
+    confirmationMessage4: z.string(),
+    confirmationMessage5: z.string(),
+    status: oneOf(CAMPAIGN_STATUSES),
+    scheduledAt: Timestamp.nullable(),
+    completedAt: Timestamp.nullable(),
+    whatsappId: z.number().nullable(),
+    whatsapp: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .nullable(),
+    contactListId: z.number().nullable(),
+    contactList: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .nullable(),
+    tagId: z.number().nullable(),
+    tag: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+        color: z.string(),
+      })
+      .nullable(),
+    fileListId: z.number().nullable(),
+    fileList: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .nullable(),
+    mediaPath: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    /** Cloud API campaigns: the template and where each of its values comes from. */
+    template: CampaignTemplateView.nullable(),
+    /** Whether PUT is allowed now (docs/campaigns.md). */
+    editable: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Campaign' });
+export type Campaign = Wire<typeof Campaign>;
 
-export interface CampaignReport extends Campaign {
-  counts: CampaignCounts;
-}
+export const CampaignReport = Campaign.extend({ counts: CampaignCounts }).meta({ id: 'CampaignReport' });
+export type CampaignReport = Wire<typeof CampaignReport>;
 
 /** One recipient's send, as the report lists it (GET /campaigns/{id}/shippings). */
-export interface CampaignShipping {
-  id: number;
-  number: string;
-  name: string;
-  status: ShippingStatus;
-  sentAt: string | null;
-  deliveredAt: string | null;
-  /** Meta's error code when the Cloud API refused or failed the message (131026, 131047…). */
-  errorCode: number | null;
-  error: string | null;
-}
+export const CampaignShipping = z
+  .looseObject({
+    id: z.number(),
+    number: z.string(),
+    name: z.string(),
+    status: oneOf(SHIPPING_STATUSES),
+    sentAt: Timestamp.nullable(),
+    deliveredAt: Timestamp.nullable(),
+    /** Meta's error code when the Cloud API refused or failed the message (131026, 131047…). */
+    errorCode: z.number().nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'CampaignShipping' });
+export type CampaignShipping = Wire<typeof CampaignShipping>;
 
 export const CampaignShippingQuery = z.object({
   /** 'failed': only the recipients whose send failed (the report's error list). */
@@ -226,10 +270,13 @@ export const CLOUD_API_ERROR_CODES = [
 ] as const;
 export const CLOUD_API_RATE_LIMIT_CODES: readonly number[] = [130429, 131056];
 
-export interface CampaignPage {
-  records: Campaign[];
-  hasMore: boolean;
-}
+export const CampaignPage = z
+  .looseObject({
+    records: z.array(Campaign),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'CampaignPage' });
+export type CampaignPage = Wire<typeof CampaignPage>;
 
 /** Socket event `company-{id}-campaign`. Counts ride along while a campaign runs (the report screen). */
 export type CampaignEvent =

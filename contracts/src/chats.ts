@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 import { ListQuery } from './users.js';
 
 /**
@@ -52,44 +53,65 @@ export const ChatIdParam = z.object({
     .regex(/^(\d{1,10}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, 'a chat id or uuid'),
 });
 
-export interface ChatMember {
-  userId: number;
-  /** Messages this member has not read. */
-  unreads: number;
-  user: { id: number; name: string };
-}
+export const ChatMember = z
+  .looseObject({
+    userId: z.number(),
+    /** Messages this member has not read. */
+    unreads: z.number(),
+    user: z.looseObject({
+      id: z.number(),
+      name: z.string(),
+    }),
+  })
+  .meta({ id: 'ChatMember' });
+export type ChatMember = Wire<typeof ChatMember>;
 
-export interface Chat {
-  id: number;
-  uuid: string;
-  title: string;
-  ownerId: number;
-  lastMessage: string;
-  createdAt: string;
-  updatedAt: string;
-  users: ChatMember[];
-}
+export const Chat = z
+  .looseObject({
+    id: z.number(),
+    uuid: z.string(),
+    title: z.string(),
+    ownerId: z.number(),
+    lastMessage: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    users: z.array(ChatMember),
+  })
+  .meta({ id: 'Chat' });
+export type Chat = Wire<typeof Chat>;
 
-export interface ChatMessage {
-  id: number;
-  chatId: number;
-  senderId: number;
-  sender: { id: number; name: string };
-  message: string;
-  createdAt: string;
-}
+export const ChatMessage = z
+  .looseObject({
+    id: z.number(),
+    chatId: z.number(),
+    senderId: z.number(),
+    sender: z.looseObject({
+      id: z.number(),
+      name: z.string(),
+    }),
+    message: z.string(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'ChatMessage' });
+export type ChatMessage = Wire<typeof ChatMessage>;
 
-export interface ChatList {
-  records: Chat[];
-  hasMore: boolean;
-  /** How many of the caller's chats (all pages) have unread messages for the caller: the menu's dot. */
-  unreadChats: number;
-}
+export const ChatList = z
+  .looseObject({
+    records: z.array(Chat),
+    hasMore: z.boolean(),
+    /** How many of the caller's chats (all pages) have unread messages for the caller: the menu's dot. */
+    unreadChats: z.number(),
+  })
+  .meta({ id: 'ChatList' });
+export type ChatList = Wire<typeof ChatList>;
 
-export interface ChatMessageList {
-  records: ChatMessage[];
-  hasMore: boolean;
-}
+export const ChatMessageList = z
+  .looseObject({
+    records: z.array(ChatMessage),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'ChatMessageList' });
+export type ChatMessageList = Wire<typeof ChatMessageList>;
 
 /**
  * `company-{id}-chat`, `company-{id}-chat-user-{userId}` and `company-{id}-chat-{chatId}` (docs/internal-chat.md),

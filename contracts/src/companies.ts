@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 import { Email } from './auth.js';
 import { RECURRENCES } from './constants.js';
 import { onlyDigits } from './documents.js';
@@ -48,27 +49,49 @@ export const DaySchedule = z.object({
 export const CompanySchedulesInput = z.object({ schedules: z.array(DaySchedule).length(7) });
 export type DaySchedule = z.infer<typeof DaySchedule>;
 
-export interface Company {
-  id: number;
-  name: string;
-  email: string;
-  phone: string;
-  document: string;
-  planId: number;
-  plan?: { id: number; name: string };
-  status: boolean;
-  dueDate: string | null;
-  recurrence: string;
-  trialPeriod: boolean;
-  billingName: string;
-  addressZipCode: string;
-  addressStreet: string;
-  addressState: string;
-  addressCity: string;
-  addressDistrict: string;
-  schedules: DaySchedule[];
-  createdAt: string;
-}
+/** GET /companies/listPlan/{id}: the company and its plan's limits and switches. */
+export const CompanyPlan = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    plan: z.looseObject({
+      users: z.number(),
+      connections: z.number(),
+      queues: z.number(),
+      value: z.number(),
+    }),
+  })
+  .meta({ id: 'CompanyPlan' });
+
+export const Company = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    document: z.string(),
+    planId: z.number(),
+    plan: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .optional(),
+    status: z.boolean(),
+    dueDate: Timestamp.nullable(),
+    recurrence: z.string(),
+    trialPeriod: z.boolean(),
+    billingName: z.string(),
+    addressZipCode: z.string(),
+    addressStreet: z.string(),
+    addressState: z.string(),
+    addressCity: z.string(),
+    addressDistrict: z.string(),
+    schedules: z.array(DaySchedule),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'Company' });
+export type Company = Wire<typeof Company>;
 
 export const HelpInput = z.object({
   title: z.string().trim().min(2).max(120),
@@ -84,3 +107,7 @@ export type HelpInput = z.infer<typeof HelpInput>;
 export interface Help extends HelpInput {
   id: number;
 }
+/** A help video as answered (GET /helps). */
+export const HelpView = z
+  .looseObject({ id: z.number(), title: z.string(), description: z.string(), video: z.string() })
+  .meta({ id: 'Help' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 
 export const CHANNEL_KINDS = ['baileys', 'cloud_api', 'simulator'] as const;
 export type ChannelKindName = (typeof CHANNEL_KINDS)[number];
@@ -51,54 +52,75 @@ export type WhatsappInput = z.infer<typeof WhatsappInput>;
 export const WhatsappUpdate = WhatsappInput.partial().omit({ channel: true });
 export type WhatsappUpdate = z.infer<typeof WhatsappUpdate>;
 
-export interface Whatsapp {
-  id: number;
-  name: string;
-  channel: ChannelKindName;
-  status: ConnectionState;
-  qrcode: string;
-  retries: number;
-  number: string;
-  isDefault: boolean;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  expiresInactiveMessage: string;
-  token: string;
-  provider: string;
-  transferQueueId: number | null;
-  timeToTransfer: number | null;
-  promptId: number | null;
-  integrationId: number | null;
-  expiresTicket: number;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  closeOpenChatsAfter: number;
-  channelConfig: Record<string, unknown>;
-  /**
-   * Why a DISCONNECTED or TIMEOUT connection is not running: `reason` a code the web translates
-   * (`connections.reason.*`), `detail` the provider's own words when there are any.
-   */
-  statusReason?: { reason: string; detail?: string };
-  queues: { id: number; name: string; color: string }[];
-  updatedAt: string;
-}
+export const Whatsapp = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    channel: oneOf(CHANNEL_KINDS),
+    status: oneOf(CONNECTION_STATES),
+    qrcode: z.string(),
+    retries: z.number(),
+    number: z.string(),
+    isDefault: z.boolean(),
+    greetingMessage: z.string(),
+    complationMessage: z.string(),
+    outOfHoursMessage: z.string(),
+    ratingMessage: z.string(),
+    expiresInactiveMessage: z.string(),
+    token: z.string(),
+    provider: z.string(),
+    transferQueueId: z.number().nullable(),
+    timeToTransfer: z.number().nullable(),
+    promptId: z.number().nullable(),
+    integrationId: z.number().nullable(),
+    expiresTicket: z.number(),
+    timeUseBotQueues: z.number(),
+    maxUseBotQueues: z.number(),
+    closeOpenChatsAfter: z.number(),
+    channelConfig: z.record(z.string(), z.unknown()),
+    /**
+     * Why a DISCONNECTED or TIMEOUT connection is not running: `reason` a code the web translates
+     * (`connections.reason.*`), `detail` the provider's own words when there are any.
+     */
+    statusReason: z
+      .looseObject({
+        reason: z.string(),
+        detail: z.string().optional(),
+      })
+      .optional(),
+    queues: z.array(
+      z.looseObject({
+        id: z.number(),
+        name: z.string(),
+        color: z.string(),
+      }),
+    ),
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Whatsapp' });
+export type Whatsapp = Wire<typeof Whatsapp>;
 
 /** GET /whatsapp/{id}/inbound-failures (admins): customer messages given up after repeated failures. */
-export interface InboundFailure {
-  id: number;
-  providerId: string;
-  sender: string;
-  preview: string;
-  attempts: number;
-  error: string;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface InboundFailureList {
-  failures: InboundFailure[];
-}
+export const InboundFailure = z
+  .looseObject({
+    id: z.number(),
+    providerId: z.string(),
+    sender: z.string(),
+    preview: z.string(),
+    attempts: z.number(),
+    error: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'InboundFailure' });
+export type InboundFailure = Wire<typeof InboundFailure>;
+
+export const InboundFailureList = z
+  .looseObject({
+    failures: z.array(InboundFailure),
+  })
+  .meta({ id: 'InboundFailureList' });
+export type InboundFailureList = Wire<typeof InboundFailureList>;
 
 /** The simulator's HTTP entry (GUIDE §8). */
 export const SimulatorInbound = z
@@ -128,3 +150,38 @@ export const SimulatorInbound = z
     path: ['body'],
   });
 export type SimulatorInbound = z.infer<typeof SimulatorInbound>;
+
+/** GET /simulator/{id}/customers: the simulated phone's conversations, newest first. */
+export const SimulatorCustomer = z
+  .looseObject({ number: z.string(), name: z.string(), lastMessage: z.string(), lastAt: Timestamp })
+  .meta({ id: 'SimulatorCustomer' });
+export type SimulatorCustomer = Wire<typeof SimulatorCustomer>;
+
+/** One message as the simulated customer's phone sees it (GET /simulator/{id}/conversations/{number}, events). */
+export const SimulatorMessageView = z
+  .looseObject({
+    id: z.string(),
+    number: z.string(),
+    /** true: sent by the company; false: sent by the customer. */
+    fromMe: z.boolean(),
+    body: z.string(),
+    mediaType: z.string().nullable(),
+    mediaUrl: z.string().nullable(),
+    /** 1 sent, 2 delivered, 3 read. */
+    ack: z.number(),
+    isDeleted: z.boolean(),
+    /** Changed by the company after it was sent. */
+    isEdited: z.boolean(),
+    /** The message this one answers, as the phone shows it above the text. */
+    quoted: z
+      .looseObject({
+        id: z.string(),
+        fromMe: z.boolean(),
+        body: z.string(),
+        mediaType: z.string().nullable(),
+      })
+      .nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'SimulatorMessage' });
+export type SimulatorMessageView = Wire<typeof SimulatorMessageView>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 import { ContactEmail, ContactNumber } from './contacts.js';
-import type { CompanyEntity } from './events.js';
 import { ListQuery } from './users.js';
 
 const Id = z.coerce.number().int().positive().max(2_147_483_647);
@@ -12,20 +12,26 @@ export type ContactListInput = z.infer<typeof ContactListInput>;
 export const ContactListsQuery = ListQuery;
 export type ContactListsQuery = z.infer<typeof ContactListsQuery>;
 
-export interface ContactList {
-  id: number;
-  name: string;
-  /** How many items the list holds. */
-  contactsCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const ContactList = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    /** How many items the list holds. */
+    contactsCount: z.number(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'ContactList' });
+export type ContactList = Wire<typeof ContactList>;
 
 /** GET /contact-lists: { records, hasMore }. */
-export interface ContactListPage {
-  records: ContactList[];
-  hasMore: boolean;
-}
+export const ContactListPage = z
+  .looseObject({
+    records: z.array(ContactList),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'ContactListPage' });
+export type ContactListPage = Wire<typeof ContactListPage>;
 
 /** docs/campaigns.md: name 2–50; number 8–50 (stored canonical, like contacts); e-mail valid or empty. */
 export const ContactListItemInput = z.object({
@@ -46,24 +52,30 @@ export type ContactListItemUpdate = z.infer<typeof ContactListItemUpdate>;
 export const ContactListItemQuery = ListQuery.extend({ contactListId: Id });
 export type ContactListItemQuery = z.infer<typeof ContactListItemQuery>;
 
-export interface ContactListItemView {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  /** null: not checked yet (no connection could answer); campaigns skip only false. */
-  isWhatsappValid: boolean | null;
-  companyId: number;
-  contactListId: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const ContactListItemView = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    number: z.string(),
+    email: z.string(),
+    /** null: not checked yet (no connection could answer); campaigns skip only false. */
+    isWhatsappValid: z.boolean().nullable(),
+    companyId: z.number(),
+    contactListId: z.number(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'ContactListItemView' });
+export type ContactListItemView = Wire<typeof ContactListItemView>;
 
 /** GET /contact-list-items: { contacts, hasMore }. */
-export interface ContactListItemPage {
-  contacts: ContactListItemView[];
-  hasMore: boolean;
-}
+export const ContactListItemPage = z
+  .looseObject({
+    contacts: z.array(ContactListItemView),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'ContactListItemPage' });
+export type ContactListItemPage = Wire<typeof ContactListItemPage>;
 
 /** POST /contact-lists/{id}/upload: an .xls/.xlsx file (multipart field `file`) of at most this size and rows. */
 export const MAX_CONTACT_LIST_UPLOAD_BYTES = 5 * 1024 * 1024;
@@ -72,24 +84,34 @@ export const MAX_CONTACT_LIST_UPLOAD_ROWS = 10_000;
 export const MAX_CONTACT_LIST_UNPACKED_BYTES = 20 * 1024 * 1024;
 export const CONTACT_LIST_UPLOAD_EXTENSIONS = ['.xls', '.xlsx'] as const;
 
-export interface ContactListUploadError {
-  /** The row's number in the sheet (the header is row 1). */
-  row: number;
-  name: string;
-  number: string;
-  error: { code: string; message: string; field?: string };
-}
+export const ContactListUploadError = z
+  .looseObject({
+    /** The row's number in the sheet (the header is row 1). */
+    row: z.number(),
+    name: z.string(),
+    number: z.string(),
+    error: z.looseObject({
+      code: z.string(),
+      message: z.string(),
+      field: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'ContactListUploadError' });
+export type ContactListUploadError = Wire<typeof ContactListUploadError>;
 
-export interface ContactListUploadResult {
-  /** Items added to the list. */
-  created: number;
-  /** Rows whose number was already in the list with another name or e-mail: those were updated. */
-  updated: number;
-  /** Rows already in the list exactly as the sheet has them: nothing changed. */
-  unchanged: number;
-  /** Rows refused, each with why; the other rows are kept. */
-  errorBag: ContactListUploadError[];
-}
+export const ContactListUploadResult = z
+  .looseObject({
+    /** Items added to the list. */
+    created: z.number(),
+    /** Rows whose number was already in the list with another name or e-mail: those were updated. */
+    updated: z.number(),
+    /** Rows already in the list exactly as the sheet has them: nothing changed. */
+    unchanged: z.number(),
+    /** Rows refused, each with why; the other rows are kept. */
+    errorBag: z.array(ContactListUploadError),
+  })
+  .meta({ id: 'ContactListUploadResult' });
+export type ContactListUploadResult = Wire<typeof ContactListUploadResult>;
 
 export type ContactListEvent =
   { action: 'create' | 'update'; contactList: ContactList } | { action: 'delete'; contactListId: number };
@@ -105,4 +127,5 @@ export type ContactListItemEvent =
 
 /** The entity part of the per-list item event name (for companyEvent and useCompanyEvent). */
 export const contactListItemsOf = (contactListId: number) =>
-  `contactListItem-${contactListId}` as CompanyEntity;
+  // Typed as 'contactListItem': the per-list event carries the same payloads (ServerEvents).
+  `contactListItem-${contactListId}` as 'contactListItem';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 import { onlyDigits } from './documents.js';
 import { ListQuery } from './users.js';
 
@@ -78,57 +79,87 @@ export const columnKey = (header: string): string =>
     .trim()
     .toLowerCase();
 
-export interface ContactExtraInfo {
-  id: number;
-  name: string;
-  value: string;
-}
+export const ContactExtraInfo = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    value: z.string(),
+  })
+  .meta({ id: 'ContactExtraInfo' });
+export type ContactExtraInfo = Wire<typeof ContactExtraInfo>;
 
-export interface ContactView {
-  id: number;
-  name: string;
-  /** Canonical digits: 55 + DDD + number for Brazil, ninth digit included on mobiles. */
-  number: string;
-  email: string;
-  profilePicUrl: string;
-  isGroup: boolean;
-  createdAt: string;
-  updatedAt: string;
-  /** Present on single-contact answers and events. */
-  extraInfo?: ContactExtraInfo[];
-}
+export const ContactView = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    /** Canonical digits: 55 + DDD + number for Brazil, ninth digit included on mobiles. */
+    number: z.string(),
+    email: z.string(),
+    profilePicUrl: z.string(),
+    isGroup: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    /** Present on single-contact answers and events. */
+    extraInfo: z.array(ContactExtraInfo).optional(),
+  })
+  .meta({ id: 'ContactView' });
+export type ContactView = Wire<typeof ContactView>;
 
-export interface ContactPage {
-  contacts: ContactView[];
-  hasMore: boolean;
-  count: number;
-}
+export const ContactPage = z
+  .looseObject({
+    contacts: z.array(ContactView),
+    hasMore: z.boolean(),
+    count: z.number(),
+  })
+  .meta({ id: 'ContactPage' });
+export type ContactPage = Wire<typeof ContactPage>;
 
-export interface ContactListItem {
-  id: number;
-  name: string;
-  number: string;
-}
+export const ContactListItem = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    number: z.string(),
+  })
+  .meta({ id: 'ContactListItem' });
+export type ContactListItem = Wire<typeof ContactListItem>;
 
-export interface ContactImportResult {
-  imported: number;
-  skipped: number;
-  /** True when the default connection's channel has no address book to read. */
-  unsupported?: boolean;
-}
+export const ContactImportResult = z
+  .looseObject({
+    imported: z.number(),
+    skipped: z.number(),
+    /** True when the default connection's channel has no address book to read. */
+    unsupported: z.boolean().optional(),
+  })
+  .meta({ id: 'ContactImportResult' });
+export type ContactImportResult = Wire<typeof ContactImportResult>;
 
-export interface ContactUploadError {
-  /** 1-based position of the row in the uploaded array. */
-  row: number;
-  contactName: string;
-  number: string;
-  error: { code: string; message: string; field?: string };
-}
+export const ContactUploadError = z
+  .looseObject({
+    /** 1-based position of the row in the uploaded array. */
+    row: z.number(),
+    contactName: z.string(),
+    number: z.string(),
+    error: z.looseObject({
+      code: z.string(),
+      message: z.string(),
+      field: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'ContactUploadError' });
+export type ContactUploadError = Wire<typeof ContactUploadError>;
 
-export interface ContactUploadResult {
-  newContacts: { contactId: number; contactName: string }[];
-  errorBag: ContactUploadError[];
-}
+export const ContactUploadResult = z
+  .looseObject({
+    newContacts: z.array(
+      z.looseObject({
+        contactId: z.number(),
+        contactName: z.string(),
+      }),
+    ),
+    errorBag: z.array(ContactUploadError),
+  })
+  .meta({ id: 'ContactUploadResult' });
+export type ContactUploadResult = Wire<typeof ContactUploadResult>;
 
 export type ContactEvent =
   { action: 'create' | 'update'; contact: ContactView } | { action: 'delete'; contactId: number };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 
 /** docs/metrics.md: the dashboard's period options, in days (filter type 2). */
 export const DASHBOARD_PERIODS = [3, 7, 15, 30, 60, 90] as const;
@@ -57,64 +58,96 @@ export const DashboardRangeQuery = z
 export type DashboardRangeQuery = z.infer<typeof DashboardRangeQuery>;
 
 /** Mean and median of a duration, in minutes (one decimal); null when no ticket qualifies. */
-export interface DurationStat {
-  avg: number | null;
-  median: number | null;
-  count: number;
-}
+export const DurationStat = z
+  .looseObject({
+    avg: z.number().nullable(),
+    median: z.number().nullable(),
+    count: z.number(),
+  })
+  .meta({ id: 'DurationStat' });
+export type DurationStat = Wire<typeof DurationStat>;
 
-export interface DashboardAttendant {
-  id: number;
-  name: string;
-  /** Tickets this attendant closed in the period. */
-  tickets: number;
-  /** Mean of the 1–3 ratings received in the period; 0 when none (shown as 0–3 stars). */
-  rating: number;
-  ratings: number;
-  /** Mean minutes from first acceptance to close, over the tickets counted in `tickets`. */
-  avgSupportTime: number | null;
-  online: boolean;
-}
+export const DashboardAttendant = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    /** Tickets this attendant closed in the period. */
+    tickets: z.number(),
+    /** Mean of the 1–3 ratings received in the period; 0 when none (shown as 0–3 stars). */
+    rating: z.number(),
+    ratings: z.number(),
+    /** Mean minutes from first acceptance to close, over the tickets counted in `tickets`. */
+    avgSupportTime: z.number().nullable(),
+    online: z.boolean(),
+  })
+  .meta({ id: 'DashboardAttendant' });
+export type DashboardAttendant = Wire<typeof DashboardAttendant>;
 
-export interface DashboardCounters {
-  /** The period actually read: first and last local day, and the company's time zone. */
-  period: { from: string; to: string; timeZone: string };
-  supportHappening: number;
-  supportPending: number;
-  supportFinished: number;
-  /** Minutes (mean) — see docs/metrics.md for the exact definitions. */
-  avgWaitTime: number | null;
-  avgSupportTime: number | null;
-  waitTime: DurationStat;
-  supportTime: DurationStat;
-  firstResponseTime: DurationStat;
-  resolutionTime: DurationStat;
-  csat: { avg: number | null; ratings: number; responseRate: number | null };
-  attendants: DashboardAttendant[];
-}
+export const DashboardCounters = z
+  .looseObject({
+    /** The period actually read: first and last local day, and the company's time zone. */
+    period: z.looseObject({
+      from: z.string(),
+      to: z.string(),
+      timeZone: z.string(),
+    }),
+    supportHappening: z.number(),
+    supportPending: z.number(),
+    supportFinished: z.number(),
+    /** Minutes (mean) — see docs/metrics.md for the exact definitions. */
+    avgWaitTime: z.number().nullable(),
+    avgSupportTime: z.number().nullable(),
+    waitTime: DurationStat,
+    supportTime: DurationStat,
+    firstResponseTime: DurationStat,
+    resolutionTime: DurationStat,
+    csat: z.looseObject({
+      avg: z.number().nullable(),
+      ratings: z.number(),
+      responseRate: z.number().nullable(),
+    }),
+    attendants: z.array(DashboardAttendant),
+  })
+  .meta({ id: 'DashboardCounters' });
+export type DashboardCounters = Wire<typeof DashboardCounters>;
 
-export interface TicketsPerUser {
-  userId: number | null;
-  name: string | null;
-  total: number;
-}
-export interface TicketsPerDay {
-  /** Local day, YYYY-MM-DD. */
-  date: string;
-  created: number;
-  closed: number;
-}
-export interface SourceTrackingRow {
-  id: number;
-  uuid: string;
-  ticketId: number;
-  campaign: string;
-  source: string;
-  medium: string;
-  sourceUrl: string | null;
-  createdAt: string;
-}
-export interface SourceTrackingList {
-  records: SourceTrackingRow[];
-  count: number;
-}
+export const TicketsPerUser = z
+  .looseObject({
+    userId: z.number().nullable(),
+    name: z.string().nullable(),
+    total: z.number(),
+  })
+  .meta({ id: 'TicketsPerUser' });
+export type TicketsPerUser = Wire<typeof TicketsPerUser>;
+
+export const TicketsPerDay = z
+  .looseObject({
+    /** Local day, YYYY-MM-DD. */
+    date: Timestamp,
+    created: z.number(),
+    closed: z.number(),
+  })
+  .meta({ id: 'TicketsPerDay' });
+export type TicketsPerDay = Wire<typeof TicketsPerDay>;
+
+export const SourceTrackingRow = z
+  .looseObject({
+    id: z.number(),
+    uuid: z.string(),
+    ticketId: z.number(),
+    campaign: z.string(),
+    source: z.string(),
+    medium: z.string(),
+    sourceUrl: z.string().nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'SourceTrackingRow' });
+export type SourceTrackingRow = Wire<typeof SourceTrackingRow>;
+
+export const SourceTrackingList = z
+  .looseObject({
+    records: z.array(SourceTrackingRow),
+    count: z.number(),
+  })
+  .meta({ id: 'SourceTrackingList' });
+export type SourceTrackingList = Wire<typeof SourceTrackingList>;

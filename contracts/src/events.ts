@@ -1,3 +1,23 @@
+import type { AnnouncementEvent } from './announcements.js';
+import type { PaymentEvent } from './billing.js';
+import type { CampaignEvent } from './campaigns.js';
+import type { ChatEvent } from './chats.js';
+import type { Company } from './companies.js';
+import type { SimulatorMessageView, Whatsapp } from './connections.js';
+import type { ContactListEvent, ContactListItemEvent } from './contact-lists.js';
+import type { ContactEvent } from './contacts.js';
+import type { FileListEvent } from './files.js';
+import type { PromptEvent } from './prompts.js';
+import type { QueueIntegrationEvent } from './queue-integrations.js';
+import type { QueueEvent } from './queues.js';
+import type { QuickMessageEvent } from './quick-messages.js';
+import type { ScheduleEvent } from './schedules.js';
+import type { Setting } from './settings.js';
+import type { TagEvent } from './tags.js';
+import type { AppMessageEvent, TicketEvent } from './tickets.js';
+import type { UserView } from './users.js';
+import type { Webhook } from './webhooks.js';
+
 /**
  * Real-time event names and payloads (docs/product.md#calls). Event names carry the company id, as the spec's
  * client listens for them; rooms are chosen by the server, never by the client.
@@ -70,4 +90,55 @@ export interface AuthEventPayload {
   user: { id: number };
   /** The session that stays valid; every other session of the user has ended. */
   sessionId: string;
+}
+
+export type UserEvent =
+  { action: 'create' | 'update'; user: UserView } | { action: 'delete'; userId: number };
+export type SettingEvent = { action: 'update'; setting: Setting };
+export type WhatsappEvent =
+  { action: 'update'; whatsapp: Whatsapp } | { action: 'delete'; whatsappId: number };
+/** A connection's session changed (status, QR code): the connection's view, newest first by updatedAt. */
+export type WhatsappSessionEvent = {
+  action: 'update';
+  session: Pick<Whatsapp, 'id' | 'status' | 'qrcode' | 'retries' | 'updatedAt'> & Partial<Whatsapp>;
+};
+export type CompanyEvent = { action: 'update'; company: Company } | { action: 'delete'; companyId: number };
+/** The simulated phone's conversation: to admins and to the sockets following it. */
+export type SimulatorEvent = {
+  action: 'message' | 'update';
+  whatsappId: number;
+  message: SimulatorMessageView;
+};
+export type WebhookChangeEvent =
+  { action: 'create' | 'update'; webhook: Webhook } | { action: 'delete'; webhookId: number };
+
+/**
+ * What `company-{id}-{entity}` carries, per entity: the server's emit helpers take only these payloads
+ * (server/src/realtime/events.ts) and the web's useCompanyEvent hands them to its listeners.
+ */
+export interface ServerEvents {
+  user: UserEvent;
+  settings: SettingEvent;
+  auth: AuthEventPayload;
+  whatsapp: WhatsappEvent;
+  whatsappSession: WhatsappSessionEvent;
+  ticket: TicketEvent;
+  appMessage: AppMessageEvent;
+  contact: ContactEvent;
+  queue: QueueEvent;
+  tag: TagEvent;
+  quickMessage: QuickMessageEvent;
+  schedule: ScheduleEvent;
+  campaign: CampaignEvent;
+  contactList: ContactListEvent;
+  contactListItem: ContactListItemEvent;
+  announcement: AnnouncementEvent;
+  chat: ChatEvent;
+  file: FileListEvent;
+  prompt: PromptEvent;
+  queueIntegration: QueueIntegrationEvent;
+  payment: PaymentEvent;
+  company: CompanyEvent;
+  simulator: SimulatorEvent;
+  webhook: WebhookChangeEvent;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 import { ListQuery } from './users.js';
 
 const Id = z.coerce.number().int().positive().max(2_147_483_647);
@@ -72,33 +73,42 @@ export type FileListUpdate = z.infer<typeof FileListUpdate>;
 export const FileListQuery = ListQuery;
 export type FileListQuery = z.infer<typeof FileListQuery>;
 
-export interface FileOption {
-  id: number;
-  fileId: number;
-  name: string;
-  /** Media-store path of the uploaded file; '' until one is uploaded. */
-  path: string;
-  /** MIME type of the uploaded file ('' until one is uploaded). */
-  mediaType: string;
-  /** The file's own name as uploaded (the extension tells what it is). */
-  file: string;
-}
+export const FileOption = z
+  .looseObject({
+    id: z.number(),
+    fileId: z.number(),
+    name: z.string(),
+    /** Media-store path of the uploaded file; '' until one is uploaded. */
+    path: z.string(),
+    /** MIME type of the uploaded file ('' until one is uploaded). */
+    mediaType: z.string(),
+    /** The file's own name as uploaded (the extension tells what it is). */
+    file: z.string(),
+  })
+  .meta({ id: 'FileOption' });
+export type FileOption = Wire<typeof FileOption>;
 
-export interface FileList {
-  id: number;
-  name: string;
-  message: string;
-  userId: number | null;
-  options: FileOption[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const FileList = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    message: z.string(),
+    userId: z.number().nullable(),
+    options: z.array(FileOption),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'FileList' });
+export type FileList = Wire<typeof FileList>;
 
 /** GET /files: { files, hasMore }. */
-export interface FileListPage {
-  files: FileList[];
-  hasMore: boolean;
-}
+export const FileListPage = z
+  .looseObject({
+    files: z.array(FileList),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'FileListPage' });
+export type FileListPage = Wire<typeof FileListPage>;
 
 export type FileListEvent =
   { action: 'create' | 'update'; fileList: FileList } | { action: 'delete'; fileId: number };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp } from './responses.js';
 
 export const PLAN_FLAGS = [
   'useCampaigns',
@@ -36,6 +37,20 @@ export const PlanUpdate = z.object(
     ]),
   ),
 ) as unknown as z.ZodObject<{ [K in keyof typeof PlanInput.shape]: z.ZodOptional<z.ZodType<PlanInput[K]>> }>;
+
+/** A plan as answered (GET /plans/all, /plans/{id}): its limits, price and feature switches. */
+export const PlanView = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    users: z.number(),
+    connections: z.number(),
+    queues: z.number(),
+    value: z.number(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Plan' });
 
 export interface Plan extends PlanInput {
   id: number;

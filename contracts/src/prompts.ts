@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
 const MAX_ID = 2_147_483_647;
@@ -41,28 +42,40 @@ export type PromptInput = z.infer<typeof PromptInput>;
 export const PromptUpdate = PromptInput.partial();
 export type PromptUpdate = z.infer<typeof PromptUpdate>;
 
-export interface Prompt {
-  id: number;
-  companyId: number;
-  name: string;
-  prompt: string;
-  model: string;
-  maxTokens: number;
-  temperature: number;
-  /** Always the mask (SECRET_MASK) when a key is stored: the key itself never leaves the server. */
-  apiKey: string;
-  queueId: number;
-  maxMessages: number;
-  baseUrl: string;
-  queue: { id: number; name: string; color: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const Prompt = z
+  .looseObject({
+    id: z.number(),
+    companyId: z.number(),
+    name: z.string(),
+    prompt: z.string(),
+    model: z.string(),
+    maxTokens: z.number(),
+    temperature: z.number(),
+    /** Always the mask (SECRET_MASK) when a key is stored: the key itself never leaves the server. */
+    apiKey: z.string(),
+    queueId: z.number(),
+    maxMessages: z.number(),
+    baseUrl: z.string(),
+    queue: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+        color: z.string(),
+      })
+      .nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Prompt' });
+export type Prompt = Wire<typeof Prompt>;
 
 /** GET /prompt answers `{ prompts }` (the spec's shape). */
-export interface PromptList {
-  prompts: Prompt[];
-}
+export const PromptList = z
+  .looseObject({
+    prompts: z.array(Prompt),
+  })
+  .meta({ id: 'PromptList' });
+export type PromptList = Wire<typeof PromptList>;
 
 export type PromptEvent =
   { action: 'create' | 'update'; prompt: Prompt } | { action: 'delete'; promptId: number };

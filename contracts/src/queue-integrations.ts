@@ -1,5 +1,6 @@
 import { SECRET_MASK } from './secrets.js';
 import { z } from 'zod';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
 const MAX_ID = 2_147_483_647;
@@ -101,28 +102,31 @@ export const QueueIntegrationTestSession = z.object({
 });
 export type QueueIntegrationTestSession = z.infer<typeof QueueIntegrationTestSession>;
 
-export interface QueueIntegration {
-  id: number;
-  companyId: number;
-  type: QueueIntegrationType;
-  name: string;
-  projectName: string;
-  /** SECRET_MASK when a service account is stored, '' when not: never the key itself. */
-  jsonContent: string;
-  /** The stored service account's e-mail (not a secret), or null. */
-  clientEmail: string | null;
-  language: string;
-  urlN8N: string;
-  typebotSlug: string;
-  typebotExpires: number;
-  typebotDelayMessage: number;
-  typebotKeywordFinish: string;
-  typebotKeywordRestart: string;
-  typebotUnknownMessage: string;
-  typebotRestartMessage: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const QueueIntegration = z
+  .looseObject({
+    id: z.number(),
+    companyId: z.number(),
+    type: oneOf(QUEUE_INTEGRATION_TYPES),
+    name: z.string(),
+    projectName: z.string(),
+    /** SECRET_MASK when a service account is stored, '' when not: never the key itself. */
+    jsonContent: z.string(),
+    /** The stored service account's e-mail (not a secret), or null. */
+    clientEmail: z.string().nullable(),
+    language: z.string(),
+    urlN8N: z.string(),
+    typebotSlug: z.string(),
+    typebotExpires: z.number(),
+    typebotDelayMessage: z.number(),
+    typebotKeywordFinish: z.string(),
+    typebotKeywordRestart: z.string(),
+    typebotUnknownMessage: z.string(),
+    typebotRestartMessage: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'QueueIntegration' });
+export type QueueIntegration = Wire<typeof QueueIntegration>;
 
 export type QueueIntegrationEvent =
   | { action: 'create' | 'update'; queueIntegration: QueueIntegration }

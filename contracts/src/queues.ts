@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 import { DaySchedule, WEEKDAYS } from './companies.js';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
@@ -95,22 +96,24 @@ export type QueueUpdate = Partial<QueueInput>;
 
 export const QueueListQuery = z.object({ companyId: Id.optional() });
 
-export interface Queue {
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  orderQueue: number | null;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  completionMessage: string;
-  schedules: DaySchedule[];
-
-  integrationId: number | null;
-  promptId: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const Queue = z
+  .looseObject({
+    id: z.number(),
+    companyId: z.number(),
+    name: z.string(),
+    color: z.string(),
+    orderQueue: z.number().nullable(),
+    greetingMessage: z.string(),
+    outOfHoursMessage: z.string(),
+    completionMessage: z.string(),
+    schedules: z.array(DaySchedule),
+    integrationId: z.number().nullable(),
+    promptId: z.number().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Queue' });
+export type Queue = Wire<typeof Queue>;
 
 export type QueueEvent =
   { action: 'create' | 'update'; queue: Queue } | { action: 'delete'; queueId: number };
@@ -158,13 +161,16 @@ export const QueueOptionListQuery = z.object({
 });
 export type QueueOptionListQuery = z.infer<typeof QueueOptionListQuery>;
 
-export interface QueueOption {
-  id: number;
-  queueId: number;
-  parentId: number | null;
-  title: string;
-  message: string;
-  option: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const QueueOption = z
+  .looseObject({
+    id: z.number(),
+    queueId: z.number(),
+    parentId: z.number().nullable(),
+    title: z.string(),
+    message: z.string(),
+    option: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'QueueOption' });
+export type QueueOption = Wire<typeof QueueOption>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 import { ListQuery } from './users.js';
 
 /**
@@ -48,31 +49,42 @@ export const QuickMessageSuggestQuery = z.object({
   userId: z.coerce.number().int().positive().max(2147483647).optional(),
 });
 
-export interface QuickMessage {
-  id: number;
-  companyId: number;
-  userId: number | null;
-  shortcode: string;
-  message: string;
-  geral: boolean;
-  allowEdit: boolean;
-  status: boolean;
-  isMedia: boolean;
-  mediaName: string | null;
-  /** `/api/quick-messages/{id}/media` when there is an attachment (served with the bearer token). */
-  mediaPath: string | null;
-  /** The owner's name, for the list screen. */
-  user: { id: number; name: string } | null;
-  /** Whether the signed-in user may change or delete it (computed per reader). */
-  canEdit: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const QuickMessage = z
+  .looseObject({
+    id: z.number(),
+    companyId: z.number(),
+    userId: z.number().nullable(),
+    shortcode: z.string(),
+    message: z.string(),
+    geral: z.boolean(),
+    allowEdit: z.boolean(),
+    status: z.boolean(),
+    isMedia: z.boolean(),
+    mediaName: z.string().nullable(),
+    /** `/api/quick-messages/{id}/media` when there is an attachment (served with the bearer token). */
+    mediaPath: z.string().nullable(),
+    /** The owner's name, for the list screen. */
+    user: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .nullable(),
+    /** Whether the signed-in user may change or delete it (computed per reader). */
+    canEdit: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'QuickMessage' });
+export type QuickMessage = Wire<typeof QuickMessage>;
 
-export interface QuickMessagePage {
-  records: QuickMessage[];
-  hasMore: boolean;
-}
+export const QuickMessagePage = z
+  .looseObject({
+    records: z.array(QuickMessage),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'QuickMessagePage' });
+export type QuickMessagePage = Wire<typeof QuickMessagePage>;
 
 export type QuickMessageEvent =
   { action: 'create' | 'update'; record: QuickMessage } | { action: 'delete'; id: number };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 import { ListQuery } from './users.js';
 
 /**
@@ -49,34 +50,49 @@ export const ScheduleListQuery = ListQuery.extend({
 });
 export type ScheduleListQuery = z.infer<typeof ScheduleListQuery>;
 
-export interface Schedule {
-  id: number;
-  companyId: number;
-  body: string;
-  contactId: number;
-  ticketId: number | null;
-  userId: number | null;
-  whatsappId: number | null;
-  sendAt: string;
-  sentAt: string | null;
-  status: ScheduleStatus;
-  /** Why the send failed (status ERRO). */
-  error: string | null;
-  mediaName: string | null;
-  /** `/api/schedules/{id}/media` when there is an attachment. */
-  mediaPath: string | null;
-  contact: { id: number; name: string; number: string };
-  user: { id: number; name: string } | null;
-  /** The ticket the message went out on, once sent. */
-  sentTicketId: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const Schedule = z
+  .looseObject({
+    id: z.number(),
+    companyId: z.number(),
+    body: z.string(),
+    contactId: z.number(),
+    ticketId: z.number().nullable(),
+    userId: z.number().nullable(),
+    whatsappId: z.number().nullable(),
+    sendAt: Timestamp,
+    sentAt: Timestamp.nullable(),
+    status: oneOf(SCHEDULE_STATUSES),
+    /** Why the send failed (status ERRO). */
+    error: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    /** `/api/schedules/{id}/media` when there is an attachment. */
+    mediaPath: z.string().nullable(),
+    contact: z.looseObject({
+      id: z.number(),
+      name: z.string(),
+      number: z.string(),
+    }),
+    user: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .nullable(),
+    /** The ticket the message went out on, once sent. */
+    sentTicketId: z.number().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Schedule' });
+export type Schedule = Wire<typeof Schedule>;
 
-export interface SchedulePage {
-  schedules: Schedule[];
-  hasMore: boolean;
-}
+export const SchedulePage = z
+  .looseObject({
+    schedules: z.array(Schedule),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'SchedulePage' });
+export type SchedulePage = Wire<typeof SchedulePage>;
 
 export type ScheduleEvent =
   { action: 'create' | 'update'; schedule: Schedule } | { action: 'delete'; scheduleId: number };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Wire } from './responses.js';
 
 /**
  * Every company setting of both specs, with the value a new company starts with.
@@ -60,7 +61,10 @@ export const SUPER_ONLY_SETTINGS: readonly SettingKey[] = ['asaas'];
 export const SettingKeyParam = z.object({ key: z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]) });
 export const SettingUpdate = z.object({ value: z.string().max(2000) });
 
-export interface Setting {
-  key: SettingKey;
-  value: string;
-}
+export const Setting = z
+  .looseObject({
+    key: z.string() as z.ZodType<SettingKey, SettingKey>,
+    value: z.string(),
+  })
+  .meta({ id: 'Setting' });
+export type Setting = Wire<typeof Setting>;

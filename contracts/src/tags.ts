@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { TicketView } from './tickets.js';
+import { Timestamp, type Wire } from './responses.js';
+import { TicketView } from './tickets.js';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
 const MAX_ID = 2_147_483_647;
@@ -48,19 +49,22 @@ export const TagListQuery = z.object({
 });
 export type TagListQuery = z.infer<typeof TagListQuery>;
 
-export interface Tag {
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  /** 1 when the tag is a kanban lane. */
-  kanban: 0 | 1;
-  userId: number | null;
-  /** How many tickets (any status) carry the tag. */
-  ticketsCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const Tag = z
+  .looseObject({
+    id: z.number(),
+    companyId: z.number(),
+    name: z.string(),
+    color: z.string(),
+    /** 1 when the tag is a kanban lane. */
+    kanban: z.union([z.literal(0), z.literal(1)]),
+    userId: z.number().nullable(),
+    /** How many tickets (any status) carry the tag. */
+    ticketsCount: z.number(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Tag' });
+export type Tag = Wire<typeof Tag>;
 
 export type TagEvent = { action: 'create' | 'update'; tag: Tag } | { action: 'delete'; tagId: number };
 
@@ -115,10 +119,13 @@ export const KanbanQuery = z.object({
 export type KanbanQuery = z.infer<typeof KanbanQuery>;
 
 /** GET /ticket/kanban: the active (open and pending) tickets the user may see, with their tags. */
-export interface KanbanTickets {
-  tickets: TicketView[];
-  hasMore: boolean;
-}
+export const KanbanTickets = z
+  .looseObject({
+    tickets: z.array(TicketView),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'KanbanTickets' });
+export type KanbanTickets = Wire<typeof KanbanTickets>;
 
 /**
  * The lane a ticket sits in: its kanban tag (the first lane in board order when an old ticket has more

@@ -1,43 +1,61 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 
 /**
  * WhatsApp Cloud API message templates (docs/cloud-api.md): what the server keeps of Meta's
  * GET /{WABA-ID}/message_templates, what an attendant sends, and the rendering both sides share so the
  * preview and the stored message read exactly as WhatsApp shows the template.
  */
+export const TemplateComponentView = z
+  .looseObject({
+    type: z.string(),
+    format: z.string().optional(),
+    text: z.string().optional(),
+    buttons: z
+      .array(
+        z.looseObject({
+          type: z.string(),
+          text: z.string().optional(),
+          url: z.string().optional(),
+          phone_number: z.string().optional(),
+        }),
+      )
+      .optional(),
+  })
+  .meta({ id: 'TemplateComponentView' });
+export type TemplateComponentView = Wire<typeof TemplateComponentView>;
 
-export interface TemplateComponentView {
-  type: string;
-  format?: string;
-  text?: string;
-  buttons?: { type: string; text?: string; url?: string; phone_number?: string }[];
-}
-
-export interface MessageTemplate {
-  id: number;
-  whatsappId: number;
-  name: string;
-  language: string;
-  category: string;
-  /** As Meta says it: APPROVED, PENDING, REJECTED, PAUSED, DISABLED… */
-  status: string;
-  components: TemplateComponentView[];
-  /** Only approved templates can be sent; pickers list these only. */
-  usable: boolean;
-  syncedAt: string;
-}
+export const MessageTemplate = z
+  .looseObject({
+    id: z.number(),
+    whatsappId: z.number(),
+    name: z.string(),
+    language: z.string(),
+    category: z.string(),
+    /** As Meta says it: APPROVED, PENDING, REJECTED, PAUSED, DISABLED… */
+    status: z.string(),
+    components: z.array(TemplateComponentView),
+    /** Only approved templates can be sent; pickers list these only. */
+    usable: z.boolean(),
+    syncedAt: Timestamp,
+  })
+  .meta({ id: 'MessageTemplate' });
+export type MessageTemplate = Wire<typeof MessageTemplate>;
 
 /** The hours after the customer's last message in which free text may be sent (Meta's customer service window). */
 export const WINDOW_HOURS = 24;
 
-export interface ConversationWindow {
-  /** The connection's channel; the window only binds 'cloud_api'. */
-  channel: string;
-  /** When the customer last wrote on this connection (ISO), or null if never. */
-  lastInboundAt: string | null;
-  /** Free text allowed now. */
-  open: boolean;
-}
+export const ConversationWindow = z
+  .looseObject({
+    /** The connection's channel; the window only binds 'cloud_api'. */
+    channel: z.string(),
+    /** When the customer last wrote on this connection (ISO), or null if never. */
+    lastInboundAt: Timestamp.nullable(),
+    /** Free text allowed now. */
+    open: z.boolean(),
+  })
+  .meta({ id: 'ConversationWindow' });
+export type ConversationWindow = Wire<typeof ConversationWindow>;
 
 /** Is free text allowed? `now` and `lastInboundAt` as dates or ISO strings. */
 export function windowOpen(channel: string, lastInboundAt: Date | string | null, now: Date = new Date()) {

@@ -1,4 +1,5 @@
-import { TemplateSendInput } from './templates.js';
+import { ConversationWindow, TemplateSendInput } from './templates.js';
+import { Timestamp, hasMoreOf, type Wire } from './responses.js';
 import { z } from 'zod';
 
 export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
@@ -108,63 +109,166 @@ export const TicketNoteListQuery = z.object({
   contactId: z.coerce.number().int().positive().max(2147483647).optional(),
 });
 
-export interface TicketView {
-  id: number;
-  uuid: string;
-  status: TicketStatus;
-  contactId: number;
-  contact: {
-    id: number;
-    name: string;
-    number: string;
-    email: string;
-    profilePicUrl: string;
-    isGroup: boolean;
-  };
-  queueId: number | null;
-  queue: { id: number; name: string; color: string } | null;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string; channel: string } | null;
-  lastMessage: string;
-  unreadMessages: number;
-  isGroup: boolean;
-  chatbot: boolean;
-  useIntegration: boolean;
-  integrationId: number | null;
-  promptId: number | null;
-  tags: { id: number; name: string; color: string }[];
-  ticketSourceTracking: {
-    id: number;
-    uuid: string;
-    campaign: string;
-    source: string;
-    medium: string;
-    metadata: { sourceUrl?: string };
-    createdAt: string;
-  }[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const TicketView = z
+  .looseObject({
+    id: z.number(),
+    uuid: z.string(),
+    /** A TicketStatus; group conversations' tickets are stored with status 'group'. */
+    status: z.string() as z.ZodType<TicketStatus, TicketStatus>,
+    contactId: z.number(),
+    contact: z.looseObject({
+      id: z.number(),
+      name: z.string(),
+      number: z.string(),
+      email: z.string(),
+      profilePicUrl: z.string(),
+      isGroup: z.boolean(),
+    }),
+    queueId: z.number().nullable(),
+    queue: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+        color: z.string(),
+      })
+      .nullable(),
+    userId: z.number().nullable(),
+    user: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .nullable(),
+    whatsappId: z.number().nullable(),
+    whatsapp: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+        channel: z.string(),
+      })
+      .nullable(),
+    lastMessage: z.string(),
+    unreadMessages: z.number(),
+    isGroup: z.boolean(),
+    chatbot: z.boolean(),
+    useIntegration: z.boolean(),
+    integrationId: z.number().nullable(),
+    promptId: z.number().nullable(),
+    tags: z.array(
+      z.looseObject({
+        id: z.number(),
+        name: z.string(),
+        color: z.string(),
+      }),
+    ),
+    ticketSourceTracking: z.array(
+      z.looseObject({
+        id: z.number(),
+        uuid: z.string(),
+        campaign: z.string(),
+        source: z.string(),
+        medium: z.string(),
+        metadata: z.looseObject({
+          sourceUrl: z.string().optional(),
+        }),
+        createdAt: Timestamp,
+      }),
+    ),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'TicketView' });
+export type TicketView = Wire<typeof TicketView>;
 
 /** A message as the server answers it (GET /messages/:ticketId, events): one definition for server and web. */
-export interface MessageView {
-  id: number;
-  ticketId: number;
-  body: string;
-  mediaType: string | null;
-  mediaUrl: string | null;
-  mediaName: string | null;
-  fromMe: boolean;
-  ack: number;
-  read: boolean;
-  isDeleted: boolean;
-  isEdited: boolean;
-  userId: number | null;
-  createdAt: string;
-  updatedAt: string;
-  quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string | null } | null;
-  contact: { id: number; name: string } | null;
-  data: Record<string, unknown> | null;
-}
+export const MessageView = z
+  .looseObject({
+    id: z.number(),
+    ticketId: z.number(),
+    body: z.string(),
+    mediaType: z.string().nullable(),
+    mediaUrl: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    fromMe: z.boolean(),
+    ack: z.number(),
+    read: z.boolean(),
+    isDeleted: z.boolean(),
+    isEdited: z.boolean(),
+    userId: z.number().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    quotedMsg: z
+      .looseObject({
+        id: z.number(),
+        body: z.string(),
+        fromMe: z.boolean(),
+        mediaType: z.string().nullable(),
+      })
+      .nullable(),
+    contact: z
+      .looseObject({
+        id: z.number(),
+        name: z.string(),
+      })
+      .nullable(),
+    data: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: 'MessageView' });
+export type MessageView = Wire<typeof MessageView>;
+
+/** GET /tickets: a page of the list. */
+export const TicketPage = hasMoreOf('tickets', TicketView).meta({ id: 'TicketPage' });
+
+/** GET /messages/{ticketId}: a page of messages (oldest first), the ticket, and Cloud API's 24-hour window. */
+export const MessagePage = z
+  .looseObject({
+    messages: z.array(MessageView),
+    hasMore: z.boolean(),
+    ticket: TicketView.optional(),
+    window: ConversationWindow.optional(),
+  })
+  .meta({ id: 'MessagePage' });
+
+/** GET /tickets/{id}/histories (docs/product.md#entities Ticket history): who did what to the ticket, oldest first. */
+export const TicketHistory = z
+  .looseObject({
+    id: z.number(),
+    action: z.string(),
+    status: z.string().nullable(),
+    createdAt: Timestamp,
+    user: z.looseObject({ id: z.number(), name: z.string() }).nullable(),
+    queue: z.looseObject({ id: z.number(), name: z.string(), color: z.string() }).nullable(),
+    whatsapp: z.looseObject({ id: z.number(), name: z.string() }).nullable(),
+  })
+  .meta({ id: 'TicketHistory' });
+export type TicketHistory = Wire<typeof TicketHistory>;
+
+/** An internal note of a ticket (docs/product.md#entities Ticket note). */
+export const TicketNote = z
+  .looseObject({
+    id: z.number(),
+    note: z.string(),
+    ticketId: z.number(),
+    contactId: z.number().nullable(),
+    user: z.looseObject({ id: z.number(), name: z.string() }).nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'TicketNote' });
+export type TicketNote = Wire<typeof TicketNote>;
+
+/**
+ * `company-{id}-ticket`: a ticket changed (it carries the whole view), its unread count went to 0, or it
+ * was deleted. `previousStatus` lets a list drop a ticket that left it.
+ */
+export type TicketEvent =
+  | { action: 'update'; ticket: TicketView; previousStatus?: string }
+  | { action: 'updateUnread'; ticketId: number; ticket?: TicketView }
+  | { action: 'delete'; ticketId: number };
+
+/** `company-{id}-appMessage`: a message was stored or changed; new ones carry their ticket and contact. */
+export type AppMessageEvent = {
+  action: 'create' | 'update';
+  message: MessageView;
+  ticket?: TicketView;
+  contact?: TicketView['contact'];
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire } from './responses.js';
 import { Email, UserPassword } from './auth.js';
 import { PROFILES } from './constants.js';
 
@@ -41,18 +42,27 @@ export type ListQuery = z.infer<typeof ListQuery>;
 
 export const IdParam = z.object({ id: z.coerce.number().int().positive().max(2147483647) });
 
-export interface UserView {
-  id: number;
-  name: string;
-  email: string;
-  profile: string;
-  super: boolean;
-  companyId: number;
-  allTicket: string;
-  showQueuelessTickets: boolean;
-  language: string;
-  whatsappId: number | null;
-  online: boolean;
-  createdAt: string;
-  queues: { id: number; name: string; color: string }[];
-}
+export const UserView = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    email: z.string(),
+    profile: z.string(),
+    super: z.boolean(),
+    companyId: z.number(),
+    allTicket: z.string(),
+    showQueuelessTickets: z.boolean(),
+    language: z.string(),
+    whatsappId: z.number().nullable(),
+    online: z.boolean(),
+    createdAt: Timestamp,
+    queues: z.array(
+      z.looseObject({
+        id: z.number(),
+        name: z.string(),
+        color: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'UserView' });
+export type UserView = Wire<typeof UserView>;

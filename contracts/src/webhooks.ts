@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp, type Wire, oneOf } from './responses.js';
 
 /** Events an outgoing webhook can subscribe to (docs/webhooks.md). */
 export const WEBHOOK_EVENTS = [
@@ -27,50 +28,63 @@ export type WebhookInput = z.input<typeof WebhookInput>;
 export const WebhookUpdate = WebhookInput.partial();
 export type WebhookUpdate = z.infer<typeof WebhookUpdate>;
 
-export interface Webhook {
-  id: number;
-  name: string;
-  url: string;
-  events: WebhookEvent[];
-  enabled: boolean;
-  failingSince: string | null;
-  /** Why it was switched off automatically ('' otherwise). */
-  disabledReason: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const Webhook = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    url: z.string(),
+    events: z.array(oneOf(WEBHOOK_EVENTS)),
+    enabled: z.boolean(),
+    failingSince: z.string().nullable(),
+    /** Why it was switched off automatically ('' otherwise). */
+    disabledReason: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Webhook' });
+export type Webhook = Wire<typeof Webhook>;
 
 /** The secret, only on request by an admin (reveal) or right after it was made (create, regenerate). */
-export interface WebhookSecret {
-  secret: string;
-}
+export const WebhookSecret = z
+  .looseObject({
+    secret: z.string(),
+  })
+  .meta({ id: 'WebhookSecret' });
+export type WebhookSecret = Wire<typeof WebhookSecret>;
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-export interface WebhookDelivery {
-  id: number;
-  webhookId: number;
-  event: WebhookEvent;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-  /** The JSON body as sent. */
-  body: string;
-}
+export const WebhookDelivery = z
+  .looseObject({
+    id: z.number(),
+    webhookId: z.number(),
+    event: oneOf(WEBHOOK_EVENTS),
+    status: oneOf(WEBHOOK_DELIVERY_STATUSES),
+    attempts: z.number(),
+    lastStatusCode: z.number().nullable(),
+    lastError: z.string(),
+    lastAttemptAt: Timestamp.nullable(),
+    nextAttemptAt: Timestamp.nullable(),
+    deliveredAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+    /** The JSON body as sent. */
+    body: z.string(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = Wire<typeof WebhookDelivery>;
 
 export const WebhookDeliveryQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).max(100000).default(1),
 });
-export interface WebhookDeliveryPage {
-  deliveries: WebhookDelivery[];
-  hasMore: boolean;
-}
+
+export const WebhookDeliveryPage = z
+  .looseObject({
+    deliveries: z.array(WebhookDelivery),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'WebhookDeliveryPage' });
+export type WebhookDeliveryPage = Wire<typeof WebhookDeliveryPage>;
 
 /** What every delivery's JSON body looks like. */
 export interface WebhookPayload<T = unknown> {

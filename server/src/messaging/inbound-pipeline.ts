@@ -190,7 +190,7 @@ export function inboundPipeline(deps: {
       .where(and(eq(messages.whatsappId, ref.id), eq(messages.providerId, m.targetProviderId)))
       .returning();
     if (!updated) return { status: 'ignored' };
-    const payload = { action: 'update', message: toMessageView(updated) };
+    const payload = { action: 'update' as const, message: toMessageView(updated) };
     events.toRoom(rooms.ticket(ref.companyId, updated.ticketId), ref.companyId, 'appMessage', payload);
     return { status: 'updated', messageId: updated.id, ticketId: updated.ticketId };
   }

@@ -1,22 +1,33 @@
 import type { Server } from 'socket.io';
-import { companyEvent, rooms, type CompanyEntity } from '@recado/contracts';
+import { companyEvent, rooms, type CompanyEntity, type ServerEvents } from '@recado/contracts';
 
 /**
- * Typed emit helpers. Services call these only after their transaction has committed.
+ * Typed emit helpers: an entity's payload is the one contracts' ServerEvents names for it (a wrong payload
+ * does not compile). Services call these only after their transaction has committed.
  * Every room name includes the company, so nothing can cross tenants by construction.
  */
 export interface Events {
   /** To every signed-in user of the company. */
-  toCompany(companyId: number, entity: CompanyEntity, payload: unknown): void;
+  toCompany<E extends CompanyEntity>(companyId: number, entity: E, payload: ServerEvents[E]): void;
   /** To the company's admins only. */
-  toAdmins(companyId: number, entity: CompanyEntity, payload: unknown): void;
+  toAdmins<E extends CompanyEntity>(companyId: number, entity: E, payload: ServerEvents[E]): void;
   /** To every browser of one user. */
-  toUser(companyId: number, userId: number, entity: CompanyEntity, payload: unknown): void;
+  toUser<E extends CompanyEntity>(
+    companyId: number,
+    userId: number,
+    entity: E,
+    payload: ServerEvents[E],
+  ): void;
   /**
    * To server-authorised rooms of the company (ticket, status list, notification). Several rooms in one
    * call reach each socket once, however many of them it is in.
    */
-  toRoom(room: string | string[], companyId: number, entity: CompanyEntity, payload: unknown): void;
+  toRoom<E extends CompanyEntity>(
+    room: string | string[],
+    companyId: number,
+    entity: E,
+    payload: ServerEvents[E],
+  ): void;
   /**
    * An event whose name is not `company-{id}-{entity}` (the per-user and per-chat chat channels of
    * contracts/chats.ts) to server-decided rooms, each socket once.

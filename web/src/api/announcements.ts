@@ -3,7 +3,6 @@ import {
   RESOURCES,
   containsSearch,
   type Announcement,
-  type AnnouncementEvent,
   type AnnouncementFeed,
   type AnnouncementInput,
   type AnnouncementUpdate,
@@ -90,7 +89,7 @@ export function useAnnouncementFeed(enabled: boolean) {
     enabled,
     staleTime: 60_000,
   });
-  useCompanyEvent<AnnouncementEvent>(
+  useCompanyEvent(
     'announcement',
     (e) => {
       if (e.action === 'delete') dropFromFeed(client, Number(e.id));

@@ -9,7 +9,6 @@ import {
   RESOURCES,
   containsSearch,
   type Chat,
-  type ChatEvent,
   type ChatInput,
   type ChatList,
   type ChatMessage,
@@ -100,7 +99,7 @@ export function useChatMessages(chatId: number | undefined) {
  */
 export function useChatsRealtime(enabled = true) {
   const client = useQueryClient();
-  useCompanyEvent<ChatEvent>(
+  useCompanyEvent(
     'chat',
     (e) => {
       if (e.action === 'delete') {

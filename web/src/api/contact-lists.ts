@@ -13,7 +13,6 @@ import {
   onlyDigits,
   type ContactList,
   type ContactListInput,
-  type ContactListItemEvent,
   type ContactListItemInput,
   type ContactListItemPage,
   type ContactListItemUpdate,
@@ -110,7 +109,7 @@ export function useContactListItemsRealtime(listId: number) {
   const client = useQueryClient();
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
-  useCompanyEvent<ContactListItemEvent>(
+  useCompanyEvent(
     contactListItemsOf(listId),
     (e) => {
       if (e.action === 'reload') {

@@ -86,7 +86,7 @@ export function useContactsRealtime() {
   const pending = useRef<ContactEvent[]>([]);
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
-  useCompanyEvent<ContactEvent>('contact', (event) => {
+  useCompanyEvent('contact', (event) => {
     pending.current.push(event);
     if (timer.current !== undefined) return;
     timer.current = window.setTimeout(() => {

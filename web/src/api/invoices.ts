@@ -31,7 +31,7 @@ export function usePaymentEvents(onPayment?: (e: PaymentEvent) => void) {
   const client = useQueryClient();
   const latest = useRef(onPayment);
   latest.current = onPayment;
-  useCompanyEvent<PaymentEvent>('payment', (e) => {
+  useCompanyEvent('payment', (e) => {
     void client.invalidateQueries({ queryKey: invoiceKeys.pages() });
     latest.current?.(e);
   });

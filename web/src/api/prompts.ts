@@ -45,7 +45,7 @@ export function usePromptsRealtime(enabled = true) {
   const client = useQueryClient();
   promptResource.useRealtime(enabled);
   // A prompt shows its queue's name and goes with its queue (the database cascades, no prompt event).
-  useCompanyEvent<QueueEvent>('queue', (data) => patchPromptQueues(client, data), enabled);
+  useCompanyEvent('queue', (data) => patchPromptQueues(client, data), enabled);
 }
 
 /** The list screen's hooks: the resource's, with the queue events. */

@@ -128,9 +128,11 @@ export function defineResource<T extends Record_, Input = unknown>(opts: Resourc
   function useRealtime(enabled = true) {
     const client = useQueryClient();
     const { user } = useAuth();
-    useCompanyEvent<Record<string, unknown>>(
+    useCompanyEvent(
       spec.entity,
-      (e) => {
+      (payload) => {
+        // A resource names its record and id fields at run time (contracts/resources.ts).
+        const e = payload as unknown as Record<string, unknown>;
         if (e.action === 'delete') drop(client, Number(e[spec.deleteIdField]));
         else if (e[spec.recordField]) {
           const item = e[spec.recordField] as T;

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Schedule, ScheduleEvent, ScheduleInput, SchedulePage, ScheduleUpdate } from '@recado/contracts';
+import type { Schedule, ScheduleInput, SchedulePage, ScheduleUpdate } from '@recado/contracts';
 import { api } from './client.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 
@@ -57,7 +57,7 @@ export function useScheduleRange(from: Date, to: Date, enabled = true) {
 /** `company-{id}-schedule` patches the cached calendar ranges (status changes as the sender works too). */
 export function useSchedulesRealtime(enabled = true) {
   const client = useQueryClient();
-  useCompanyEvent<ScheduleEvent>(
+  useCompanyEvent(
     'schedule',
     (e) => {
       if (e.action === 'delete') dropSchedule(client, Number(e.scheduleId));

@@ -18,7 +18,7 @@ function replaceSetting(list: Setting[] | undefined, setting: Setting): Setting[
 export function useSettings() {
   const { user } = useAuth();
   const client = useQueryClient();
-  useCompanyEvent<{ action: 'update'; setting: Setting }>('settings', (data) => {
+  useCompanyEvent('settings', (data) => {
     if (data.action === 'update' && data.setting)
       client.setQueryData<Setting[]>(settingKeys.all, (list) => replaceSetting(list, data.setting));
   });

@@ -124,7 +124,7 @@ export function useSimulatorRealtime(whatsappId: number, onMessage?: (event: Sim
     joinRoom(room, onJoined);
     return () => leaveRoom(room, onJoined);
   }, [whatsappId, client]);
-  useCompanyEvent<SimulatorEvent>('simulator', (data) => {
+  useCompanyEvent('simulator', (data) => {
     if (Number(data.whatsappId) !== whatsappId || !data.message) return;
     const message = data.message;
     client.setQueryData<SimulatorMessage[]>(simulatorKeys.conversation(whatsappId, message.number), (list) =>

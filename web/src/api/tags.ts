@@ -14,8 +14,8 @@ import { defineResource } from './resource.js';
 import type { ListData } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 import { getSocket, joinTickets } from '../realtime/socket.js';
-import type { AppMessageEvent } from './messages.js';
-import { mergeTicket, putTicket, ticketKeys, type TicketEvent, type Viewer } from './tickets.js';
+
+import { mergeTicket, putTicket, ticketKeys, type Viewer } from './tickets.js';
 
 export const tagKeys = {
   all: ['tags'] as const,
@@ -212,7 +212,7 @@ export function useKanbanRealtime(enabled = true) {
     if (merged && cached) putBoardTicket(client, merged);
     else refetchSoon.current();
   };
-  useCompanyEvent<TicketEvent>(
+  useCompanyEvent(
     'ticket',
     (e) => {
       if (e.action === 'delete') dropBoardTicket(client, Number(e.ticketId));
@@ -221,7 +221,7 @@ export function useKanbanRealtime(enabled = true) {
     enabled,
   );
   // A new message changes a card's last message.
-  useCompanyEvent<AppMessageEvent>(
+  useCompanyEvent(
     'appMessage',
     (e) => {
       if (e.action === 'create' && e.ticket)

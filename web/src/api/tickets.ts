@@ -22,7 +22,7 @@ import { ApiError, api, request } from './client.js';
 import { useInfiniteList, type ListData, type ListPage } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 import { getSocket, joinRoom, leaveRoom } from '../realtime/socket.js';
-import { messageKeys, putMessage, type AppMessageEvent } from './messages.js';
+import { messageKeys, putMessage } from './messages.js';
 
 export type { TicketView, TicketStatus };
 
@@ -473,11 +473,6 @@ export function useConnectionOptions(enabled = true) {
   });
 }
 
-type ContactEvent = {
-  action: string;
-  contact?: Partial<TicketView['contact']> & { id: number };
-};
-
 /**
  * The live ticket lists: joins the status rooms and patches the cache from `ticket`, `appMessage` and
  * `contact` events (the server sends one event to each room a socket is in, so every patch is idempotent).
@@ -505,7 +500,7 @@ export function useTicketsRealtime(viewer: Viewer | null) {
     };
   }, [viewer, client]);
 
-  useCompanyEvent<TicketEvent>(
+  useCompanyEvent(
     'ticket',
     (e) => {
       if (!viewer) return;
@@ -521,7 +516,7 @@ export function useTicketsRealtime(viewer: Viewer | null) {
     Boolean(viewer),
   );
 
-  useCompanyEvent<AppMessageEvent>(
+  useCompanyEvent(
     'appMessage',
     (e) => {
       if (!viewer || !e.message) return;
@@ -536,7 +531,7 @@ export function useTicketsRealtime(viewer: Viewer | null) {
     Boolean(viewer),
   );
 
-  useCompanyEvent<ContactEvent>(
+  useCompanyEvent(
     'contact',
     (e) => {
       if (!viewer || e.action === 'delete' || !e.contact) return;

@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { InboundFailureList, Whatsapp, WhatsappInput, WhatsappUpdate } from '@recado/contracts';
+import type {
+  InboundFailureList,
+  Whatsapp,
+  WhatsappEvent,
+  WhatsappInput,
+  WhatsappSessionEvent,
+  WhatsappUpdate,
+} from '@recado/contracts';
 import { api } from './client.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 
@@ -13,13 +20,9 @@ export const whatsappKeys = {
 /** Server order of GET /whatsapp: name. */
 const byName = (a: Whatsapp, b: Whatsapp) => a.name.localeCompare(b.name) || a.id - b.id;
 
+export type { WhatsappEvent, WhatsappSessionEvent };
 /** The fields a session event carries (docs/product.md#states: status, qrcode, retries, updatedAt). */
-export type WhatsappSession = Pick<Whatsapp, 'id' | 'status' | 'qrcode' | 'retries' | 'updatedAt'> &
-  Partial<Whatsapp>;
-
-export type WhatsappEvent =
-  { action: 'update'; whatsapp: Whatsapp } | { action: 'delete'; whatsappId: number };
-export type WhatsappSessionEvent = { action: 'update'; session: WhatsappSession };
+export type WhatsappSession = WhatsappSessionEvent['session'];
 
 /** An older snapshot never overwrites a newer one (answers and events may cross). */
 const isStale = (current: Whatsapp | undefined, next: { updatedAt?: string }) =>
@@ -121,7 +124,7 @@ export function useWhatsapp(id: number | null | undefined, opts: { fresh?: boole
 /** `company-{id}-whatsapp` and `company-{id}-whatsappSession` patch the cache in place: no refetch. */
 export function useWhatsappsRealtime(enabled = true) {
   const client = useQueryClient();
-  useCompanyEvent<WhatsappEvent>(
+  useCompanyEvent(
     'whatsapp',
     (data) => {
       if (data.action === 'delete') dropWhatsapp(client, Number(data.whatsappId));
@@ -129,7 +132,7 @@ export function useWhatsappsRealtime(enabled = true) {
     },
     enabled,
   );
-  useCompanyEvent<WhatsappSessionEvent>(
+  useCompanyEvent(
     'whatsappSession',
     (data) => {
       if (data.action === 'update' && data.session) patchSession(client, data.session);

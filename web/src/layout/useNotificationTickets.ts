@@ -3,7 +3,7 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import type { TicketView } from '@recado/contracts';
 import { request } from '../api/client.js';
 import type { TicketEvent } from '../api/tickets.js';
-import type { AppMessageEvent } from '../api/messages.js';
+
 import { joinNotification, joinTickets } from '../realtime/socket.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 import { useAuth } from '../app/auth.js';
@@ -130,7 +130,7 @@ export function useNotificationTickets(enabled: boolean) {
   );
   const shown = useMemo(() => new Set(tickets.map((t) => t.id)), [tickets]);
 
-  useCompanyEvent<TicketEvent>(
+  useCompanyEvent(
     'ticket',
     (e) => {
       if (!user) return;
@@ -140,7 +140,7 @@ export function useNotificationTickets(enabled: boolean) {
     },
     enabled,
   );
-  useCompanyEvent<AppMessageEvent>(
+  useCompanyEvent(
     'appMessage',
     (e) => {
       if (!user || e.action !== 'create' || !e.message || e.message.fromMe) return;

@@ -1,13 +1,17 @@
 import { useEffect, useRef } from 'react';
-import { companyEvent, type CompanyEntity } from '@recado/contracts';
+import { companyEvent, type CompanyEntity, type ServerEvents } from '@recado/contracts';
 import { useAuth } from '../app/auth.js';
 import { getSocket } from './socket.js';
 
 /**
  * Listens to `company-{companyId}-{entity}` of the signed-in user's company while mounted. The handler
- * may change between renders without resubscribing.
+ * may change between renders without resubscribing. The payload is the entity's in contracts' ServerEvents.
  */
-export function useCompanyEvent<P>(entity: CompanyEntity, handler: (payload: P) => void, enabled = true) {
+export function useCompanyEvent<E extends CompanyEntity>(
+  entity: E,
+  handler: (payload: ServerEvents[E]) => void,
+  enabled = true,
+) {
   const { user } = useAuth();
   const companyId = user?.companyId;
   const latest = useRef(handler);
@@ -18,7 +22,7 @@ export function useCompanyEvent<P>(entity: CompanyEntity, handler: (payload: P) 
     if (!companyId || !enabled) return;
     const socket = getSocket();
     const event = companyEvent(companyId, entity);
-    const listener = (payload: P) => latest.current(payload);
+    const listener = (payload: ServerEvents[E]) => latest.current(payload);
     socket.on(event, listener);
     return () => {
       socket.off(event, listener);

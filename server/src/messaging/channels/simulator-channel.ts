@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { SimulatorMessageView } from '@recado/contracts';
 import { normalizeNumber } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { simulatorMessages } from '../../db/schema/index.js';
@@ -39,20 +40,8 @@ export interface SimulatorDeps {
   deliveryDelayMs?: number;
 }
 
-export interface SimulatorView {
-  id: string;
-  number: string;
-  fromMe: boolean;
-  body: string;
-  mediaType: string | null;
-  mediaUrl: string | null;
-  ack: number;
-  isDeleted: boolean;
-  isEdited: boolean;
-  /** The message this one answers, as the phone shows it above the text. */
-  quoted: { id: string; fromMe: boolean; body: string; mediaType: string | null } | null;
-  createdAt: string;
-}
+/** One message as the simulated phone sees it: one definition in contracts (answers and events). */
+export type SimulatorView = SimulatorMessageView;
 
 export const toSimulatorView = (
   r: SimulatorRow,

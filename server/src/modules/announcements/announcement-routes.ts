@@ -1,5 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { FileAnswer, JsonAnswer } from '@recado/contracts';
+import {
+  Announcement,
+  AnnouncementFeed,
+  AnnouncementPage,
+  FileAnswer,
+  MessageAnswer,
+} from '@recado/contracts';
 import { access } from '../../http/access.js';
 import {
   ANNOUNCEMENT_MEDIA_EXTENSIONS,
@@ -24,45 +30,45 @@ export const announcementRoutes =
   async (app) => {
     app.get(
       '/announcements',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: ListQuery } },
+      { config: access.user, schema: { response: { 200: AnnouncementPage }, querystring: ListQuery } },
       (req) => announcements.list(req.tenant, req.query),
     );
     app.get(
       '/announcements/feed',
-      { config: access.user, schema: { response: { 200: JsonAnswer } } },
+      { config: access.user, schema: { response: { 200: AnnouncementFeed } } },
       (req) => announcements.feed(req.tenant),
     );
     app.post(
       '/announcements/seen',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, body: AnnouncementSeenInput } },
+      { config: access.user, schema: { response: { 200: AnnouncementFeed }, body: AnnouncementSeenInput } },
       (req) => announcements.markSeen(req.tenant, req.body.ids),
     );
     app.get(
       '/announcements/:id',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.user, schema: { response: { 200: Announcement }, params: IdParam } },
       (req) => announcements.get(req.tenant, req.params.id),
     );
     app.post(
       '/announcements',
-      { config: access.super, schema: { response: { 201: JsonAnswer }, body: AnnouncementInput } },
+      { config: access.super, schema: { response: { 201: Announcement }, body: AnnouncementInput } },
       async (req, reply) => reply.status(201).send(await announcements.create(req.tenant, req.body)),
     );
     app.put(
       '/announcements/:id',
       {
         config: access.super,
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: AnnouncementUpdate },
+        schema: { response: { 200: Announcement }, params: IdParam, body: AnnouncementUpdate },
       },
       (req) => announcements.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/announcements/:id',
-      { config: access.super, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.super, schema: { response: { 200: MessageAnswer }, params: IdParam } },
       (req) => announcements.remove(req.tenant, req.params.id),
     );
     app.post(
       '/announcements/:id/media-upload',
-      { config: access.super, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.super, schema: { response: { 200: Announcement }, params: IdParam } },
       async (req) => {
         // Authorise before the upload is read.
         await announcements.assertWritable(req.tenant, req.params.id);
@@ -72,7 +78,7 @@ export const announcementRoutes =
     );
     app.delete(
       '/announcements/:id/media-upload',
-      { config: access.super, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.super, schema: { response: { 200: Announcement }, params: IdParam } },
       (req) => announcements.removeMedia(req.tenant, req.params.id),
     );
     app.get(

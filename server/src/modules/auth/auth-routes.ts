@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply } from 'fastify';
 import {
   ForgotPasswordParams,
-  JsonAnswer,
+  AuthAnswer,
+  AuthUser,
+  Company,
+  MessageAnswer,
   LoginInput,
   ResetPasswordInput,
   SignupInput,
@@ -59,7 +62,7 @@ export const authRoutes =
     // Failed logins are limited by the auth service's throttle (per address, account and known browser).
     app.post(
       '/auth/login',
-      { config: access.public, schema: { response: { 200: JsonAnswer }, body: LoginInput } },
+      { config: access.public, schema: { response: { 200: AuthAnswer }, body: LoginInput } },
       async (req, reply) =>
         answer(
           reply,
@@ -72,7 +75,7 @@ export const authRoutes =
     );
     app.post(
       '/auth/refresh_token',
-      { config: access.public, schema: { response: { 200: JsonAnswer } } },
+      { config: access.public, schema: { response: { 200: AuthAnswer } } },
       async (req, reply) => answer(reply, await o.auth.refresh(req.cookies[REFRESH_COOKIE])),
     );
     app.delete(
@@ -80,7 +83,7 @@ export const authRoutes =
       {
         config: access.user,
         onRequest: requireAuth(o.authenticate),
-        schema: { response: { 200: JsonAnswer } },
+        schema: { response: { 200: MessageAnswer } },
       },
       async (req, reply) => {
         await o.auth.logout(req.tenant);
@@ -93,7 +96,7 @@ export const authRoutes =
       {
         config: access.user,
         onRequest: requireAuth(o.authenticate),
-        schema: { response: { 200: JsonAnswer } },
+        schema: { response: { 200: AuthUser } },
       },
       (req) => o.auth.authUser(req.tenant.companyId, req.tenant.userId),
     );
@@ -101,7 +104,7 @@ export const authRoutes =
     app.post(
       '/companies/cadastro',
       {
-        schema: { response: { 201: JsonAnswer }, body: SignupInput },
+        schema: { response: { 201: Company }, body: SignupInput },
         config: { ...access.public, rateLimit: perAddress },
       },
       async (req, reply) => reply.status(201).send(await o.companies.signup(req.body)),
@@ -110,7 +113,7 @@ export const authRoutes =
       '/forgetpassword/:email',
       // Per address here; per e-mail, the service sends at most 3 codes an hour.
       {
-        schema: { response: { 200: JsonAnswer }, params: ForgotPasswordParams },
+        schema: { response: { 200: MessageAnswer }, params: ForgotPasswordParams },
         config: { ...access.public, rateLimit: perAddress },
       },
       (req) => o.auth.forgotPassword(req.params.email),
@@ -120,7 +123,7 @@ export const authRoutes =
       '/resetpasswords',
       // Per address here; each code dies after five wrong tries.
       {
-        schema: { response: { 200: JsonAnswer }, body: ResetPasswordInput },
+        schema: { response: { 200: MessageAnswer }, body: ResetPasswordInput },
         config: { ...access.public, rateLimit: perAddress },
       },
       (req) => o.auth.resetPassword(req.body),

@@ -1,3 +1,4 @@
+import type { UserView } from '@recado/contracts';
 import { describe, expect, test } from 'vitest';
 import type { Events } from '../../realtime/events.js';
 import { invalidatingEvents, sessionCache } from './session-cache.js';
@@ -58,7 +59,7 @@ describe('session cache', () => {
     await cache.lookup('a', 1, async () => tenant('a', 1));
     await cache.lookup('b', 2, async () => tenant('b', 2));
     events.endSessions(['a'], 'logout');
-    events.toCompany(1, 'user', { action: 'update', user: { id: 2 } });
+    events.toCompany(1, 'user', { action: 'update', user: { id: 2 } as UserView });
     let loads = 0;
     const none = async () => {
       loads++;

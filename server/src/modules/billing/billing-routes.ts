@@ -1,28 +1,45 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CheckoutInput, InvoiceListQuery, JsonAnswer, JsonObject } from '@recado/contracts';
+import {
+  CheckoutInput,
+  hasMoreOf,
+  Invoice,
+  InvoiceListQuery,
+  JsonObject,
+  PaymentLink,
+  PixCharge,
+  ProviderSubscription,
+} from '@recado/contracts';
 import { access } from '../../http/access.js';
 import type { BillingService } from './billing-service.js';
 
 /** Billing routes stay open to a blocked company: paying is how it gets unblocked (docs/billing.md). */
 const billing = { billing: true, ...access.admin } as const;
-const answer = { 200: JsonAnswer };
 
 export const billingRoutes =
   (service: BillingService): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/invoices/all',
-      { schema: { querystring: InvoiceListQuery, response: answer }, config: billing },
+      {
+        schema: { querystring: InvoiceListQuery, response: { 200: hasMoreOf('records', Invoice) } },
+        config: billing,
+      },
       (req) => service.list(req.tenant, req.query.searchParam, req.query.pageNumber),
     );
-    app.post('/subscription', { schema: { body: CheckoutInput, response: answer }, config: billing }, (req) =>
-      service.checkout(req.tenant, req.body),
+    app.post(
+      '/subscription',
+      { schema: { body: CheckoutInput, response: { 200: PixCharge } }, config: billing },
+      (req) => service.checkout(req.tenant, req.body),
     );
-    app.post('/asaas/subscriptions', { config: billing, schema: { response: answer } }, (req) =>
-      service.subscribe(req.tenant),
+    app.post(
+      '/asaas/subscriptions',
+      { config: billing, schema: { response: { 200: ProviderSubscription } } },
+      (req) => service.subscribe(req.tenant),
     );
-    app.get('/asaas/subscriptions/link', { config: billing, schema: { response: answer } }, (req) =>
-      service.paymentLink(req.tenant),
+    app.get(
+      '/asaas/subscriptions/link',
+      { config: billing, schema: { response: { 200: PaymentLink } } },
+      (req) => service.paymentLink(req.tenant),
     );
   };
 

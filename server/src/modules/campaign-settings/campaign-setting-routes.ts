@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CampaignSettingsInput, JsonAnswer } from '@recado/contracts';
+import { CampaignSetting, CampaignSettingsInput } from '@recado/contracts';
 import type { CampaignSettingService } from './campaign-setting-service.js';
 import { access } from '../../http/access.js';
 
@@ -8,14 +9,14 @@ export const campaignSettingRoutes =
   async (app) => {
     app.get(
       '/campaign-settings',
-      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer } } },
+      { config: access.plan('useCampaigns'), schema: { response: { 200: z.array(CampaignSetting) } } },
       (req) => settings.list(req.tenant),
     );
     app.post(
       '/campaign-settings',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, body: CampaignSettingsInput },
+        schema: { response: { 200: z.array(CampaignSetting) }, body: CampaignSettingsInput },
       },
       (req) => settings.save(req.tenant, req.body),
     );

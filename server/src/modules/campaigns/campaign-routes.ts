@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  Campaign,
   CampaignInput,
   CampaignListQuery,
+  CampaignReport,
+  CampaignShipping,
   CampaignShippingQuery,
   CampaignUpdate,
   IdParam,
-  JsonAnswer,
+  MessageAnswer,
+  hasMoreOf,
 } from '@recado/contracts';
 import { readOneFile } from '../../http/uploads.js';
 import type { CampaignService } from './campaign-service.js';
@@ -23,20 +27,24 @@ export const campaignRoutes =
       '/campaigns',
       {
         config: access.plan('useCampaigns'),
-        schema: { response: { 200: JsonAnswer }, querystring: CampaignListQuery },
+        schema: { response: { 200: hasMoreOf('records', Campaign) }, querystring: CampaignListQuery },
       },
       (req) => campaigns.list(req.tenant, req.query),
     );
     app.get(
       '/campaigns/:id',
-      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.plan('useCampaigns'), schema: { response: { 200: CampaignReport }, params: IdParam } },
       (req) => campaigns.get(req.tenant, req.params.id),
     );
     app.get(
       '/campaigns/:id/shippings',
       {
         config: access.plan('useCampaigns'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam, querystring: CampaignShippingQuery },
+        schema: {
+          response: { 200: hasMoreOf('shippings', CampaignShipping) },
+          params: IdParam,
+          querystring: CampaignShippingQuery,
+        },
       },
       (req) => campaigns.shippings(req.tenant, req.params.id, req.query),
     );
@@ -44,7 +52,7 @@ export const campaignRoutes =
       '/campaigns',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 201: JsonAnswer }, body: CampaignInput },
+        schema: { response: { 201: Campaign }, body: CampaignInput },
       },
       async (req, reply) => reply.status(201).send(await campaigns.create(req.tenant, req.body)),
     );
@@ -52,7 +60,7 @@ export const campaignRoutes =
       '/campaigns/:id',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: CampaignUpdate },
+        schema: { response: { 200: Campaign }, params: IdParam, body: CampaignUpdate },
       },
       (req) => campaigns.update(req.tenant, req.params.id, req.body),
     );
@@ -60,7 +68,7 @@ export const campaignRoutes =
       '/campaigns/:id',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: MessageAnswer }, params: IdParam },
       },
       (req) => campaigns.remove(req.tenant, req.params.id),
     );
@@ -68,7 +76,7 @@ export const campaignRoutes =
       '/campaigns/:id/cancel',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: Campaign }, params: IdParam },
       },
       (req) => campaigns.cancel(req.tenant, req.params.id),
     );
@@ -76,7 +84,7 @@ export const campaignRoutes =
       '/campaigns/:id/restart',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: Campaign }, params: IdParam },
       },
       (req) => campaigns.restart(req.tenant, req.params.id),
     );
@@ -84,7 +92,7 @@ export const campaignRoutes =
       '/campaigns/:id/media-upload',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: Campaign }, params: IdParam },
       },
       async (req) => {
         const { file } = await readOneFile(req, {
@@ -98,7 +106,7 @@ export const campaignRoutes =
       '/campaigns/:id/media-upload',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: Campaign }, params: IdParam },
       },
       (req) => campaigns.deleteMedia(req.tenant, req.params.id),
     );

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { JsonAnswer } from '@recado/contracts';
+import { Chat, ChatList, ChatMessage, ChatMessageList, MessageAnswer } from '@recado/contracts';
 import { access } from '../../http/access.js';
 import {
   ChatIdParam,
@@ -20,7 +20,7 @@ export const chatRoutes =
       '/chats',
       {
         config: access.plan('useInternalChat'),
-        schema: { response: { 200: JsonAnswer }, querystring: ChatListQuery },
+        schema: { response: { 200: ChatList }, querystring: ChatListQuery },
       },
       (req) => chats.list(req.tenant, req.query),
     );
@@ -28,20 +28,20 @@ export const chatRoutes =
       '/chats/:id',
       {
         config: access.plan('useInternalChat'),
-        schema: { response: { 200: JsonAnswer }, params: ChatIdParam },
+        schema: { response: { 200: Chat }, params: ChatIdParam },
       },
       (req) => chats.get(req.tenant, req.params.id),
     );
     app.post(
       '/chats',
-      { config: access.plan('useInternalChat'), schema: { response: { 201: JsonAnswer }, body: ChatInput } },
+      { config: access.plan('useInternalChat'), schema: { response: { 201: Chat }, body: ChatInput } },
       async (req, reply) => reply.status(201).send(await chats.create(req.tenant, req.body)),
     );
     app.put(
       '/chats/:id',
       {
         config: access.plan('useInternalChat'),
-        schema: { response: { 200: JsonAnswer }, params: ChatIdParam, body: ChatUpdate },
+        schema: { response: { 200: Chat }, params: ChatIdParam, body: ChatUpdate },
       },
       (req) => chats.update(req.tenant, req.params.id, req.body),
     );
@@ -49,7 +49,7 @@ export const chatRoutes =
       '/chats/:id',
       {
         config: access.plan('useInternalChat'),
-        schema: { response: { 200: JsonAnswer }, params: ChatIdParam },
+        schema: { response: { 200: MessageAnswer }, params: ChatIdParam },
       },
       (req) => chats.remove(req.tenant, req.params.id),
     );
@@ -57,7 +57,7 @@ export const chatRoutes =
       '/chats/:id/messages',
       {
         config: access.plan('useInternalChat'),
-        schema: { response: { 200: JsonAnswer }, params: ChatIdParam, querystring: ChatMessagesQuery },
+        schema: { response: { 200: ChatMessageList }, params: ChatIdParam, querystring: ChatMessagesQuery },
       },
       (req) => chats.messages(req.tenant, req.params.id, req.query.pageNumber),
     );
@@ -65,7 +65,7 @@ export const chatRoutes =
       '/chats/:id/messages',
       {
         config: access.plan('useInternalChat'),
-        schema: { response: { 201: JsonAnswer }, params: ChatIdParam, body: ChatMessageInput },
+        schema: { response: { 201: ChatMessage }, params: ChatIdParam, body: ChatMessageInput },
       },
       async (req, reply) =>
         reply.status(201).send(await chats.send(req.tenant, req.params.id, req.body.message)),
@@ -74,7 +74,7 @@ export const chatRoutes =
       '/chats/:id/read',
       {
         config: access.plan('useInternalChat'),
-        schema: { response: { 200: JsonAnswer }, params: ChatIdParam, body: ChatReadInput },
+        schema: { response: { 200: Chat }, params: ChatIdParam, body: ChatReadInput },
       },
       (req) => chats.markRead(req.tenant, req.params.id, req.body?.userId),
     );

@@ -1,14 +1,20 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CONTACT_LIST_UPLOAD_EXTENSIONS,
+  ContactList,
   ContactListInput,
   ContactListItemInput,
+  ContactListItemPage,
   ContactListItemQuery,
   ContactListItemUpdate,
+  ContactListItemView,
+  ContactListPage,
+  ContactListUploadResult,
   ContactListsQuery,
   IdParam,
-  JsonAnswer,
   MAX_CONTACT_LIST_UPLOAD_BYTES,
+  MessageAnswer,
 } from '@recado/contracts';
 import type { ContactListService } from './contact-list-service.js';
 import { readOneFile } from '../../http/uploads.js';
@@ -21,25 +27,25 @@ export const contactListRoutes =
       '/contact-lists',
       {
         config: access.plan('useCampaigns'),
-        schema: { response: { 200: JsonAnswer }, querystring: ContactListsQuery },
+        schema: { response: { 200: ContactListPage }, querystring: ContactListsQuery },
       },
       (req) => lists.list(req.tenant, req.query),
     );
     app.get(
       '/contact-lists/list',
-      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer } } },
+      { config: access.plan('useCampaigns'), schema: { response: { 200: z.array(ContactList) } } },
       (req) => lists.listAll(req.tenant),
     );
     app.get(
       '/contact-lists/:id',
-      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.plan('useCampaigns'), schema: { response: { 200: ContactList }, params: IdParam } },
       (req) => lists.get(req.tenant, req.params.id),
     );
     app.post(
       '/contact-lists',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 201: JsonAnswer }, body: ContactListInput },
+        schema: { response: { 201: ContactList }, body: ContactListInput },
       },
       async (req, reply) => reply.status(201).send(await lists.create(req.tenant, req.body)),
     );
@@ -47,7 +53,7 @@ export const contactListRoutes =
       '/contact-lists/:id',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: ContactListInput },
+        schema: { response: { 200: ContactList }, params: IdParam, body: ContactListInput },
       },
       (req) => lists.update(req.tenant, req.params.id, req.body),
     );
@@ -55,7 +61,7 @@ export const contactListRoutes =
       '/contact-lists/:id',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: MessageAnswer }, params: IdParam },
       },
       (req) => lists.remove(req.tenant, req.params.id),
     );
@@ -64,7 +70,7 @@ export const contactListRoutes =
       '/contact-lists/:id/upload',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: ContactListUploadResult }, params: IdParam },
       },
       async (req) => {
         const { file } = await readOneFile(req, {
@@ -81,20 +87,23 @@ export const contactListRoutes =
       '/contact-list-items',
       {
         config: access.plan('useCampaigns'),
-        schema: { response: { 200: JsonAnswer }, querystring: ContactListItemQuery },
+        schema: { response: { 200: ContactListItemPage }, querystring: ContactListItemQuery },
       },
       (req) => lists.listItems(req.tenant, req.query),
     );
     app.get(
       '/contact-list-items/:id',
-      { config: access.plan('useCampaigns'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      {
+        config: access.plan('useCampaigns'),
+        schema: { response: { 200: ContactListItemView }, params: IdParam },
+      },
       (req) => lists.getItem(req.tenant, req.params.id),
     );
     app.post(
       '/contact-list-items',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 201: JsonAnswer }, body: ContactListItemInput },
+        schema: { response: { 201: ContactListItemView }, body: ContactListItemInput },
       },
       async (req, reply) => reply.status(201).send(await lists.createItem(req.tenant, req.body)),
     );
@@ -102,7 +111,7 @@ export const contactListRoutes =
       '/contact-list-items/:id',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: ContactListItemUpdate },
+        schema: { response: { 200: ContactListItemView }, params: IdParam, body: ContactListItemUpdate },
       },
       (req) => lists.updateItem(req.tenant, req.params.id, req.body),
     );
@@ -110,7 +119,7 @@ export const contactListRoutes =
       '/contact-list-items/:id',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: MessageAnswer }, params: IdParam },
       },
       (req) => lists.removeItem(req.tenant, req.params.id),
     );

@@ -1,5 +1,14 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { DashboardQuery, DashboardRangeQuery, FileAnswer, JsonAnswer } from '@recado/contracts';
+import {
+  DashboardCounters,
+  DashboardQuery,
+  DashboardRangeQuery,
+  FileAnswer,
+  SourceTrackingList,
+  TicketsPerDay,
+  TicketsPerUser,
+} from '@recado/contracts';
 import type { DashboardService } from './dashboard-service.js';
 import { access } from '../../http/access.js';
 
@@ -9,22 +18,31 @@ export const dashboardRoutes =
   async (app) => {
     app.get(
       '/dashboard',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardQuery } },
+      { config: access.admin, schema: { response: { 200: DashboardCounters }, querystring: DashboardQuery } },
       (req) => dashboard.counters(req.tenant, req.query),
     );
     app.get(
       '/dashboard/ticketsUsers',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardRangeQuery } },
+      {
+        config: access.admin,
+        schema: { response: { 200: z.array(TicketsPerUser) }, querystring: DashboardRangeQuery },
+      },
       (req) => dashboard.ticketsUsers(req.tenant, req.query),
     );
     app.get(
       '/dashboard/ticketsDay',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardRangeQuery } },
+      {
+        config: access.admin,
+        schema: { response: { 200: z.array(TicketsPerDay) }, querystring: DashboardRangeQuery },
+      },
       (req) => dashboard.ticketsDay(req.tenant, req.query),
     );
     app.get(
       '/dashboard/sourceTracking',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, querystring: DashboardRangeQuery } },
+      {
+        config: access.admin,
+        schema: { response: { 200: SourceTrackingList }, querystring: DashboardRangeQuery },
+      },
       (req) => dashboard.sourceTracking(req.tenant, req.query),
     );
     app.get(

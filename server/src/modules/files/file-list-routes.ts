@@ -2,12 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   FileAnswer,
+  FileList,
   FileListInput,
+  FileListPage,
   FileListQuery,
   FileListUpdate,
   IdParam,
-  JsonAnswer,
   MAX_FILE_LIST_UPLOAD_BYTES,
+  MessageAnswer,
 } from '@recado/contracts';
 import { AppError } from '../../http/errors.js';
 import { readOneFile } from '../../http/uploads.js';
@@ -25,39 +27,39 @@ export const fileListRoutes =
   async (app) => {
     app.get(
       '/files',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: FileListQuery } },
+      { config: access.user, schema: { response: { 200: FileListPage }, querystring: FileListQuery } },
       (req) => fileLists.list(req.tenant, req.query),
     );
-    app.get('/files/list', { config: access.user, schema: { response: { 200: JsonAnswer } } }, (req) =>
+    app.get('/files/list', { config: access.user, schema: { response: { 200: z.array(FileList) } } }, (req) =>
       fileLists.listAll(req.tenant),
     );
     app.get(
       '/files/:id',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.user, schema: { response: { 200: FileList }, params: IdParam } },
       (req) => fileLists.get(req.tenant, req.params.id),
     );
     app.post(
       '/files',
-      { config: access.admin, schema: { response: { 201: JsonAnswer }, body: FileListInput } },
+      { config: access.admin, schema: { response: { 201: FileList }, body: FileListInput } },
       async (req, reply) => reply.status(201).send(await fileLists.create(req.tenant, req.body)),
     );
     app.put(
       '/files/:id',
       {
         config: access.admin,
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: FileListUpdate },
+        schema: { response: { 200: FileList }, params: IdParam, body: FileListUpdate },
       },
       (req) => fileLists.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/files/:id',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.admin, schema: { response: { 200: MessageAnswer }, params: IdParam } },
       (req) => fileLists.remove(req.tenant, req.params.id),
     );
     // Multipart: the file (field `files` or `file`), and optionId (or the spec's `id`) or a new option's name.
     app.post(
       '/files/uploadList/:id',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.admin, schema: { response: { 200: FileList }, params: IdParam } },
       async (req) => {
         const { file, fields } = await readOneFile(req, { maxBytes: MAX_FILE_LIST_UPLOAD_BYTES });
         const target = OptionTarget.safeParse({

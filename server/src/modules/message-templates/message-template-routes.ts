@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IdParam, JsonAnswer } from '@recado/contracts';
+import { IdParam, MessageTemplate } from '@recado/contracts';
 import { access } from '../../http/access.js';
 import type { MessageTemplateService } from './message-template-service.js';
 
@@ -14,14 +14,14 @@ export const messageTemplateRoutes =
       '/whatsapp/:id/templates',
       {
         config: access.user,
-        schema: { response: { 200: JsonAnswer }, params: IdParam, querystring: ListQuery },
+        schema: { response: { 200: z.array(MessageTemplate) }, params: IdParam, querystring: ListQuery },
       },
       (req) => templates.list(req.tenant, req.params.id, req.query.usable === 'true'),
     );
     // Admins: read the business account's templates from Meta now.
     app.post(
       '/whatsapp/:id/templates/sync',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.admin, schema: { response: { 200: z.array(MessageTemplate) }, params: IdParam } },
       (req) => templates.sync(req.tenant, req.params.id),
     );
   };

@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FileAnswer, IdParam, JsonAnswer, MessageEdit, MessageSend } from '@recado/contracts';
+import {
+  FileAnswer,
+  IdParam,
+  MessageEdit,
+  MessagePage,
+  MessageSend,
+  MessageView,
+  TicketView,
+} from '@recado/contracts';
 import { AppError } from '../../http/errors.js';
 import type { MessageService, OutboundFile } from './message-service.js';
 import { isRecording } from './voice-note.js';
@@ -18,13 +26,13 @@ export const messageRoutes =
       '/messages/:ticketId',
       {
         config: access.user,
-        schema: { response: { 200: JsonAnswer }, params: TicketParam, querystring: PageQuery },
+        schema: { response: { 200: MessagePage }, params: TicketParam, querystring: PageQuery },
       },
       (req) => messages.list(req.tenant, req.params.ticketId, req.query.pageNumber),
     );
     app.post(
       '/messages/:ticketId',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: TicketParam } },
+      { config: access.user, schema: { response: { 200: MessageView }, params: TicketParam } },
       async (req) => {
         if (req.isMultipart()) {
           // Form data: medias (several files), body, fromMe.
@@ -55,17 +63,17 @@ export const messageRoutes =
     );
     app.delete(
       '/messages/:id',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.user, schema: { response: { 200: MessageView }, params: IdParam } },
       (req) => messages.remove(req.tenant, req.params.id),
     );
     app.put(
       '/messages/:id',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam, body: MessageEdit } },
+      { config: access.user, schema: { response: { 200: MessageView }, params: IdParam, body: MessageEdit } },
       (req) => messages.edit(req.tenant, req.params.id, req.body.body),
     );
     app.post(
       '/messages/:ticketId/read',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: TicketParam } },
+      { config: access.user, schema: { response: { 200: TicketView }, params: TicketParam } },
       (req) => messages.markRead(req.tenant, req.params.ticketId),
     );
     app.get(

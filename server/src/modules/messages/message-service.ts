@@ -120,7 +120,7 @@ export function messageService(deps: {
   ) {
     const [message] = await withRelations(db, [row]);
     const view = await ticketQueries.byId(db, companyId, ticket.id);
-    const payload = { action, message, ticket: view, contact: view?.contact };
+    const payload = { action, message: message!, ticket: view, contact: view?.contact };
     events.toRoom(
       action === 'create'
         ? ticketEventRooms(companyId, ticket, undefined, { status: true })

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, JsonAnswer, JsonList, PlanInput, PlanUpdate } from '@recado/contracts';
+import { IdParam, JsonList, MessageAnswer, PlanInput, PlanUpdate, PlanView } from '@recado/contracts';
 import { patchSchema } from '../../http/patch-schema.js';
 import type { PlanService } from './plan-service.js';
 import { access } from '../../http/access.js';
@@ -19,27 +20,27 @@ export const planPublicRoutes =
 export const planRoutes =
   (plans: PlanService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/plans/all', { config: access.super, schema: { response: { 200: JsonAnswer } } }, (req) =>
+    app.get('/plans/all', { config: access.super, schema: { response: { 200: z.array(PlanView) } } }, (req) =>
       plans.listAll(req.tenant),
     );
     app.get(
       '/plans/:id',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.user, schema: { response: { 200: PlanView }, params: IdParam } },
       (req) => plans.get(req.params.id),
     );
     app.post(
       '/plans',
-      { config: access.super, schema: { response: { 201: JsonAnswer }, body: PlanInput } },
+      { config: access.super, schema: { response: { 201: PlanView }, body: PlanInput } },
       async (req, reply) => reply.status(201).send(await plans.create(req.tenant, req.body)),
     );
     app.put(
       '/plans/:id',
-      { config: access.super, schema: { response: { 200: JsonAnswer }, params: IdParam, body: PlanPatch } },
+      { config: access.super, schema: { response: { 200: PlanView }, params: IdParam, body: PlanPatch } },
       (req) => plans.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/plans/:id',
-      { config: access.super, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.super, schema: { response: { 200: MessageAnswer }, params: IdParam } },
       (req) => plans.remove(req.tenant, req.params.id),
     );
   };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, JsonAnswer, PromptInput, PromptUpdate } from '@recado/contracts';
+import { IdParam, MessageAnswer, Prompt, PromptInput, PromptList, PromptUpdate } from '@recado/contracts';
 import type { PromptService } from './prompt-service.js';
 import { access } from '../../http/access.js';
 
@@ -9,19 +9,19 @@ export const promptRoutes =
   async (app) => {
     app.get(
       '/prompt',
-      { config: access.plan('useOpenAi'), schema: { response: { 200: JsonAnswer } } },
+      { config: access.plan('useOpenAi'), schema: { response: { 200: PromptList } } },
       (req) => prompts.list(req.tenant),
     );
     app.get(
       '/prompt/:id',
-      { config: access.plan('useOpenAi'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.plan('useOpenAi'), schema: { response: { 200: Prompt }, params: IdParam } },
       (req) => prompts.get(req.tenant, req.params.id),
     );
     app.post(
       '/prompt',
       {
         config: access.plan('useOpenAi', 'admin'),
-        schema: { response: { 201: JsonAnswer }, body: PromptInput },
+        schema: { response: { 201: Prompt }, body: PromptInput },
       },
       async (req, reply) => reply.status(201).send(await prompts.create(req.tenant, req.body)),
     );
@@ -29,7 +29,7 @@ export const promptRoutes =
       '/prompt/:id',
       {
         config: access.plan('useOpenAi', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: PromptUpdate },
+        schema: { response: { 200: Prompt }, params: IdParam, body: PromptUpdate },
       },
       (req) => prompts.update(req.tenant, req.params.id, req.body),
     );
@@ -37,7 +37,7 @@ export const promptRoutes =
       '/prompt/:id',
       {
         config: access.plan('useOpenAi', 'admin'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam },
+        schema: { response: { 200: MessageAnswer }, params: IdParam },
       },
       (req) => prompts.remove(req.tenant, req.params.id),
     );

@@ -1,10 +1,13 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   IdParam,
-  JsonAnswer,
+  MessageAnswer,
+  QueueIntegration,
   QueueIntegrationInput,
   QueueIntegrationListQuery,
   QueueIntegrationTestSession,
+  hasMoreOf,
 } from '@recado/contracts';
 import type { QueueIntegrationService } from './queue-integration-service.js';
 import { access } from '../../http/access.js';
@@ -17,20 +20,26 @@ export const queueIntegrationRoutes =
       '/queueIntegration',
       {
         config: access.plan('useIntegrations'),
-        schema: { response: { 200: JsonAnswer }, querystring: QueueIntegrationListQuery },
+        schema: {
+          response: { 200: hasMoreOf('queueIntegrations', QueueIntegration) },
+          querystring: QueueIntegrationListQuery,
+        },
       },
       (req) => integrations.list(req.tenant, req.query),
     );
     app.get(
       '/queueIntegration/:id',
-      { config: access.plan('useIntegrations'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      {
+        config: access.plan('useIntegrations'),
+        schema: { response: { 200: QueueIntegration }, params: IdParam },
+      },
       (req) => integrations.get(req.tenant, req.params.id),
     );
     app.post(
       '/queueIntegration',
       {
         config: access.plan('useIntegrations'),
-        schema: { response: { 201: JsonAnswer }, body: QueueIntegrationInput },
+        schema: { response: { 201: QueueIntegration }, body: QueueIntegrationInput },
       },
       async (req, reply) => reply.status(201).send(await integrations.create(req.tenant, req.body)),
     );
@@ -38,7 +47,10 @@ export const queueIntegrationRoutes =
       '/queueIntegration/testSession',
       {
         config: access.plan('useIntegrations'),
-        schema: { response: { 200: JsonAnswer }, body: QueueIntegrationTestSession },
+        schema: {
+          response: { 200: z.looseObject({ message: z.string(), reply: z.string() }) },
+          body: QueueIntegrationTestSession,
+        },
       },
       (req) => integrations.testSession(req.tenant, req.body),
     );
@@ -46,13 +58,16 @@ export const queueIntegrationRoutes =
       '/queueIntegration/:id',
       {
         config: access.plan('useIntegrations'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: QueueIntegrationInput },
+        schema: { response: { 200: QueueIntegration }, params: IdParam, body: QueueIntegrationInput },
       },
       (req) => integrations.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/queueIntegration/:id',
-      { config: access.plan('useIntegrations'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      {
+        config: access.plan('useIntegrations'),
+        schema: { response: { 200: MessageAnswer }, params: IdParam },
+      },
       (req) => integrations.remove(req.tenant, req.params.id),
     );
   };

@@ -1,12 +1,15 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   FileAnswer,
   IdParam,
-  JsonAnswer,
+  MessageAnswer,
+  QuickMessage,
   QuickMessageInput,
   QuickMessageListQuery,
   QuickMessageSuggestQuery,
   QuickMessageUpdate,
+  hasMoreOf,
 } from '@recado/contracts';
 import type { QuickMessageService } from './quick-message-service.js';
 import { MAX_UPLOAD_BYTES, MESSAGE_MEDIA, mimeOf, readOneFile } from '../../http/uploads.js';
@@ -18,7 +21,10 @@ export const quickMessageRoutes =
   async (app) => {
     app.get(
       '/quick-messages',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, querystring: QuickMessageListQuery } },
+      {
+        config: access.user,
+        schema: { response: { 200: hasMoreOf('records', QuickMessage) }, querystring: QuickMessageListQuery },
+      },
       (req) => quick.list(req.tenant, req.query),
     );
     // companyId and userId are accepted for the spec's client; the signed-in user decides what is listed.
@@ -26,36 +32,36 @@ export const quickMessageRoutes =
       '/quick-messages/list',
       {
         config: access.user,
-        schema: { response: { 200: JsonAnswer }, querystring: QuickMessageSuggestQuery },
+        schema: { response: { 200: z.array(QuickMessage) }, querystring: QuickMessageSuggestQuery },
       },
       (req) => quick.suggestions(req.tenant),
     );
     app.get(
       '/quick-messages/:id',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.user, schema: { response: { 200: QuickMessage }, params: IdParam } },
       (req) => quick.get(req.tenant, req.params.id),
     );
     app.post(
       '/quick-messages',
-      { config: access.user, schema: { response: { 201: JsonAnswer }, body: QuickMessageInput } },
+      { config: access.user, schema: { response: { 201: QuickMessage }, body: QuickMessageInput } },
       async (req, reply) => reply.status(201).send(await quick.create(req.tenant, req.body)),
     );
     app.put(
       '/quick-messages/:id',
       {
         config: access.user,
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: QuickMessageUpdate },
+        schema: { response: { 200: QuickMessage }, params: IdParam, body: QuickMessageUpdate },
       },
       (req) => quick.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/quick-messages/:id',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.user, schema: { response: { 200: MessageAnswer }, params: IdParam } },
       (req) => quick.remove(req.tenant, req.params.id),
     );
     app.post(
       '/quick-messages/:id/media-upload',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.user, schema: { response: { 200: QuickMessage }, params: IdParam } },
       async (req) => {
         // Read (and authorise) before the upload is stored.
         await quick.get(req.tenant, req.params.id);
@@ -69,7 +75,7 @@ export const quickMessageRoutes =
     );
     app.delete(
       '/quick-messages/:id/media-upload',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.user, schema: { response: { 200: QuickMessage }, params: IdParam } },
       (req) => quick.removeMedia(req.tenant, req.params.id),
     );
     app.get(

@@ -2,12 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   FileAnswer,
   IdParam,
-  JsonAnswer,
+  MessageAnswer,
   SCHEDULE_MEDIA_EXTENSIONS,
   SCHEDULE_MEDIA_TYPES,
+  Schedule,
   ScheduleInput,
   ScheduleListQuery,
   ScheduleUpdate,
+  hasMoreOf,
 } from '@recado/contracts';
 import type { ScheduleService } from './schedule-service.js';
 import { extensionOf, MAX_UPLOAD_BYTES, mimeOf, readOneFile } from '../../http/uploads.js';
@@ -26,36 +28,36 @@ export const scheduleRoutes =
       '/schedules',
       {
         config: access.plan('useSchedules'),
-        schema: { response: { 200: JsonAnswer }, querystring: ScheduleListQuery },
+        schema: { response: { 200: hasMoreOf('schedules', Schedule) }, querystring: ScheduleListQuery },
       },
       (req) => schedules.list(req.tenant, req.query),
     );
     app.get(
       '/schedules/:id',
-      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.plan('useSchedules'), schema: { response: { 200: Schedule }, params: IdParam } },
       (req) => schedules.get(req.tenant, req.params.id),
     );
     app.post(
       '/schedules',
-      { config: access.plan('useSchedules'), schema: { response: { 201: JsonAnswer }, body: ScheduleInput } },
+      { config: access.plan('useSchedules'), schema: { response: { 201: Schedule }, body: ScheduleInput } },
       async (req, reply) => reply.status(201).send(await schedules.create(req.tenant, req.body)),
     );
     app.put(
       '/schedules/:id',
       {
         config: access.plan('useSchedules'),
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: ScheduleUpdate },
+        schema: { response: { 200: Schedule }, params: IdParam, body: ScheduleUpdate },
       },
       (req) => schedules.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/schedules/:id',
-      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.plan('useSchedules'), schema: { response: { 200: MessageAnswer }, params: IdParam } },
       (req) => schedules.remove(req.tenant, req.params.id),
     );
     app.post(
       '/schedules/:id/media-upload',
-      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.plan('useSchedules'), schema: { response: { 200: Schedule }, params: IdParam } },
       async (req) => {
         await schedules.get(req.tenant, req.params.id);
         const { file } = await readOneFile(req, { maxBytes: MAX_UPLOAD_BYTES, accept: acceptImage });
@@ -64,7 +66,7 @@ export const scheduleRoutes =
     );
     app.delete(
       '/schedules/:id/media-upload',
-      { config: access.plan('useSchedules'), schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.plan('useSchedules'), schema: { response: { 200: Schedule }, params: IdParam } },
       (req) => schedules.removeMedia(req.tenant, req.params.id),
     );
     app.get(

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FileAnswer, JsonAnswer, SimulatorInbound } from '@recado/contracts';
+import { FileAnswer, SimulatorCustomer, SimulatorInbound, SimulatorMessageView } from '@recado/contracts';
 import type { SimulatorService } from './simulator-service.js';
 import { access } from '../../http/access.js';
 import { sendStoredFile } from '../../http/stored-file.js';
@@ -20,7 +20,11 @@ export const simulatorRoutes =
       '/simulator/:whatsappId/inbound',
       {
         config: access.user,
-        schema: { response: { 202: JsonAnswer }, params: Params, body: SimulatorInbound },
+        schema: {
+          response: { 202: z.looseObject({ id: z.string() }) },
+          params: Params,
+          body: SimulatorInbound,
+        },
         bodyLimit: 30 * 1024 * 1024,
       },
       async (req, reply) => {
@@ -30,17 +34,23 @@ export const simulatorRoutes =
     );
     app.get(
       '/simulator/:whatsappId/conversations',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: Params } },
+      { config: access.user, schema: { response: { 200: z.array(SimulatorCustomer) }, params: Params } },
       (req) => simulator.customers(req.tenant, req.params.whatsappId),
     );
     app.get(
       '/simulator/:whatsappId/conversations/:number',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: NumberParams } },
+      {
+        config: access.user,
+        schema: { response: { 200: z.array(SimulatorMessageView) }, params: NumberParams },
+      },
       (req) => simulator.conversation(req.tenant, req.params.whatsappId, req.params.number),
     );
     app.post(
       '/simulator/:whatsappId/read/:number',
-      { config: access.user, schema: { response: { 200: JsonAnswer }, params: NumberParams } },
+      {
+        config: access.user,
+        schema: { response: { 200: z.looseObject({ read: z.number() }) }, params: NumberParams },
+      },
       (req) => simulator.read(req.tenant, req.params.whatsappId, req.params.number),
     );
     app.get(

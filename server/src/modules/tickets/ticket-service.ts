@@ -60,7 +60,7 @@ export function ticketService(deps: {
     previousStatus?: string,
     previous?: Pick<TicketRow, 'queueId' | 'userId' | 'status'>,
   ) {
-    const payload = { action: 'update', ticket: view, previousStatus };
+    const payload = { action: 'update' as const, ticket: view, previousStatus };
     const before = previous ?? (previousStatus ? { ...view, status: previousStatus } : undefined);
     events.toRoom(ticketEventRooms(companyId, view, before), companyId, 'ticket', payload);
   }
@@ -343,7 +343,7 @@ export function ticketService(deps: {
     async remove(t: Tenant, id: number) {
       const r = await row(t, id);
       await db.delete(tickets).where(eq(tickets.id, id));
-      const payload = { action: 'delete', ticketId: id };
+      const payload = { action: 'delete' as const, ticketId: id };
       events.toRoom(ticketEventRooms(t.companyId, r), t.companyId, 'ticket', payload);
       return { message: 'Ticket deleted' };
     },

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { can, type Language, type UserInput, type UserUpdate } from '@recado/contracts';
+import { can, type Language, type UserInput, type UserEvent, type UserUpdate } from '@recado/contracts';
 import type { Db, Tx } from '../../db/client.js';
 import {
   companies,
@@ -41,7 +41,7 @@ export function userService({ db, events }: { db: Db; events: Events }) {
   const requireManager = (t: Tenant) => {
     if (!can(t, 'users:manage')) throw new AppError('ERR_NO_PERMISSION', 403);
   };
-  const emit = (companyId: number, payload: unknown) => events.toCompany(companyId, 'user', payload);
+  const emit = (companyId: number, payload: UserEvent) => events.toCompany(companyId, 'user', payload);
 
   /** A default connection must be one of the user's company. */
   const assertConnection = async (companyId: number, whatsappId: number | null | undefined) => {

@@ -1,6 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IdParam, JsonAnswer, WebhookDeliveryQuery, WebhookInput, WebhookUpdate } from '@recado/contracts';
+import {
+  IdParam,
+  MessageAnswer,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookDeliveryQuery,
+  WebhookInput,
+  WebhookSecret,
+  WebhookUpdate,
+} from '@recado/contracts';
 import type { WebhookService } from './webhook-service.js';
 import { patchSchema } from '../../http/patch-schema.js';
 import { access } from '../../http/access.js';
@@ -14,53 +24,60 @@ const DeliveryParam = z.object({
 export const webhookRoutes =
   (webhooks: WebhookService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/webhooks', { config: access.admin, schema: { response: { 200: JsonAnswer } } }, (req) =>
+    app.get('/webhooks', { config: access.admin, schema: { response: { 200: z.array(Webhook) } } }, (req) =>
       webhooks.list(req.tenant),
     );
     app.get(
       '/webhooks/:id',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.admin, schema: { response: { 200: Webhook }, params: IdParam } },
       (req) => webhooks.get(req.tenant, req.params.id),
     );
     app.post(
       '/webhooks',
-      { config: access.admin, schema: { response: { 201: JsonAnswer }, body: WebhookInput } },
+      {
+        config: access.admin,
+        schema: { response: { 201: Webhook.extend(WebhookSecret.shape) }, body: WebhookInput },
+      },
       async (req, reply) => reply.status(201).send(await webhooks.create(req.tenant, req.body)),
     );
     app.put(
       '/webhooks/:id',
       {
         config: access.admin,
-        schema: { response: { 200: JsonAnswer }, params: IdParam, body: patchSchema(WebhookUpdate) },
+        schema: { response: { 200: Webhook }, params: IdParam, body: patchSchema(WebhookUpdate) },
       },
       (req) => webhooks.update(req.tenant, req.params.id, req.body),
     );
     app.delete(
       '/webhooks/:id',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.admin, schema: { response: { 200: MessageAnswer }, params: IdParam } },
       (req) => webhooks.remove(req.tenant, req.params.id),
     );
     app.get(
       '/webhooks/:id/secret',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.admin, schema: { response: { 200: WebhookSecret }, params: IdParam } },
       (req) => webhooks.revealSecret(req.tenant, req.params.id),
     );
     app.post(
       '/webhooks/:id/secret',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: IdParam } },
+      { config: access.admin, schema: { response: { 200: WebhookSecret }, params: IdParam } },
       (req) => webhooks.regenerateSecret(req.tenant, req.params.id),
     );
     app.get(
       '/webhooks/:id/deliveries',
       {
         config: access.admin,
-        schema: { response: { 200: JsonAnswer }, params: IdParam, querystring: WebhookDeliveryQuery },
+        schema: {
+          response: { 200: WebhookDeliveryPage },
+          params: IdParam,
+          querystring: WebhookDeliveryQuery,
+        },
       },
       (req) => webhooks.deliveries(req.tenant, req.params.id, req.query.pageNumber),
     );
     app.post(
       '/webhooks/:id/deliveries/:deliveryId/resend',
-      { config: access.admin, schema: { response: { 200: JsonAnswer }, params: DeliveryParam } },
+      { config: access.admin, schema: { response: { 200: WebhookDelivery }, params: DeliveryParam } },
       (req) => webhooks.resend(req.tenant, req.params.id, req.params.deliveryId),
     );
   };

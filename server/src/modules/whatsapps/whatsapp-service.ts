@@ -333,7 +333,7 @@ export function whatsappService(deps: WhatsappServiceDeps) {
         .returning();
       if (!r) return;
       const [session] = await view([r]);
-      events.toAdmins(ref.companyId, 'whatsappSession', { action: 'update', session });
+      if (session) events.toAdmins(ref.companyId, 'whatsappSession', { action: 'update', session });
     },
 
     /** The company's default connection, or ERR_NO_DEF_WAPP_FOUND. */

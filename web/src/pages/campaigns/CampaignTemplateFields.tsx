@@ -5,6 +5,7 @@ import {
   CAMPAIGN_TEMPLATE_SOURCES,
   renderTemplate,
   templateNeeds,
+  type Campaign,
   type CampaignTemplate,
   type CampaignTemplateSource,
   type MessageTemplate,
@@ -33,12 +34,12 @@ export const emptyTemplateForm = (): TemplateForm => ({
   headerMediaUrl: '',
 });
 
-export const templateFormOf = (t: CampaignTemplate | null | undefined): TemplateForm =>
+export const templateFormOf = (t: Campaign['template'] | undefined): TemplateForm =>
   t
     ? {
         key: `${t.name}|${t.language}`,
-        variables: t.variables.map((v) => ({ source: v.source, text: v.text ?? '' })),
-        headerVariables: t.headerVariables.map((v) => ({ source: v.source, text: v.text ?? '' })),
+        variables: (t.variables ?? []).map((v) => ({ source: v.source, text: v.text ?? '' })),
+        headerVariables: (t.headerVariables ?? []).map((v) => ({ source: v.source, text: v.text ?? '' })),
         headerMediaUrl: t.headerMediaUrl ?? '',
       }
     : emptyTemplateForm();

@@ -9,14 +9,7 @@ import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
 import { useCompanyEvent } from '../../realtime/useCompanyEvent.js';
-import {
-  putTicket,
-  useDeleteTicket,
-  useTicket,
-  useUpdateTicket,
-  viewerOf,
-  type TicketEvent,
-} from '../../api/tickets.js';
+import { putTicket, useDeleteTicket, useTicket, useUpdateTicket, viewerOf } from '../../api/tickets.js';
 import type { TicketView } from '@recado/contracts';
 import { markTicketRead, useChatBox, type MessageView } from '../../api/messages.js';
 import { ChatHeader, type TicketAction } from './ChatHeader.js';
@@ -82,7 +75,7 @@ export function TicketChat({
   useChatBox(ticket?.id);
 
   // Deleted elsewhere while open: back to the list.
-  useCompanyEvent<TicketEvent>('ticket', (e) => {
+  useCompanyEvent('ticket', (e) => {
     if (e.action === 'delete' && ticket && Number(e.ticketId) === ticket.id) {
       if (!deletedHere.current) toast.info('tickets.deletedElsewhere');
       void navigate('/tickets', { replace: true });

@@ -6,7 +6,6 @@ import { useAuth } from '../../app/auth.js';
 import type { AuthUser } from '@recado/contracts';
 import { joinNotification } from '../../realtime/socket.js';
 import { useCompanyEvent } from '../../realtime/useCompanyEvent.js';
-import type { AppMessageEvent } from '../../api/messages.js';
 
 export const VOLUME_KEY = 'volume';
 
@@ -129,7 +128,7 @@ export function useTicketNotifications() {
     return joinNotification();
   }, [signedIn]);
 
-  useCompanyEvent<AppMessageEvent>(
+  useCompanyEvent(
     'appMessage',
     (e) => {
       if (!user || e.action !== 'create' || !e.message || e.message.fromMe) return;
