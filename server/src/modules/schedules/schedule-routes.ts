@@ -5,6 +5,7 @@ import {
   JsonAnswer,
   SCHEDULE_MEDIA_EXTENSIONS,
   SCHEDULE_MEDIA_TYPES,
+  ScheduleConnectionQuery,
   ScheduleInput,
   ScheduleListQuery,
   ScheduleUpdate,
@@ -29,6 +30,14 @@ export const scheduleRoutes =
         schema: { response: { 200: JsonAnswer }, querystring: ScheduleListQuery },
       },
       (req) => schedules.list(req.tenant, req.query),
+    );
+    app.get(
+      '/schedules/connection',
+      {
+        config: access.plan('useSchedules'),
+        schema: { response: { 200: JsonAnswer }, querystring: ScheduleConnectionQuery },
+      },
+      (req) => schedules.connection(req.tenant, req.query),
     );
     app.get(
       '/schedules/:id',
