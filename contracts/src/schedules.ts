@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Timestamp, type Wire, oneOf } from './responses.js';
 import { ListQuery } from './users.js';
+import { TemplateSendInput } from './templates.js';
 
 /**
  * Scheduled messages (docs/team-tools.md). A schedule waits as PENDENTE; at sendAt the sender claims it
@@ -23,20 +24,44 @@ export const SCHEDULE_PAST_TOLERANCE_MS = 5 * 60 * 1000;
 const Id = z.coerce.number().int().positive().max(2147483647);
 const When = z.coerce.date().refine((d) => !Number.isNaN(d.getTime()) && d.getUTCFullYear() < 10000, 'date');
 
-export const ScheduleInput = z.object({
-  body: z.string().trim().min(SCHEDULE_BODY_MIN).max(SCHEDULE_BODY_MAX),
+const ScheduleFields = z.object({
+  /** The text; with a template it is left out (the server stores the template's rendered text). */
+  body: z.string().trim().min(SCHEDULE_BODY_MIN).max(SCHEDULE_BODY_MAX).optional(),
   contactId: Id,
   sendAt: When,
   /** The connection to send on; left out: the contact's active ticket's, or the company's default one. */
   whatsappId: Id.nullable().optional(),
   /** The ticket it was scheduled from, when any. */
   ticketId: Id.nullable().optional(),
+  /**
+   * WhatsApp Cloud API (docs/cloud-api.md): an approved template of the schedule's connection, sent instead
+   * of free text, so it is delivered outside the customer's 24-hour window too. `null` on update drops it.
+   */
+  template: TemplateSendInput.nullable().optional(),
+});
+export const ScheduleInput = ScheduleFields.refine((s) => Boolean(s.body) || Boolean(s.template), {
+  message: 'body or template is required',
+  path: ['body'],
 });
 export type ScheduleInput = z.input<typeof ScheduleInput>;
 export type ScheduleInputParsed = z.infer<typeof ScheduleInput>;
 
-export const ScheduleUpdate = ScheduleInput.partial();
+export const ScheduleUpdate = ScheduleFields.partial();
 export type ScheduleUpdate = z.infer<typeof ScheduleUpdate>;
+
+/** GET /schedules/connection: the connection a schedule to this contact goes out on (the dialog asks). */
+export const ScheduleConnectionQuery = z.object({
+  contactId: Id,
+  whatsappId: Id.optional(),
+});
+export type ScheduleConnectionQuery = z.infer<typeof ScheduleConnectionQuery>;
+/** GET /schedules/connection: the connection a schedule for this contact would use (null: the company has none). */
+export const ScheduleConnection = z
+  .looseObject({
+    connection: z.looseObject({ id: z.number(), name: z.string(), channel: z.string() }).nullable(),
+  })
+  .meta({ id: 'ScheduleConnection' });
+export type ScheduleConnection = Wire<typeof ScheduleConnection>;
 
 /** GET /schedules: searchParam (body or contact name), pageNumber, contactId, and a sendAt range. */
 export const ScheduleListQuery = ListQuery.extend({
@@ -62,6 +87,16 @@ export const Schedule = z
     sendAt: Timestamp,
     sentAt: Timestamp.nullable(),
     status: oneOf(SCHEDULE_STATUSES),
+    /** Cloud API: the template it sends (then `body` is the template's rendered text). */
+    template: z
+      .looseObject({
+        name: z.string(),
+        language: z.string(),
+        variables: z.array(z.string()).optional(),
+        headerVariables: z.array(z.string()).optional(),
+        headerMediaUrl: z.string().optional(),
+      })
+      .nullable(),
     /** Why the send failed (status ERRO). */
     error: z.string().nullable(),
     mediaName: z.string().nullable(),

@@ -141,6 +141,7 @@ export function makeServices(deps: {
     clock,
     jobs,
     messages,
+    templates,
     emitTicket: tickets.emitTicket,
     bus,
     log,

@@ -157,7 +157,7 @@ async function customerWrote(page: Page, whatsappId: number, body: string, hours
 test('cloud api: 25 hours after the customer wrote, the attendant sends a template with a variable', async () => {
   const page = await newPage(browser);
   try {
-    const { whatsappId } = await cloudCompany(page, 'Oficial');
+    const { http, whatsappId } = await cloudCompany(page, 'Oficial');
     await customerWrote(page, whatsappId, 'Vocês ainda têm o modelo azul?', 25);
 
     await page.goto('/tickets');
@@ -213,6 +213,34 @@ test('cloud api: 25 hours after the customer wrote, the attendant sends a templa
     });
     // Still outside the window: the template composer stays.
     await page.getByTestId('window-notice').waitFor();
+
+    // A schedule to this customer: the 24-hour note and "Send a template" with the same picker and preview.
+    await page.getByTestId('chat-schedule').click();
+    const dialog = page.getByTestId('schedule-dialog');
+    await dialog.getByTestId('schedule-template-note').waitFor(LONG);
+    await dialog.getByTestId('schedule-use-template').check();
+    await dialog.getByRole('combobox', { name: 'Modelo' }).click();
+    await page.getByRole('option', { name: 'retomar · pt_BR' }).click();
+    await page.getByRole('listbox').waitFor({ state: 'hidden' });
+    assert.equal(await dialog.getByTestId('schedule-body').count(), 0, 'no free text with a template');
+    await dialog.getByTestId('template-var-1').fill('Marta');
+    await dialog
+      .getByTestId('template-preview')
+      .filter({ hasText: 'Olá Marta! Podemos continuar o seu atendimento?' })
+      .waitFor();
+    await screenshot(page, 'cloud-template-schedule');
+    await dialog.getByTestId('schedule-save').click();
+    await dialog.waitFor({ state: 'hidden', ...LONG });
+    const { schedules } = await http.get<{
+      schedules: { template: { name: string; variables: string[] } | null; body: string }[];
+    }>('/schedules');
+    assert.equal(schedules.length, 1);
+    assert.deepEqual(schedules[0]!.template, {
+      name: 'retomar',
+      language: 'pt_BR',
+      variables: ['Marta'],
+      headerVariables: [],
+    });
   } finally {
     await page.context().close();
   }

@@ -1,8 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { companies, timestamps } from './platform.js';
 import { contacts, tickets, whatsapps } from './messaging.js';
 import { users } from './users.js';
+
+/** A schedule's Cloud API template: what `TemplateSendInput` (contracts) parses to. */
+export interface ScheduleTemplate {
+  name: string;
+  language: string;
+  variables: string[];
+  headerVariables: string[];
+  headerMediaUrl?: string;
+}
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -61,6 +70,8 @@ export const schedules = pgTable(
     sentTicketId: integer('sent_ticket_id').references(() => tickets.id, { onDelete: 'set null' }),
     mediaPath: text('media_path'),
     mediaName: text('media_name'),
+    /** Cloud API: the template sent instead of free text (docs/cloud-api.md). */
+    template: jsonb('template').$type<ScheduleTemplate>(),
     ...timestamps,
   },
   (t) => [

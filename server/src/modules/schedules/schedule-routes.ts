@@ -6,6 +6,8 @@ import {
   SCHEDULE_MEDIA_EXTENSIONS,
   SCHEDULE_MEDIA_TYPES,
   Schedule,
+  ScheduleConnection,
+  ScheduleConnectionQuery,
   ScheduleInput,
   ScheduleListQuery,
   ScheduleUpdate,
@@ -31,6 +33,14 @@ export const scheduleRoutes =
         schema: { response: { 200: hasMoreOf('schedules', Schedule) }, querystring: ScheduleListQuery },
       },
       (req) => schedules.list(req.tenant, req.query),
+    );
+    app.get(
+      '/schedules/connection',
+      {
+        config: access.plan('useSchedules'),
+        schema: { response: { 200: ScheduleConnection }, querystring: ScheduleConnectionQuery },
+      },
+      (req) => schedules.connection(req.tenant, req.query),
     );
     app.get(
       '/schedules/:id',

@@ -1,8 +1,11 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import {
   PAGE_SIZE,
+  SCHEDULE_BODY_MAX,
   SCHEDULE_PAST_TOLERANCE_MS,
   type Schedule,
+  type ScheduleConnection,
+  type ScheduleConnectionQuery,
   type ScheduleEvent,
   type ScheduleInputParsed,
   type ScheduleListQuery,
@@ -12,12 +15,21 @@ import {
 import type { Db } from '../../db/client.js';
 import { z } from 'zod';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
-import { contacts, schedules, ticketHistories, tickets, users, whatsapps } from '../../db/schema/index.js';
+import {
+  contacts,
+  schedules,
+  ticketHistories,
+  tickets,
+  users,
+  whatsapps,
+  type ScheduleTemplate,
+} from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { MessageService } from '../messages/message-service.js';
+import type { MessageTemplateService } from '../message-templates/message-template-service.js';
 import type { UploadedFile } from '../quick-messages/quick-message-service.js';
 import { mimeOf } from '../../http/uploads.js';
 import { containsText } from '../../lib/sql.js';
@@ -62,6 +74,8 @@ export function scheduleService(deps: {
   clock: ScheduleClock;
   jobs: ScheduleJobs;
   messages: MessageService;
+  /** Cloud API templates: checked when a schedule is saved and again when it is sent. */
+  templates?: Pick<MessageTemplateService, 'prepareSend'>;
   emitTicket: (companyId: number, view: TicketView) => void;
   /** ticket.created for the tickets a firing schedule opens (webhooks listen). */
   bus?: Pick<DomainBus, 'emit'>;
@@ -92,6 +106,7 @@ export function scheduleService(deps: {
     sendAt: s.sendAt.toISOString(),
     sentAt: s.sentAt?.toISOString() ?? null,
     status: s.status as ScheduleStatus,
+    template: s.template ?? null,
     error: s.error,
     mediaName: s.mediaName,
     mediaPath: s.mediaPath ? `/api/schedules/${s.id}/media` : null,
@@ -144,6 +159,57 @@ export function scheduleService(deps: {
     }
     if (input.sendAt && input.sendAt.getTime() < clock.now().getTime() - SCHEDULE_PAST_TOLERANCE_MS)
       throw new AppError('ERR_VALIDATION', 400, 'sendAt is in the past');
+  }
+
+  /**
+   * The connection a schedule goes out on, as `ticketFor` picks it when it falls due: the one it names,
+   * else the contact's active ticket's, else the company's default. Null when there is none.
+   */
+  async function connectionFor(companyId: number, contactId: number, whatsappId: number | null) {
+    let id = whatsappId;
+    if (!id) {
+      const [active] = await db
+        .select({ whatsappId: tickets.whatsappId })
+        .from(tickets)
+        .where(
+          and(
+            eq(tickets.companyId, companyId),
+            eq(tickets.contactId, contactId),
+            sql`${tickets.status} <> 'closed'`,
+          ),
+        )
+        .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+        .limit(1);
+      id = active?.whatsappId ?? null;
+    }
+    const [w] = await db
+      .select({ id: whatsapps.id, name: whatsapps.name, channel: whatsapps.channel })
+      .from(whatsapps)
+      .where(
+        and(eq(whatsapps.companyId, companyId), id ? eq(whatsapps.id, id) : eq(whatsapps.isDefault, true)),
+      )
+      .limit(1);
+    return w ?? null;
+  }
+
+  /**
+   * A template schedule (docs/cloud-api.md): its connection must be a Cloud API one with that template
+   * stored, approved, and given the right number of values (the ticket send's checks and codes). Answers
+   * the connection it is pinned to and the text it is stored with.
+   */
+  async function checkTemplate(
+    companyId: number,
+    contactId: number,
+    whatsappId: number | null,
+    template: ScheduleTemplate,
+  ) {
+    const w = await connectionFor(companyId, contactId, whatsappId);
+    if (!w) throw new AppError(whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND', 404);
+    if (w.channel !== 'cloud_api')
+      throw new AppError('ERR_VALIDATION', 400, 'Only a WhatsApp Cloud API connection sends templates');
+    if (!deps.templates) throw new AppError('ERR_NO_TEMPLATE_FOUND', 404);
+    const prepared = await deps.templates.prepareSend(companyId, w.id, template);
+    return { whatsappId: w.id, body: truncate(prepared.body, SCHEDULE_BODY_MAX) };
   }
 
   /** Sends the schedule at its time (registered by app.ts). */
@@ -299,16 +365,24 @@ export function scheduleService(deps: {
     let outcome: Partial<Row>;
     try {
       const ticket = await ticketFor(claimed);
-      const file = claimed.mediaPath
-        ? {
-            mimetype: mimeOf(claimed.mediaName ?? claimed.mediaPath),
-            filename: claimed.mediaName ?? 'image.jpg',
-            data: await media.read(claimed.mediaPath),
-            asVoice: false,
-          }
-        : undefined;
+      // A template is checked again: Meta may have paused or removed it since the schedule was saved.
+      const prepared =
+        claimed.template && ticket.whatsappId
+          ? await deps.templates?.prepareSend(claimed.companyId, ticket.whatsappId, claimed.template)
+          : undefined;
+      if (claimed.template && !prepared) throw new AppError('ERR_NO_TEMPLATE_FOUND', 404);
+      const file =
+        claimed.mediaPath && !prepared
+          ? {
+              mimetype: mimeOf(claimed.mediaName ?? claimed.mediaPath),
+              filename: claimed.mediaName ?? 'image.jpg',
+              data: await media.read(claimed.mediaPath),
+              asVoice: false,
+            }
+          : undefined;
       await deps.messages.deliver(claimed.companyId, ticket, {
-        body: claimed.body,
+        body: prepared?.body ?? claimed.body,
+        ...(prepared ? { template: prepared.template } : {}),
         file,
         userId: claimed.userId,
         onStored: async (tx) => {
@@ -333,7 +407,10 @@ export function scheduleService(deps: {
   async function insert(
     companyId: number,
     userId: number | null,
-    input: Pick<ScheduleInputParsed, 'body' | 'contactId' | 'sendAt' | 'whatsappId' | 'ticketId'>,
+    input: Pick<ScheduleInputParsed, 'contactId' | 'sendAt' | 'whatsappId' | 'ticketId'> & {
+      body: string;
+      template?: ScheduleTemplate | null;
+    },
   ) {
     const created = await db.transaction(async (tx) => {
       const [r] = await tx
@@ -346,6 +423,7 @@ export function scheduleService(deps: {
           whatsappId: input.whatsappId ?? null,
           userId,
           sendAt: input.sendAt,
+          template: input.template ?? null,
           status: 'PENDENTE',
         })
         .returning();
@@ -383,15 +461,29 @@ export function scheduleService(deps: {
 
     get: async (t: Tenant, id: number) => view(await load(t.companyId, id)),
 
+    /** The connection a schedule to this contact would go out on (the dialog offers templates on Cloud API). */
+    async connection(t: Tenant, q: ScheduleConnectionQuery): Promise<ScheduleConnection> {
+      await checkRefs(t, { contactId: q.contactId, whatsappId: q.whatsappId });
+      return { connection: await connectionFor(t.companyId, q.contactId, q.whatsappId ?? null) };
+    },
+
     async create(t: Tenant, input: ScheduleInputParsed) {
       await checkRefs(t, input);
-      return insert(t.companyId, t.userId, input);
+      if (!input.template) return insert(t.companyId, t.userId, { ...input, body: input.body ?? '' });
+      // Pinned to the connection the template belongs to.
+      const pinned = await checkTemplate(
+        t.companyId,
+        input.contactId,
+        input.whatsappId ?? null,
+        input.template,
+      );
+      return insert(t.companyId, t.userId, { ...input, ...pinned });
     },
 
     /** A schedule made through the external API (docs/external-api.md): no author, refs already checked. */
     async createFromApi(
       companyId: number,
-      input: Pick<ScheduleInputParsed, 'body' | 'contactId' | 'sendAt' | 'whatsappId'>,
+      input: Pick<ScheduleInputParsed, 'contactId' | 'sendAt' | 'whatsappId'> & { body: string },
     ) {
       if (input.sendAt.getTime() < clock.now().getTime() - SCHEDULE_PAST_TOLERANCE_MS)
         throw new AppError('ERR_VALIDATION', 400, 'sendAt is in the past');
@@ -399,17 +491,29 @@ export function scheduleService(deps: {
     },
 
     async update(t: Tenant, id: number, input: ScheduleUpdate) {
-      await changeable(t, id);
+      const { s: current } = await changeable(t, id);
       await checkRefs(t, input);
+      const template = input.template === undefined ? current.template : input.template;
+      let pinned: { whatsappId?: number | null; body?: string } = {};
+      if (template)
+        pinned = await checkTemplate(
+          t.companyId,
+          input.contactId ?? current.contactId,
+          input.whatsappId === undefined ? current.whatsappId : input.whatsappId,
+          template,
+        );
+      else if (input.template === null && !input.body)
+        throw new AppError('ERR_VALIDATION', 400, 'body is required without a template');
       const updated = await db.transaction(async (tx) => {
         const [r] = await tx
           .update(schedules)
           .set({
-            body: input.body,
+            body: pinned.body ?? input.body,
             contactId: input.contactId,
             sendAt: input.sendAt,
-            whatsappId: input.whatsappId,
+            whatsappId: pinned.whatsappId ?? input.whatsappId,
             ticketId: input.ticketId,
+            template: input.template === undefined ? undefined : input.template,
             // A failed schedule that is edited waits to be sent again.
             status: 'PENDENTE',
             error: null,
@@ -452,6 +556,7 @@ export function scheduleService(deps: {
 
     async setMedia(t: Tenant, id: number, file: UploadedFile) {
       const { s } = await changeable(t, id);
+      if (s.template) throw new AppError('ERR_VALIDATION', 400, 'A template schedule takes no attachment');
       const path = await media.save(t.companyId, file.data, file.filename, 'schedules');
       const [r] = await db
         .update(schedules)

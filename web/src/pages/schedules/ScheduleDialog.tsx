@@ -11,7 +11,9 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
+  FormControlLabel,
   Stack,
+  Switch,
   TextField,
   Typography,
 } from '@mui/material';
@@ -27,6 +29,7 @@ import {
   formatNumber,
   type ContactPage,
   type Schedule,
+  type ScheduleConnection,
 } from '@recado/contracts';
 import { api } from '../../api/client.js';
 import { useAuth } from '../../app/auth.js';
@@ -36,6 +39,7 @@ import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
 import { useDebouncedValue } from '../../components/useDebouncedValue.js';
 import { fromLocalInput, toLocalInput } from './schedule-time.js';
 import { formatDateTime } from '../../i18n/format.js';
+import { TemplateFields, useTemplateDraft } from '../../components/templates/TemplateFields.js';
 
 interface ContactOption {
   id: number;
@@ -108,19 +112,42 @@ export function ScheduleDialog({
     retry: false,
   });
 
+  // The connection the schedule goes out on: a Cloud API one offers templates (docs/cloud-api.md).
+  const connection = useQuery({
+    queryKey: ['schedules', 'connection', contact?.id ?? 0, schedule?.whatsappId ?? 0],
+    queryFn: () =>
+      api.get<ScheduleConnection>('/schedules/connection', {
+        contactId: contact!.id,
+        ...(schedule?.whatsappId ? { whatsappId: schedule.whatsappId } : {}),
+      }),
+    enabled: open && Boolean(contact),
+    retry: false,
+  });
+  const cloud = connection.data?.connection?.channel === 'cloud_api' ? connection.data.connection : null;
+  const template = useTemplateDraft(cloud?.id);
+  const resetTemplate = template.reset;
+  const [useTemplate, setUseTemplate] = useState(false);
+  const withTemplate = Boolean(cloud) && useTemplate;
+
   const [body, setBody] = useState('');
   const [sendAt, setSendAt] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [dropMedia, setDropMedia] = useState(false);
-  const [errors, setErrors] = useState<{ contact?: string; body?: string; sendAt?: string; file?: string }>(
-    {},
-  );
+  const [errors, setErrors] = useState<{
+    contact?: string;
+    body?: string;
+    sendAt?: string;
+    file?: string;
+    template?: string;
+  }>({});
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   useEffect(() => {
     if (!open) return;
     setBody(schedule?.body ?? '');
+    setUseTemplate(Boolean(schedule?.template));
+    resetTemplate(schedule?.template);
     setSendAt(
       toLocalInput(
         schedule
@@ -133,7 +160,7 @@ export function ScheduleDialog({
     setFile(null);
     setDropMedia(false);
     setErrors({});
-  }, [open, schedule, defaultSendAt]);
+  }, [open, schedule, defaultSendAt, resetTemplate]);
 
   const sent = Boolean(schedule?.sentAt) || schedule?.status === 'ENVIADA';
   const sending = schedule?.status === 'AGENDADA';
@@ -151,25 +178,30 @@ export function ScheduleDialog({
     const when = fromLocalInput(sendAt);
     const next = {
       contact: contact ? undefined : t('common.required'),
-      body: !body.trim()
-        ? t('common.required')
-        : body.trim().length < SCHEDULE_BODY_MIN
-          ? t('schedules.bodyTooShort')
-          : undefined,
+      body: withTemplate
+        ? undefined
+        : !body.trim()
+          ? t('common.required')
+          : body.trim().length < SCHEDULE_BODY_MIN
+            ? t('schedules.bodyTooShort')
+            : undefined,
       sendAt: !when ? t('common.required') : undefined,
+      template: withTemplate && !template.input ? t('common.required') : undefined,
     };
     setErrors(next);
-    if (next.contact || next.body || next.sendAt || !contact || !when) return;
+    if (next.contact || next.body || next.sendAt || next.template || !contact || !when) return;
     setBusy(true);
     try {
       const input = {
-        body: body.trim(),
+        ...(withTemplate && template.input
+          ? { template: template.input }
+          : { body: body.trim(), ...(schedule?.template ? { template: null } : {}) }),
         contactId: contact.id,
         sendAt: when.toISOString(),
         ...(!schedule && ticketId ? { ticketId } : {}),
       };
       const saved = await save.mutateAsync({ id: schedule?.id, input });
-      if (file) await media.upload.mutateAsync({ id: saved.id, file });
+      if (file && !withTemplate) await media.upload.mutateAsync({ id: saved.id, file });
       else if (dropMedia && schedule?.mediaPath) await media.remove.mutateAsync(saved.id);
       toast.success('schedules.saved');
       onClose();
@@ -265,23 +297,55 @@ export function ScheduleDialog({
                 />
               )}
             />
-            <TextField
-              label={t('schedules.body')}
-              value={body}
-              onChange={(e) => {
-                setBody(e.target.value);
-                setErrors((x) => ({ ...x, body: undefined }));
-              }}
-              required
-              multiline
-              minRows={3}
-              maxRows={10}
-              disabled={readOnly}
-              autoFocus={!readOnly}
-              error={Boolean(errors.body)}
-              helperText={errors.body}
-              slotProps={{ htmlInput: { maxLength: SCHEDULE_BODY_MAX, 'data-testid': 'schedule-body' } }}
-            />
+            {cloud ? (
+              <Alert severity="info" data-testid="schedule-template-note" sx={{ py: 0 }}>
+                {t('schedules.templateNote')}
+              </Alert>
+            ) : null}
+            {cloud ? (
+              <FormControlLabel
+                control={
+                  <Switch
+                    checked={useTemplate}
+                    disabled={readOnly}
+                    onChange={(e) => {
+                      setUseTemplate(e.target.checked);
+                      setErrors((x) => ({ ...x, body: undefined, template: undefined }));
+                    }}
+                    slotProps={{ input: { 'data-testid': 'schedule-use-template' } as object }}
+                  />
+                }
+                label={t('schedules.useTemplate')}
+              />
+            ) : null}
+            {withTemplate ? (
+              <Stack spacing={1.25} data-testid="schedule-template">
+                <TemplateFields draft={template} disabled={readOnly} />
+                {errors.template ? (
+                  <Typography variant="body2" color="error">
+                    {errors.template}
+                  </Typography>
+                ) : null}
+              </Stack>
+            ) : (
+              <TextField
+                label={t('schedules.body')}
+                value={body}
+                onChange={(e) => {
+                  setBody(e.target.value);
+                  setErrors((x) => ({ ...x, body: undefined }));
+                }}
+                required
+                multiline
+                minRows={3}
+                maxRows={10}
+                disabled={readOnly}
+                autoFocus={!readOnly}
+                error={Boolean(errors.body)}
+                helperText={errors.body}
+                slotProps={{ htmlInput: { maxLength: SCHEDULE_BODY_MAX, 'data-testid': 'schedule-body' } }}
+              />
+            )}
             <TextField
               type="datetime-local"
               label={t('schedules.sendAt')}
@@ -296,7 +360,14 @@ export function ScheduleDialog({
               helperText={errors.sendAt}
               slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'schedule-send-at' } }}
             />
-            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+            <Box
+              sx={{
+                display: withTemplate ? 'none' : 'flex',
+                alignItems: 'center',
+                gap: 1,
+                flexWrap: 'wrap',
+              }}
+            >
               <input
                 ref={fileInput}
                 type="file"
