@@ -176,6 +176,7 @@ GET    /api/campaign-settings                           user + useCampaigns
 POST   /api/campaign-settings                           admin + useCampaigns
 GET    /api/campaigns                                   user + useCampaigns
 GET    /api/campaigns/:id                               user + useCampaigns
+GET    /api/campaigns/:id/shippings                     user + useCampaigns
 POST   /api/campaigns                                   admin + useCampaigns
 PUT    /api/campaigns/:id                               admin + useCampaigns
 DELETE /api/campaigns/:id                               admin + useCampaigns
@@ -205,6 +206,7 @@ POST   /api/quick-messages/:id/media-upload             user
 DELETE /api/quick-messages/:id/media-upload             user
 GET    /api/quick-messages/:id/media                    user
 GET    /api/schedules                                   user + useSchedules
+GET    /api/schedules/connection                        user + useSchedules
 GET    /api/schedules/:id                               user + useSchedules
 POST   /api/schedules                                   user + useSchedules
 PUT    /api/schedules/:id                               user + useSchedules

@@ -7,12 +7,13 @@ export interface EngineConn {
 }
 
 /**
- * Every event a socket is sent in one turn of the event loop leaves in one system call. Engine.IO writes each
+ * Every event a socket is sent in one synchronous run leaves in one system call. Engine.IO writes each
  * packet as it comes: the first goes to the WebSocket at once and the rest wait for that write to finish,
  * then go one frame, one `writev`, each. A message the pipeline stores is two events (the message and the
  * ticket) to every agent socket following it, so each socket cost two or more system calls a message, which
  * was a third of the server's time in `bench:sockets` (docs/benchmarks.md). Here the flush waits for the end
- * of the current turn (`process.nextTick`: after the code that emits, before any I/O), and the frames then
+ * of the synchronous run that emitted (`queueMicrotask`: still before the HTTP answer of the request that
+ * caused the event, as it was), and the frames then
  * written to a WebSocket's TCP socket are corked together. Order and back-pressure are Engine.IO's, unchanged.
  */
 export function coalesceWrites(conn: EngineConn): void {
@@ -33,6 +34,6 @@ export function coalesceWrites(conn: EngineConn): void {
   conn.flush = () => {
     if (queued) return;
     queued = true;
-    process.nextTick(run);
+    queueMicrotask(run);
   };
 }
