@@ -311,7 +311,7 @@ describe('contact lists', () => {
       await t.as(c.admin).get(`/contact-list-items?contactListId=${list.id}&searchParam=hugo`)
     ).json();
     expect(JSON.stringify(hugo)).toContain('5511955554444');
-  });
+  }, 90_000); // a spreadsheet parse and two uploads: allow for a loaded machine (it timed out at 30 s beside the browser suite)
 
   test('live events per company and per list', async () => {
     const c = await t.company('Live');
