@@ -1,13 +1,12 @@
-import { and, eq } from 'drizzle-orm';
 import {
   CLOUD_API_RATE_LIMIT_CODES,
   templateNeeds,
   type CampaignTemplate,
   type CampaignTemplateValue,
 } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
 import { messageTemplates } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { storedTemplate } from '../message-templates/message-template-service.js';
 import type { Recipient } from './campaign-message.js';
 
 /**
@@ -18,25 +17,7 @@ import type { Recipient } from './campaign-message.js';
 export type StoredTemplate = typeof messageTemplates.$inferSelect;
 
 /** The template stored for the campaign's connection (of this company), or null. */
-export async function storedTemplate(
-  db: Db,
-  companyId: number,
-  whatsappId: number,
-  t: Pick<CampaignTemplate, 'name' | 'language'>,
-): Promise<StoredTemplate | null> {
-  const [row] = await db
-    .select()
-    .from(messageTemplates)
-    .where(
-      and(
-        eq(messageTemplates.companyId, companyId),
-        eq(messageTemplates.whatsappId, whatsappId),
-        eq(messageTemplates.name, t.name),
-        eq(messageTemplates.language, t.language),
-      ),
-    );
-  return row ?? null;
-}
+export { storedTemplate };
 
 /** On save: the template exists, is approved, and every one of its values has a source. */
 export function checkTemplateMapping(row: StoredTemplate | null, t: CampaignTemplate) {

@@ -43,6 +43,27 @@ const components = (t: GraphTemplate): TemplateComponent[] =>
       ...(Array.isArray(c.buttons) ? { buttons: c.buttons as TemplateComponent['buttons'] } : {}),
     }));
 
+/** A connection's stored template by name and language, of this company; null when Meta never listed it. */
+export async function storedTemplate(
+  db: Db,
+  companyId: number,
+  whatsappId: number,
+  t: { name: string; language: string },
+): Promise<typeof messageTemplates.$inferSelect | null> {
+  const [row] = await db
+    .select()
+    .from(messageTemplates)
+    .where(
+      and(
+        eq(messageTemplates.companyId, companyId),
+        eq(messageTemplates.whatsappId, whatsappId),
+        eq(messageTemplates.name, t.name),
+        eq(messageTemplates.language, t.language),
+      ),
+    );
+  return row ?? null;
+}
+
 /**
  * Checks values against a stored template (approved, exactly the values it asks for) and answers Graph's
  * `template` object with the text the message is stored with. Shared by ticket sends and campaigns.
@@ -209,17 +230,7 @@ export function messageTemplateService(deps: {
     whatsappId: number,
     input: TemplateSendInput,
   ): Promise<{ template: TemplateSend; body: string }> {
-    const [row] = await db
-      .select()
-      .from(messageTemplates)
-      .where(
-        and(
-          eq(messageTemplates.companyId, companyId),
-          eq(messageTemplates.whatsappId, whatsappId),
-          eq(messageTemplates.name, input.name),
-          eq(messageTemplates.language, input.language),
-        ),
-      );
+    const row = await storedTemplate(db, companyId, whatsappId, input);
     if (!row)
       throw new AppError('ERR_NO_TEMPLATE_FOUND', 404, `No template ${input.name} (${input.language})`);
     return templateSendOf(row, input);
