@@ -67,17 +67,22 @@ test('internal chat: A starts a chat with B and writes; B sees the dot and the p
     await pageA.getByTestId('chat-edit').waitFor(LONG);
     assert.equal(await pageA.getByTestId('chat-delete').count(), 1);
 
-    // Enter sends; whitespace-only is not sent.
+    // Enter sends and empties the input at once, so the next message is typed while the first is on its way;
+    // whitespace-only is not sent; the two arrive in the order typed.
     const input = pageA.getByTestId('chat-input');
     await input.fill('Bom dia, Bruno! Pode cobrir o turno?');
     await input.press('Enter');
-    await messages(pageA).filter({ hasText: 'Pode cobrir o turno?' }).waitFor(LONG);
+    assert.equal(await input.inputValue(), '');
     await input.fill('   ');
     await input.press('Enter');
     await input.fill('Obrigada!');
     await input.press('Enter');
     await messages(pageA).filter({ hasText: 'Obrigada!' }).waitFor(LONG);
-    assert.equal(await messages(pageA).count(), 2);
+    await messages(pageA).filter({ hasText: 'Pode cobrir o turno?' }).waitFor(LONG);
+    assert.deepEqual(
+      (await messages(pageA).allInnerTexts()).map((t) => t.split('\n')[0]),
+      ['Bom dia, Bruno! Pode cobrir o turno?', 'Obrigada!'],
+    );
     await screenshot(pageA, 'chats-light');
 
     // B, elsewhere in the app: the side menu dot and the popover, live.

@@ -7,6 +7,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Chat } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
+import { useToast } from '../../app/useToast.js';
 import { useDateFormat } from '../../i18n/format.js';
 import { useChatMessages, useMarkChatRead, useSendChatMessage } from '../../api/chats.js';
 
@@ -21,6 +22,7 @@ export function ChatPane({ chat, onEdit, onDelete }: { chat: Chat; onEdit(): voi
   const { messages, hasNextPage, isFetchingNextPage, fetchNextPage, isLoading } = useChatMessages(chat.id);
   const send = useSendChatMessage(chat.id);
   const markRead = useMarkChatRead();
+  const toast = useToast();
   const [text, setText] = useState('');
   const scroller = useRef<HTMLDivElement>(null);
   const isOwner = chat.ownerId === user?.id;
@@ -51,11 +53,21 @@ export function ChatPane({ chat, onEdit, onDelete }: { chat: Chat; onEdit(): voi
     if (el && el.scrollTop < LOAD_OLDER_MARGIN_PX && hasNextPage && !isFetchingNextPage) void fetchNextPage();
   };
 
+  // Sends leave one after another, in the order typed; the input empties at once so the next message can be
+  // written while the last one is on its way (its event may well arrive before its answer).
+  const outbox = useRef<Promise<unknown>>(Promise.resolve());
   const submit = () => {
     const message = text.trim();
     // docs/internal-chat.md: whitespace-only is not sent.
-    if (!message || send.isPending) return;
-    send.mutate(message, { onSuccess: () => setText('') });
+    if (!message) return;
+    setText('');
+    outbox.current = outbox.current.then(() =>
+      send.mutateAsync(message).catch((err: unknown) => {
+        toast.error(err);
+        // Not stored: give the text back unless something new was typed.
+        setText((current) => current || message);
+      }),
+    );
   };
 
   const others = chat.users.filter((u) => u.userId !== user?.id).map((u) => u.user.name);
@@ -215,7 +227,7 @@ export function ChatPane({ chat, onEdit, onDelete }: { chat: Chat; onEdit(): voi
               color="primary"
               aria-label={t('chats.send')}
               onClick={submit}
-              disabled={!text.trim() || send.isPending}
+              disabled={!text.trim()}
               data-testid="chat-send"
             >
               <SendIcon />
