@@ -14,6 +14,23 @@ export const SUPER = { email: 'super@test.local', password: 'Super@12345' };
 /** A fresh database for one test file (PGlite in memory, or its own database on DATABASE_URL's server). */
 export const freshDatabase = () => scratchDatabase(process.env.DATABASE_URL);
 
+/**
+ * A PostgreSQL server for tests that need one (two pools on one database, LISTEN/NOTIFY): DATABASE_URL, or
+ * the local one when it answers; undefined otherwise (those tests are skipped).
+ */
+export async function reachablePostgres(): Promise<string | undefined> {
+  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  try {
+    const { default: pg } = await import('pg');
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+    await c.connect();
+    await c.end();
+    return url;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface Session {
   token: string;
   cookie: string;

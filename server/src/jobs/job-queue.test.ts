@@ -4,6 +4,7 @@ import pino from 'pino';
 import { openDatabase, type Database } from '../db/client.js';
 import { executeRows } from '../db/rows.js';
 import { scratchDatabase } from '../db/scratch.js';
+import { reachablePostgres } from '../../test/helpers.js';
 import { manualClock } from '../lib/clock.js';
 import { z } from 'zod';
 import { defineJob, jobQueue, noPayload } from './job-queue.js';
@@ -29,18 +30,7 @@ const jobRow = async (db: Database, kind: string) =>
   ).rows;
 
 /** A PostgreSQL server for the two-process tests: DATABASE_URL, or the local one when it answers. */
-const pgUrl = await (async () => {
-  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  try {
-    const { default: pg } = await import('pg');
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-    await c.connect();
-    await c.end();
-    return url;
-  } catch {
-    return undefined;
-  }
-})();
+const pgUrl = await reachablePostgres();
 
 describe('job queue (one process)', () => {
   let database: Awaited<ReturnType<typeof scratchDatabase>>;

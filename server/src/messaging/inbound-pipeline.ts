@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { rooms, type TicketView } from '@recado/contracts';
 import type { Db } from '../db/client.js';
 import { contacts, inboundFailures, messages, tickets } from '../db/schema/index.js';
@@ -80,12 +80,13 @@ export function inboundPipeline(deps: {
   bus?: Pick<DomainBus, 'emit'>;
   /**
    * Looks first at each customer message (ratings: an answer to a resolved ticket's rating question is
-   * stored there and never opens a ticket). `take` answers a result when it took the message;
-   * `waitingSenders` says which senders (numbers or hidden ids) `take` may want, so only those leave the batch.
+   * stored there and never opens a ticket). `take` answers a result when it took the message; `held` is the
+   * SQL condition, on an input row (`input.number`, `input.lid`), of the senders `take` may want: the batch
+   * statement leaves those out and they go one by one through `take`, so a batch costs no look-up of its own.
    */
   intercept?: {
     take(ref: ConnectionRef, m: InboundMessage): Promise<InboundResult | undefined>;
-    waitingSenders(ref: ConnectionRef, ms: InboundMessage[]): Promise<Set<string>>;
+    held(ref: ConnectionRef): SQL;
   };
 }) {
   const { db, events } = deps;
@@ -210,7 +211,8 @@ export function inboundPipeline(deps: {
     ref: ConnectionRef,
     items: Item[],
     calls: boolean,
-  ): Promise<{ stored: Map<number, Stored>; duplicates: Set<number> }> {
+    held?: SQL,
+  ): Promise<{ stored: Map<number, Stored>; duplicates: Set<number>; held: Set<number> }> {
     const now = new Date().toISOString();
     const rows = items.map(({ m, mediaPath, mediaName }, i) => ({
       i,
@@ -254,6 +256,7 @@ export function inboundPipeline(deps: {
     const tid = sql.raw('t.id');
     const result = await executeRows<{
       duplicates: number[];
+      held: number[];
       i: number;
       contact: Record<string, unknown> | null;
       ticket: Record<string, unknown> | null;
@@ -267,8 +270,11 @@ export function inboundPipeline(deps: {
             lid text, is_group boolean, provider_id text, body text, media_type text, media_url text,
             media_name text, from_me boolean, participant text, data jsonb, created_at timestamptz,
             preview text, unread int, quoted text, referral jsonb)),
-        x as (select * from input where not exists (
+        d as (select i from input where exists (
           select 1 from messages m where m.whatsapp_id = ${wid} and m.provider_id = input.provider_id)),
+        -- Senders an interceptor may take: left out here, stored one by one after it looked.
+        hd as (select i from input where ${held ?? sql`false`} and i not in (select i from d)),
+        x as (select * from input where i not in (select i from d) and i not in (select i from hd)),
         cn as (insert into contacts (company_id, name, number, lid, is_group)
           select ${cid}, x.name, x.number, x.lid, x.is_group from x where x.number <> '' order by x.number
           on conflict (company_id, number) where number <> '' do update set
@@ -307,7 +313,7 @@ export function inboundPipeline(deps: {
           order by x.i
           on conflict do nothing
           returning *)
-      select g.guard, g.duplicates, c.i, row_to_json(c) as contact, row_to_json(t) as ticket,
+      select g.guard, g.duplicates, g.held, c.i, row_to_json(c) as contact, row_to_json(t) as ticket,
         json_build_object(
           'queue', (select json_build_object('id', y.id, 'name', y.name, 'color', y.color)
             from queues y where y.id = t.queue_id),
@@ -322,9 +328,10 @@ export function inboundPipeline(deps: {
             ${trackingFor(tid)})) as extra,
         row_to_json(n) as message, row_to_json(q) as quoted
       from (select 1 / (case when (select count(*) from n) < (select count(*) from t) then 0 else 1 end) as guard,
-          (select coalesce(json_agg(i), '[]') from input where i not in (select i from x)) as duplicates) g
+          (select coalesce(json_agg(i), '[]') from d) as duplicates,
+          (select coalesce(json_agg(i), '[]') from hd) as held) g
       left join (n join t on t.id = n.ticket_id join c on c.id = t.contact_id left join q on q.i = c.i) on true`,
-      calls ? 'recado_inbound_calls_v2' : 'recado_inbound_messages_v2',
+      calls ? 'recado_inbound_calls_v3' : held ? 'recado_inbound_batch_v3' : 'recado_inbound_messages_v3',
     ).catch((err: unknown) => {
       const e = err as { code?: string; cause?: { code?: string } };
       if ((e?.code ?? e?.cause?.code) === '22012') throw new Duplicate();
@@ -332,6 +339,7 @@ export function inboundPipeline(deps: {
     });
     const stored = new Map<number, Stored>();
     const duplicates = new Set<number>(result[0]?.duplicates ?? []);
+    const heldBack = new Set<number>(result[0]?.held ?? []);
     const opened = new Set<unknown>();
     for (const r of result) {
       if (!r.ticket || !r.message || !r.contact) continue;
@@ -354,7 +362,7 @@ export function inboundPipeline(deps: {
           r.ticket.created === true && !opened.has(r.ticket.id) && Boolean(opened.add(r.ticket.id)),
       });
     }
-    return { stored, duplicates };
+    return { stored, duplicates, held: heldBack };
   }
 
   /** Events after the commit, in the same shapes as the HTTP answers (built from what the statement returned). */
@@ -418,7 +426,7 @@ export function inboundPipeline(deps: {
         result = await storeMany(ref, [{ m, mediaPath, mediaName }], m.kind === 'call');
       } catch (err) {
         if (!(err instanceof Duplicate)) throw err;
-        result = { stored: new Map(), duplicates: new Set([0]) };
+        result = { stored: new Map(), duplicates: new Set([0]), held: new Set() };
       }
       const stored = result.stored.get(0);
       if (stored) return announce(ref, stored);
@@ -442,9 +450,10 @@ export function inboundPipeline(deps: {
     ): Promise<PromiseSettledResult<InboundResult>[]> {
       const ms = raw.map(cleanDeep);
       const results: PromiseSettledResult<InboundResult>[] = new Array(ms.length);
-      // Senders an interceptor may take go one by one (through message()), never in a batch.
-      const held = deps.intercept ? await deps.intercept.waitingSenders(ref, ms) : undefined;
-      const fits = (m: InboundMessage) => batchable(m) && !held?.has(m.from || m.lid || '');
+      // Senders an interceptor may take are left out by the statement and go one by one (through message());
+      // so does a message that failed here before (its failure row is cleared once it passes).
+      const held = deps.intercept?.held(ref);
+      const fits = (m: InboundMessage) => batchable(m) && !failedBefore.has(`${ref.id}:${m.providerId}`);
       const one = async (i: number) => {
         try {
           results[i] = { status: 'fulfilled', value: await pipeline.message(ref, ms[i]!) };
@@ -470,25 +479,31 @@ export function inboundPipeline(deps: {
         const plain = round.filter((i) => fits(ms[i]!));
         const other = round.filter((i) => !fits(ms[i]!));
         const single = other.map(one);
-        if (plain.length > 1) {
+        if (plain.length) {
+          let heldBack: number[] = [];
           try {
-            const { stored, duplicates } = await storeMany(
+            const r = await storeMany(
               ref,
               plain.map((i) => ({ m: ms[i]!, mediaPath: null, mediaName: null })),
               false,
+              held,
             );
             plain.forEach((i, k) => {
-              const s = stored.get(k);
-              const value: InboundResult = s
-                ? announce(ref, s)
-                : { status: duplicates.has(k) ? 'duplicate' : 'ignored' };
-              results[i] = { status: 'fulfilled', value };
+              const s = r.stored.get(k);
+              if (s) results[i] = { status: 'fulfilled', value: announce(ref, s) };
+              else if (r.held.has(k)) heldBack.push(i);
+              else
+                results[i] = {
+                  status: 'fulfilled',
+                  value: { status: r.duplicates.has(k) ? 'duplicate' : 'ignored' },
+                };
             });
           } catch {
             // A race with another delivery (or a clash between two of them): each on its own says which.
-            await Promise.all(plain.map(one));
+            heldBack = plain;
           }
-        } else await Promise.all(plain.map(one));
+          await Promise.all(heldBack.map(one));
+        }
         await Promise.all(single);
       }
       return results;

@@ -57,13 +57,15 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
       sub.disconnect();
     });
   } else if (deps.postgresUrl) {
-    // A small pool of its own: the adapter keeps one connection for LISTEN and publishes with NOTIFY;
-    // events over 8,000 bytes go through socket_io_attachments (migration scale_out).
+    // A small pool of its own: the adapter keeps one connection for LISTEN and publishes with NOTIFY, batched
+    // and after our own sockets are served (postgres-adapter.ts); events over 8,000 bytes go through
+    // socket_io_attachments (migration scale_out).
     const { default: pg } = await import('pg');
-    const { createAdapter } = await import('@socket.io/postgres-adapter');
+    const { createPostgresAdapter } = await import('./postgres-adapter.js');
     const pool = new pg.Pool({ connectionString: deps.postgresUrl, max: 3 });
-    pool.on('error', (err) => deps.log.warn({ err: err.message }, 'socket adapter database error'));
-    io.adapter(createAdapter(pool, { heartbeatInterval: 5000, heartbeatTimeout: 10000 }));
+    const onError = (err: Error) => deps.log.warn({ err: err.message }, 'socket adapter database error');
+    pool.on('error', onError);
+    io.adapter(createPostgresAdapter(pool, { heartbeatInterval: 5000, heartbeatTimeout: 10000, onError }));
     disposers.set(io, () => pool.end().catch(() => undefined));
   }
 

@@ -329,6 +329,7 @@ export function campaignDispatch(deps: DispatchDeps) {
           .update(campaignShippings)
           .set({ status: 'confirmation_sent', confirmationRequestedAt: at, updatedAt: at })
           .where(and(eq(campaignShippings.id, row.id), eq(campaignShippings.status, 'claimed')));
+        confirming.set(c.whatsappId!, { pending: true, at: performance.now() });
         return 'confirmation';
       }
       const providerId = await sendMain(c, row, channel, template);
@@ -529,6 +530,35 @@ export function campaignDispatch(deps: DispatchDeps) {
     return rows.length > 0;
   }
 
+  /** How long a connection's "anyone asked to confirm?" answer is kept (docs/campaigns.md). */
+  const CONFIRM_CHECK_MS = 5000;
+  /**
+   * Connections with customers asked to confirm, so that replies on the others cost no statement: looked up
+   * at most every CONFIRM_CHECK_MS, and set at once when a confirmation goes out. It goes out from the
+   * process that runs the connection's session (sendRow), which is where the replies arrive.
+   */
+  const confirming = new Map<number, { pending: boolean; at: number }>();
+  async function anyConfirming(ref: ConnectionRef) {
+    const known = confirming.get(ref.id);
+    if (known && performance.now() - known.at < CONFIRM_CHECK_MS) return known.pending;
+    const at = performance.now();
+    const [hit] = await db
+      .select({ id: campaignShippings.id })
+      .from(campaignShippings)
+      .where(
+        and(
+          eq(campaignShippings.companyId, ref.companyId),
+          eq(campaignShippings.status, 'confirmation_sent'),
+          sql`${campaignShippings.campaignId} in (select id from campaigns where whatsapp_id = ${ref.id})`,
+        ),
+      )
+      .limit(1);
+    // A confirmation sent while this looked stays pending.
+    const latest = confirming.get(ref.id);
+    if (!latest || latest.at <= at) confirming.set(ref.id, { pending: Boolean(hit), at });
+    return Boolean(hit) || Boolean(latest && latest.at > at && latest.pending);
+  }
+
   /**
    * Confirmation flow: a reply from a number whose confirmation message went out on this connection
    * claims its row again (confirmation_sent → claimed, confirmedAt) and the main message follows.
@@ -539,7 +569,7 @@ export function campaignDispatch(deps: DispatchDeps) {
         ms.filter((m) => m.kind === 'message' && !m.fromMe && !m.isGroup && m.from).map((m) => m.from),
       ),
     ];
-    if (!numbers.length) return;
+    if (!numbers.length || !(await anyConfirming(ref))) return;
     const at = now();
     const confirmed = await db
       .update(campaignShippings)

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
   DEFAULT_RATING_MESSAGE,
   DEFAULT_RATING_THANKS,
@@ -260,26 +260,16 @@ export function ratingService(deps: {
       return { status: 'stored', messageId: message?.id, ticketId: ticket.id };
     },
 
-    /** Which of these senders have a waiting request on this connection (numbers and hidden ids). */
-    async waitingSenders(ref: ConnectionRef, ms: InboundMessage[]): Promise<Set<string>> {
-      const numbers = [...new Set(ms.map((m) => m.from).filter(Boolean))];
-      const lids = [...new Set(ms.filter((m) => !m.from && m.lid).map((m) => m.lid!))];
-      if (!numbers.length && !lids.length) return new Set();
-      const rows = await executeRows<{ number: string; lid: string | null }>(
-        db,
-        sql`select c.number, c.lid from rating_requests r
+    /**
+     * The senders with a waiting request on this connection, as a condition on the pipeline's input row
+     * (`input.number`, `input.lid`): checked inside its batch statement, which leaves them to take().
+     */
+    held(ref: ConnectionRef): SQL {
+      return sql`exists (select 1 from rating_requests r
           join contacts c on c.id = r.contact_id and c.company_id = r.company_id
           where r.whatsapp_id = ${ref.id} and r.company_id = ${ref.companyId} and r.status = 'waiting'
             and ${noActiveTicket}
-            and (c.number in (select jsonb_array_elements_text(${JSON.stringify(numbers)}::jsonb))
-              or c.lid in (select jsonb_array_elements_text(${JSON.stringify(lids)}::jsonb)))`,
-      );
-      const out = new Set<string>();
-      for (const r of rows) {
-        if (r.number) out.add(r.number);
-        if (r.lid) out.add(r.lid);
-      }
-      return out;
+            and ((input.number <> '' and c.number = input.number) or (input.lid is not null and c.lid = input.lid)))`;
     },
 
     /** A ticket's rating, for the ticket's readers (null while none). */
