@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './client.js';
 
@@ -26,6 +26,35 @@ export async function executeRows<T = Record<string, unknown>>(
   }
   const result = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
   return Array.isArray(result) ? result : (result.rows ?? []);
+}
+
+const compiled = new Map<string, { sql: string; params: unknown[] }>();
+
+/**
+ * A hot statement whose text never changes, by name: `build` makes it with `p(key)` where each value goes;
+ * on PostgreSQL it is turned into text once (placeholders) and prepared once per connection, and a call only
+ * fills in `values`; PGlite runs it built with the values.
+ */
+export async function executePrepared<T = Record<string, unknown>>(
+  db: Db,
+  name: string,
+  build: (p: (key: string) => unknown) => SQL,
+  values: Record<string, unknown>,
+): Promise<T[]> {
+  const client = (db as unknown as { $client?: Pool }).$client;
+  if (client && typeof client.totalCount === 'number') {
+    let q = compiled.get(name);
+    if (!q) {
+      q = dialect.sqlToQuery(build((key) => sql.placeholder(key)));
+      compiled.set(name, q);
+    }
+    return (await client.query({ name, text: q.sql, values: fillPlaceholders(q.params, values) }))
+      .rows as T[];
+  }
+  return executeRows<T>(
+    db,
+    build((key) => values[key]),
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { rooms, type TicketView } from '@recado/contracts';
 import type { Db } from '../db/client.js';
 import { contacts, inboundFailures, messages, tickets } from '../db/schema/index.js';
-import { executeRows, rowOf } from '../db/rows.js';
+import { executePrepared, rowOf } from '../db/rows.js';
 import { toMessageView, type MessageRow } from '../modules/messages/message-queries.js';
 import { tagsFor, toTicketView, trackingFor, type ViewRow } from '../modules/tickets/ticket-queries.js';
 import type { DomainBus } from '../events/domain-events.js';
@@ -81,12 +81,13 @@ export function inboundPipeline(deps: {
   /**
    * Looks first at each customer message (ratings: an answer to a resolved ticket's rating question is
    * stored there and never opens a ticket). `take` answers a result when it took the message; `held` is the
-   * SQL condition, on an input row (`input.number`, `input.lid`), of the senders `take` may want: the batch
-   * statement leaves those out and they go one by one through `take`, so a batch costs no look-up of its own.
+   * SQL condition, on an input row (`input.number`, `input.lid`) of the connection and company given (SQL
+   * values), of the senders `take` may want: the batch statement leaves those out and they go one by one
+   * through `take`, so a batch costs no look-up of its own.
    */
   intercept?: {
     take(ref: ConnectionRef, m: InboundMessage): Promise<InboundResult | undefined>;
-    held(ref: ConnectionRef): SQL;
+    held(whatsappId: SQL, companyId: SQL): SQL;
   };
 }) {
   const { db, events } = deps;
@@ -211,7 +212,7 @@ export function inboundPipeline(deps: {
     ref: ConnectionRef,
     items: Item[],
     calls: boolean,
-    held?: SQL,
+    checkHeld = false,
   ): Promise<{ stored: Map<number, Stored>; duplicates: Set<number>; held: Set<number> }> {
     const now = new Date().toISOString();
     const rows = items.map(({ m, mediaPath, mediaName }, i) => ({
@@ -235,26 +236,7 @@ export function inboundPipeline(deps: {
       // Only a customer's message can say where the customer came from.
       referral: m.referral && !m.fromMe ? m.referral : null,
     }));
-    const cid = sql`${ref.companyId}::int`;
-    const wid = sql`${ref.id}::int`;
-    const at = sql`${now}::timestamptz`;
-    const ticketStep = calls
-      ? // A call never opens a ticket: it is recorded on the active one, if any.
-        sql`update tickets set last_message = x.preview, last_message_at = x.created_at,
-            unread_messages = tickets.unread_messages + x.unread, updated_at = ${at}
-          from x join c on c.i = x.i
-          where tickets.contact_id = c.id and tickets.whatsapp_id = ${wid} and tickets.status <> 'closed'
-          returning tickets.*, false as created`
-      : sql`insert into tickets (company_id, contact_id, whatsapp_id, status, is_group, last_message,
-            last_message_at, unread_messages)
-          select ${cid}, c.id, ${wid}, 'pending', x.is_group, x.preview, x.created_at, x.unread
-          from x join c on c.i = x.i order by c.id
-          on conflict (contact_id, whatsapp_id) where status <> 'closed' do update set
-            last_message = excluded.last_message, last_message_at = excluded.last_message_at,
-            unread_messages = tickets.unread_messages + excluded.unread_messages, updated_at = ${at}
-          returning *, (xmax = 0) as created`;
-    const tid = sql.raw('t.id');
-    const result = await executeRows<{
+    type Row = {
       duplicates: number[];
       held: number[];
       i: number;
@@ -263,75 +245,102 @@ export function inboundPipeline(deps: {
       extra: Omit<ViewRow, 'ticket' | 'contact'> | null;
       message: Record<string, unknown> | null;
       quoted: Record<string, unknown> | null;
-    }>(
+    };
+    const intercept = deps.intercept;
+    const withHeld = checkHeld && !calls && Boolean(intercept);
+    // Built once per shape with placeholders; each call fills in the values (executePrepared).
+    const build = (p: (key: string) => unknown) => {
+      const cid = sql`${p('cid')}::int`;
+      const wid = sql`${p('wid')}::int`;
+      const at = sql`${p('at')}::timestamptz`;
+      const ticketStep = calls
+        ? // A call never opens a ticket: it is recorded on the active one, if any.
+          sql`update tickets set last_message = x.preview, last_message_at = x.created_at,
+              unread_messages = tickets.unread_messages + x.unread, updated_at = ${at}
+            from x join c on c.i = x.i
+            where tickets.contact_id = c.id and tickets.whatsapp_id = ${wid} and tickets.status <> 'closed'
+            returning tickets.*, false as created`
+        : sql`insert into tickets (company_id, contact_id, whatsapp_id, status, is_group, last_message,
+              last_message_at, unread_messages)
+            select ${cid}, c.id, ${wid}, 'pending', x.is_group, x.preview, x.created_at, x.unread
+            from x join c on c.i = x.i order by c.id
+            on conflict (contact_id, whatsapp_id) where status <> 'closed' do update set
+              last_message = excluded.last_message, last_message_at = excluded.last_message_at,
+              unread_messages = tickets.unread_messages + excluded.unread_messages, updated_at = ${at}
+            returning *, (xmax = 0) as created`;
+      const tid = sql.raw('t.id');
+      return sql`with input as (
+            select * from jsonb_to_recordset(${p('rows')}::jsonb) as x(i int, name text, number text,
+              lid text, is_group boolean, provider_id text, body text, media_type text, media_url text,
+              media_name text, from_me boolean, participant text, data jsonb, created_at timestamptz,
+              preview text, unread int, quoted text, referral jsonb)),
+          d as (select i from input where exists (
+            select 1 from messages m where m.whatsapp_id = ${wid} and m.provider_id = input.provider_id)),
+          -- Senders an interceptor may take: left out here, stored one by one after it looked.
+          hd as (select i from input where ${withHeld && intercept ? intercept.held(wid, cid) : sql`false`} and i not in (select i from d)),
+          x as (select * from input where i not in (select i from d) and i not in (select i from hd)),
+          cn as (insert into contacts (company_id, name, number, lid, is_group)
+            select ${cid}, x.name, x.number, x.lid, x.is_group from x where x.number <> '' order by x.number
+            on conflict (company_id, number) where number <> '' do update set
+              lid = coalesce(excluded.lid, contacts.lid),
+              -- A pushed name replaces only a name nobody typed (still the bare number).
+              name = case when contacts.name = contacts.number and excluded.name <> '' then excluded.name
+                else contacts.name end,
+              updated_at = ${at}
+            returning *),
+          cl as (insert into contacts (company_id, name, number, lid, is_group)
+            select ${cid}, x.name, '', x.lid, x.is_group from x where x.number = '' order by x.lid
+            on conflict (company_id, lid) where lid is not null do update set updated_at = ${at}
+            returning *),
+          c as (select x.i, cn.* from x join cn on x.number <> '' and cn.number = x.number
+            union all
+            select x.i, cl.* from x join cl on x.number = '' and cl.lid = x.lid),
+          t as (${ticketStep}),
+          -- The ad or link a ticket's first message came through (the chat's campaign-source strip).
+          st as (insert into ticket_source_tracking (company_id, ticket_id, campaign, source, medium, metadata)
+            select ${cid}, t.id, coalesce(x.referral->>'campaign', ''), coalesce(x.referral->>'source', ''),
+              coalesce(x.referral->>'medium', ''),
+              jsonb_strip_nulls(coalesce(x.referral->'metadata', '{}'::jsonb)
+                || jsonb_build_object('sourceUrl', x.referral->>'sourceUrl'))
+            from x join c on c.i = x.i join t on t.contact_id = c.id
+            where t.created and x.referral is not null
+            returning *),
+          h as (insert into ticket_histories (company_id, ticket_id, action, whatsapp_id, status, data)
+            select ${cid}, t.id, 'create', ${wid}, t.status, '{"by":"customer"}'::jsonb from t where t.created),
+          q as (select x.i, m.* from x join messages m on m.whatsapp_id = ${wid} and m.provider_id = x.quoted),
+          n as (insert into messages (company_id, ticket_id, contact_id, whatsapp_id, provider_id, body, media_type,
+              media_url, media_name, from_me, ack, read, participant, data, created_at, quoted_msg_id)
+            select ${cid}, t.id, t.contact_id, ${wid}, x.provider_id, x.body, x.media_type, x.media_url,
+              x.media_name, x.from_me, case when x.from_me then 1 else 0 end, x.from_me, x.participant, x.data,
+              x.created_at, q.id
+            from x join c on c.i = x.i join t on t.contact_id = c.id left join q on q.i = x.i
+            order by x.i
+            on conflict do nothing
+            returning *)
+        select g.guard, g.duplicates, g.held, c.i, row_to_json(c) as contact, row_to_json(t) as ticket,
+          json_build_object(
+            'queue', (select json_build_object('id', y.id, 'name', y.name, 'color', y.color)
+              from queues y where y.id = t.queue_id),
+            'user', (select json_build_object('id', y.id, 'name', y.name) from users y where y.id = t.user_id),
+            'whatsapp', (select json_build_object('id', y.id, 'name', y.name, 'channel', y.channel)
+              from whatsapps y where y.id = t.whatsapp_id),
+            'tags', ${tagsFor(tid)},
+            -- This statement's own inserts are not visible to its subqueries on the table: read them from st.
+            'tracking', coalesce((select json_agg(json_build_object('id', s.id, 'uuid', s.uuid,
+                'campaign', s.campaign, 'source', s.source, 'medium', s.medium, 'metadata', s.metadata,
+                'createdAt', s.created_at) order by s.id) from st s where s.ticket_id = t.id),
+              ${trackingFor(tid)})) as extra,
+          row_to_json(n) as message, row_to_json(q) as quoted
+        from (select 1 / (case when (select count(*) from n) < (select count(*) from t) then 0 else 1 end) as guard,
+            (select coalesce(json_agg(i), '[]') from d) as duplicates,
+            (select coalesce(json_agg(i), '[]') from hd) as held) g
+        left join (n join t on t.id = n.ticket_id join c on c.id = t.contact_id left join q on q.i = c.i) on true`;
+    };
+    const result = await executePrepared<Row>(
       db,
-      sql`with input as (
-          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(i int, name text, number text,
-            lid text, is_group boolean, provider_id text, body text, media_type text, media_url text,
-            media_name text, from_me boolean, participant text, data jsonb, created_at timestamptz,
-            preview text, unread int, quoted text, referral jsonb)),
-        d as (select i from input where exists (
-          select 1 from messages m where m.whatsapp_id = ${wid} and m.provider_id = input.provider_id)),
-        -- Senders an interceptor may take: left out here, stored one by one after it looked.
-        hd as (select i from input where ${held ?? sql`false`} and i not in (select i from d)),
-        x as (select * from input where i not in (select i from d) and i not in (select i from hd)),
-        cn as (insert into contacts (company_id, name, number, lid, is_group)
-          select ${cid}, x.name, x.number, x.lid, x.is_group from x where x.number <> '' order by x.number
-          on conflict (company_id, number) where number <> '' do update set
-            lid = coalesce(excluded.lid, contacts.lid),
-            -- A pushed name replaces only a name nobody typed (still the bare number).
-            name = case when contacts.name = contacts.number and excluded.name <> '' then excluded.name
-              else contacts.name end,
-            updated_at = ${at}
-          returning *),
-        cl as (insert into contacts (company_id, name, number, lid, is_group)
-          select ${cid}, x.name, '', x.lid, x.is_group from x where x.number = '' order by x.lid
-          on conflict (company_id, lid) where lid is not null do update set updated_at = ${at}
-          returning *),
-        c as (select x.i, cn.* from x join cn on x.number <> '' and cn.number = x.number
-          union all
-          select x.i, cl.* from x join cl on x.number = '' and cl.lid = x.lid),
-        t as (${ticketStep}),
-        -- The ad or link a ticket's first message came through (the chat's campaign-source strip).
-        st as (insert into ticket_source_tracking (company_id, ticket_id, campaign, source, medium, metadata)
-          select ${cid}, t.id, coalesce(x.referral->>'campaign', ''), coalesce(x.referral->>'source', ''),
-            coalesce(x.referral->>'medium', ''),
-            jsonb_strip_nulls(coalesce(x.referral->'metadata', '{}'::jsonb)
-              || jsonb_build_object('sourceUrl', x.referral->>'sourceUrl'))
-          from x join c on c.i = x.i join t on t.contact_id = c.id
-          where t.created and x.referral is not null
-          returning *),
-        h as (insert into ticket_histories (company_id, ticket_id, action, whatsapp_id, status, data)
-          select ${cid}, t.id, 'create', ${wid}, t.status, '{"by":"customer"}'::jsonb from t where t.created),
-        q as (select x.i, m.* from x join messages m on m.whatsapp_id = ${wid} and m.provider_id = x.quoted),
-        n as (insert into messages (company_id, ticket_id, contact_id, whatsapp_id, provider_id, body, media_type,
-            media_url, media_name, from_me, ack, read, participant, data, created_at, quoted_msg_id)
-          select ${cid}, t.id, t.contact_id, ${wid}, x.provider_id, x.body, x.media_type, x.media_url,
-            x.media_name, x.from_me, case when x.from_me then 1 else 0 end, x.from_me, x.participant, x.data,
-            x.created_at, q.id
-          from x join c on c.i = x.i join t on t.contact_id = c.id left join q on q.i = x.i
-          order by x.i
-          on conflict do nothing
-          returning *)
-      select g.guard, g.duplicates, g.held, c.i, row_to_json(c) as contact, row_to_json(t) as ticket,
-        json_build_object(
-          'queue', (select json_build_object('id', y.id, 'name', y.name, 'color', y.color)
-            from queues y where y.id = t.queue_id),
-          'user', (select json_build_object('id', y.id, 'name', y.name) from users y where y.id = t.user_id),
-          'whatsapp', (select json_build_object('id', y.id, 'name', y.name, 'channel', y.channel)
-            from whatsapps y where y.id = t.whatsapp_id),
-          'tags', ${tagsFor(tid)},
-          -- This statement's own inserts are not visible to its subqueries on the table: read them from st.
-          'tracking', coalesce((select json_agg(json_build_object('id', s.id, 'uuid', s.uuid,
-              'campaign', s.campaign, 'source', s.source, 'medium', s.medium, 'metadata', s.metadata,
-              'createdAt', s.created_at) order by s.id) from st s where s.ticket_id = t.id),
-            ${trackingFor(tid)})) as extra,
-        row_to_json(n) as message, row_to_json(q) as quoted
-      from (select 1 / (case when (select count(*) from n) < (select count(*) from t) then 0 else 1 end) as guard,
-          (select coalesce(json_agg(i), '[]') from d) as duplicates,
-          (select coalesce(json_agg(i), '[]') from hd) as held) g
-      left join (n join t on t.id = n.ticket_id join c on c.id = t.contact_id left join q on q.i = c.i) on true`,
-      calls ? 'recado_inbound_calls_v3' : held ? 'recado_inbound_batch_v3' : 'recado_inbound_messages_v3',
+      calls ? 'recado_inbound_calls_v3' : withHeld ? 'recado_inbound_batch_v3' : 'recado_inbound_messages_v3',
+      build,
+      { cid: ref.companyId, wid: ref.id, at: now, rows: JSON.stringify(rows) },
     ).catch((err: unknown) => {
       const e = err as { code?: string; cause?: { code?: string } };
       if ((e?.code ?? e?.cause?.code) === '22012') throw new Duplicate();
@@ -452,7 +461,6 @@ export function inboundPipeline(deps: {
       const results: PromiseSettledResult<InboundResult>[] = new Array(ms.length);
       // Senders an interceptor may take are left out by the statement and go one by one (through message());
       // so does a message that failed here before (its failure row is cleared once it passes).
-      const held = deps.intercept?.held(ref);
       const fits = (m: InboundMessage) => batchable(m) && !failedBefore.has(`${ref.id}:${m.providerId}`);
       const one = async (i: number) => {
         try {
@@ -486,7 +494,7 @@ export function inboundPipeline(deps: {
               ref,
               plain.map((i) => ({ m: ms[i]!, mediaPath: null, mediaName: null })),
               false,
-              held,
+              true,
             );
             plain.forEach((i, k) => {
               const s = r.stored.get(k);

@@ -5,7 +5,7 @@ import type { MediaStore } from '../media-store.js';
 import type { ConnectionRef, SessionManagerDeps } from '../session-manager.js';
 import { baileysChannel, type BaileysDeps } from './baileys/baileys-channel.js';
 import { cloudApiChannel } from './cloud-api/cloud-api-channel.js';
-import { simulatorChannel, type SimulatorDeps } from './simulator-channel.js';
+import { deliveredMarker, simulatorChannel, type SimulatorDeps } from './simulator-channel.js';
 
 /** The channel a connection's `channel` names (docs/messaging.md), built for the session manager. */
 export function channelFactory(deps: {
@@ -16,10 +16,17 @@ export function channelFactory(deps: {
   allowPrivateUrls: boolean;
   notifySimulator: SimulatorDeps['notify'];
 }): SessionManagerDeps['createChannel'] {
+  // One delivered mark for all the simulator connections of the process (a statement a turn, not one each).
+  const markDelivered = deliveredMarker(deps.db);
   return (kind: ChannelKind, ref: ConnectionRef, sink): Channel | undefined => {
     const ctx = { whatsappId: ref.id, companyId: ref.companyId, config: ref.channelConfig, sink };
     if (kind === 'simulator')
-      return simulatorChannel(ctx, { db: deps.db, media: deps.media, notify: deps.notifySimulator });
+      return simulatorChannel(ctx, {
+        db: deps.db,
+        media: deps.media,
+        notify: deps.notifySimulator,
+        markDelivered,
+      });
     if (kind === 'cloud_api')
       return cloudApiChannel({ ...ctx, box: deps.box, allowPrivateUrls: deps.allowPrivateUrls });
     if (kind === 'baileys') return baileysChannel(ctx, { db: deps.db, box: deps.box, log: deps.log });

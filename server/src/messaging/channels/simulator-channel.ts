@@ -3,6 +3,7 @@ import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { SimulatorMessageView } from '@recado/contracts';
 import { normalizeNumber } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
+import { executeRows, rowOf } from '../../db/rows.js';
 import { simulatorMessages } from '../../db/schema/index.js';
 import type { MediaStore } from '../media-store.js';
 import {
@@ -38,6 +39,49 @@ export interface SimulatorDeps {
   ): void;
   /** Delay before the simulated phone confirms delivery (ack 2). */
   deliveryDelayMs?: number;
+  /** Marks customer messages delivered (✓✓ on the phone): shared by the connections (deliveredMarker). */
+  markDelivered?: (ids: number[]) => Promise<SimulatorRow[]>;
+}
+
+/**
+ * Marks customer messages delivered for all the simulator connections of a process together: the ids
+ * handed in during one turn of the loop (and while the previous statement runs) go in one statement, a
+ * prepared one; each caller gets its own rows back.
+ */
+export function deliveredMarker(db: Db) {
+  let waiting: { ids: number[]; done(rows: SimulatorRow[]): void; fail(err: unknown): void }[] = [];
+  let running = false;
+  async function flush() {
+    try {
+      while (waiting.length) {
+        const batch = waiting;
+        waiting = [];
+        try {
+          const rows = await executeRows(
+            db,
+            sql`update simulator_messages set delivered = true, ack = greatest(ack, 2)
+              where id = any(string_to_array(${batch.flatMap((b) => b.ids).join(',')}, ',')::bigint[])
+              returning *`,
+            'recado_simulator_delivered_v1',
+          );
+          const byId = new Map(rows.map((r) => [Number(r.id), rowOf(simulatorMessages, r)]));
+          for (const b of batch) b.done(b.ids.flatMap((id) => byId.get(id) ?? []));
+        } catch (err) {
+          for (const b of batch) b.fail(err);
+        }
+      }
+    } finally {
+      running = false;
+    }
+  }
+  return (ids: number[]) =>
+    new Promise<SimulatorRow[]>((done, fail) => {
+      waiting.push({ ids, done, fail });
+      if (!running) {
+        running = true;
+        setImmediate(() => void flush());
+      }
+    });
 }
 
 /** One message as the simulated phone sees it: one definition in contracts (answers and events). */
@@ -108,6 +152,7 @@ export interface SimulatorChannelApi {
 export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Channel & SimulatorChannelApi {
   const { db } = deps;
   const { whatsappId, companyId, sink } = ctx;
+  const markRows = deps.markDelivered ?? deliveredMarker(db);
   let running = false;
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => Promise<void>) => {
@@ -255,11 +300,7 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
         toMark = [];
         try {
           // Delivered to the company: the customer's phone shows ✓✓.
-          const rows = await db
-            .update(simulatorMessages)
-            .set({ delivered: true, ack: sql`greatest(${simulatorMessages.ack}, 2)` })
-            .where(sql`${simulatorMessages.id} = any(string_to_array(${ids.join(',')}, ',')::bigint[])`)
-            .returning();
+          const rows = await markRows(ids);
           rows.forEach((r) =>
             deps.notify(companyId, whatsappId, { action: 'update', message: toSimulatorView(r, whatsappId) }),
           );

@@ -261,13 +261,13 @@ export function ratingService(deps: {
     },
 
     /**
-     * The senders with a waiting request on this connection, as a condition on the pipeline's input row
+     * The senders with a waiting request on a connection, as a condition on the pipeline's input row
      * (`input.number`, `input.lid`): checked inside its batch statement, which leaves them to take().
      */
-    held(ref: ConnectionRef): SQL {
+    held(whatsappId: SQL, companyId: SQL): SQL {
       return sql`exists (select 1 from rating_requests r
           join contacts c on c.id = r.contact_id and c.company_id = r.company_id
-          where r.whatsapp_id = ${ref.id} and r.company_id = ${ref.companyId} and r.status = 'waiting'
+          where r.whatsapp_id = ${whatsappId} and r.company_id = ${companyId} and r.status = 'waiting'
             and ${noActiveTicket}
             and ((input.number <> '' and c.number = input.number) or (input.lid is not null and c.lid = input.lid)))`;
     },
