@@ -330,6 +330,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       log: app.log,
       allowPrivateUrls: config.allowPrivateUrls,
       notifySimulator: services.simulator.notify,
+      listen: database.listen,
     }),
   });
   if (deps.sessions?.autoStart !== false) await sessions.start();

@@ -23,6 +23,7 @@ import { freshDatabase, SUPER, waitFor } from '../../test/helpers.js';
 import { mediaStore } from './media-store.js';
 import type { Channel } from './channel.js';
 import { outboundSender, outboxProviderId } from './outbound-sender.js';
+import { SIMULATOR_INBOUND_CHANNEL, simulatorWakeUps } from './channels/simulator-channel.js';
 
 /**
  * Two "processes" (two apps with their own session managers, and on PostgreSQL their own pools) on one
@@ -191,6 +192,41 @@ describe('outbound messages across processes', () => {
     const direct = await call(s.owner, 'POST', `/messages/${s.ticketId}`, s.admin.token, { body: 'Direto' });
     expect(direct.status).toBe(200);
     expect(direct.body.ack).toBeGreaterThanOrEqual(1);
+  });
+
+  test('a customer message accepted by a process without the session wakes the owner through the database', async () => {
+    const s = await scenario('Wake', '5511966660077');
+    const heard: string[] = [];
+    const stop = await (s.owner === A ? database : second).listen(SIMULATOR_INBOUND_CHANNEL, (p) =>
+      heard.push(p),
+    );
+    try {
+      const r = await call(s.other, 'POST', `/simulator/${s.whatsappId}/inbound`, s.admin.token, {
+        from: s.number,
+        body: 'Acordou?',
+      });
+      expect(r.status).toBe(202);
+      await waitFor(async () => heard.includes(String(s.whatsappId)) || null);
+      await waitFor(async () => {
+        const rows = await database.db.select().from(messages).where(eq(messages.ticketId, s.ticketId));
+        return rows.find((m) => m.body === 'Acordou?') ?? null;
+      });
+    } finally {
+      await stop();
+    }
+    // The owner's side: a running connection is woken by its id, and no longer once it stopped here.
+    const wakeUps = simulatorWakeUps(database.listen);
+    const woken: number[] = [];
+    await wakeUps.register(990001, () => woken.push(990001));
+    await wakeUps.register(990002, () => woken.push(990002));
+    await database.db.execute(sql`select pg_notify(${SIMULATOR_INBOUND_CHANNEL}, '990001')`);
+    await waitFor(async () => woken.length === 1 || null);
+    wakeUps.unregister(990001);
+    await database.db.execute(sql`select pg_notify(${SIMULATOR_INBOUND_CHANNEL}, '990001')`);
+    await database.db.execute(sql`select pg_notify(${SIMULATOR_INBOUND_CHANNEL}, '990002')`);
+    await waitFor(async () => woken.length === 2 || null);
+    expect(woken).toEqual([990001, 990002]);
+    wakeUps.unregister(990002);
   });
 
   test('edits, deletes and read marks asked of a process without the session are done by the owner', async () => {

@@ -5,7 +5,12 @@ import type { MediaStore } from '../media-store.js';
 import type { ConnectionRef, SessionManagerDeps } from '../session-manager.js';
 import { baileysChannel, type BaileysDeps } from './baileys/baileys-channel.js';
 import { cloudApiChannel } from './cloud-api/cloud-api-channel.js';
-import { deliveredMarker, simulatorChannel, type SimulatorDeps } from './simulator-channel.js';
+import {
+  deliveredMarker,
+  simulatorChannel,
+  simulatorWakeUps,
+  type SimulatorDeps,
+} from './simulator-channel.js';
 
 /** The channel a connection's `channel` names (docs/messaging.md), built for the session manager. */
 export function channelFactory(deps: {
@@ -15,9 +20,12 @@ export function channelFactory(deps: {
   log: NonNullable<BaileysDeps['log']>;
   allowPrivateUrls: boolean;
   notifySimulator: SimulatorDeps['notify'];
+  /** LISTEN, for the simulator's wake-ups (messages another process accepted). */
+  listen?: Parameters<typeof simulatorWakeUps>[0];
 }): SessionManagerDeps['createChannel'] {
   // One delivered mark for all the simulator connections of the process (a statement a turn, not one each).
   const markDelivered = deliveredMarker(deps.db);
+  const wakeUps = simulatorWakeUps(deps.listen, deps.log);
   return (kind: ChannelKind, ref: ConnectionRef, sink): Channel | undefined => {
     const ctx = { whatsappId: ref.id, companyId: ref.companyId, config: ref.channelConfig, sink };
     if (kind === 'simulator')
@@ -26,6 +34,7 @@ export function channelFactory(deps: {
         media: deps.media,
         notify: deps.notifySimulator,
         markDelivered,
+        wakeUps,
       });
     if (kind === 'cloud_api')
       return cloudApiChannel({ ...ctx, box: deps.box, allowPrivateUrls: deps.allowPrivateUrls });

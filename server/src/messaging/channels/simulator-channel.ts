@@ -41,6 +41,46 @@ export interface SimulatorDeps {
   deliveryDelayMs?: number;
   /** Marks customer messages delivered (✓✓ on the phone): shared by the connections (deliveredMarker). */
   markDelivered?: (ids: number[]) => Promise<SimulatorRow[]>;
+  /** Where a running connection hears that another process stored customer messages for it (wakeUps). */
+  wakeUps?: SimulatorWakeUps;
+}
+
+/** The NOTIFY channel that tells a connection's owner that another process accepted messages for it. */
+export const SIMULATOR_INBOUND_CHANNEL = 'recado_simulator_inbound';
+
+export type SimulatorWakeUps = ReturnType<typeof simulatorWakeUps>;
+
+/**
+ * One LISTEN for all the simulator connections running in this process: the process that accepted a
+ * customer's message for a connection running elsewhere says so (NOTIFY, the connection's id), and the
+ * owner reads its table at once instead of at its next poll.
+ */
+export function simulatorWakeUps(
+  listen: ((channel: string, on: (payload: string) => void) => Promise<() => Promise<void>>) | undefined,
+  log?: { warn(o: object, m: string): void },
+) {
+  const running = new Map<number, () => void>();
+  let listening: Promise<(() => Promise<void>) | undefined> | undefined;
+  return {
+    register(whatsappId: number, wake: () => void) {
+      running.set(whatsappId, wake);
+      listening ??= listen
+        ? listen(SIMULATOR_INBOUND_CHANNEL, (payload) => running.get(Number(payload))?.()).catch((err) => {
+            log?.warn({ err }, 'LISTEN unavailable; simulator messages accepted elsewhere wait for the poll');
+            return undefined;
+          })
+        : Promise.resolve(undefined);
+      return listening.then(() => undefined);
+    },
+    /** The last connection stopping here stops listening (a later start listens again). */
+    unregister(whatsappId: number) {
+      running.delete(whatsappId);
+      if (running.size || !listening) return;
+      const was = listening;
+      listening = undefined;
+      void was.then((stop) => stop?.()).catch(() => undefined);
+    },
+  };
 }
 
 /**
@@ -363,6 +403,27 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
     }
   }
 
+  /** Reads what is still undelivered in the table (one pass at a time; a call during a pass joins it). */
+  function deliverPending(): Promise<number> {
+    if (!polling)
+      polling = deliverPendingOnce().finally(() => {
+        polling = null;
+        markedDuringPoll.clear();
+        if (wokenDuringPoll && running) {
+          wokenDuringPoll = false;
+          void deliverPending().catch(() => undefined);
+        }
+      });
+    return polling;
+  }
+  /** Another process accepted messages for this connection: read them now (after a pass under way). */
+  let wokenDuringPoll = false;
+  function wake() {
+    if (!running) return;
+    if (polling) wokenDuringPoll = true;
+    else void deliverPending().catch(() => undefined);
+  }
+
   async function outbound(
     to: string,
     fields: { body: string; mediaType?: string; media?: SimulatorRow['media']; quoted?: string },
@@ -416,19 +477,21 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
     async start() {
       running = true;
       // Messages accepted by another process (the HTTP entry may run anywhere) are picked up here.
-      const poll = setInterval(() => void this.deliverPending().catch(() => undefined), POLL_MS);
+      const poll = setInterval(() => void deliverPending().catch(() => undefined), POLL_MS);
       poll.unref();
       timers.add(poll);
+      await deps.wakeUps?.register(whatsappId, wake);
       await sink.state({
         status: 'CONNECTED',
         number: `5500000${String(whatsappId).padStart(6, '0')}`,
         retries: 0,
         qrcode: '',
       });
-      await this.deliverPending();
+      await deliverPending();
     },
     async stop() {
       running = false;
+      deps.wakeUps?.unregister(whatsappId);
       // Whatever still waits stays undelivered in the table for the next start.
       waiting.clear();
       ready.length = 0;
@@ -445,14 +508,7 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
       await sink.state({ status: 'DISCONNECTED', qrcode: '' });
     },
     /** Reads what is still undelivered in the table (one pass at a time; a call during a pass joins it). */
-    async deliverPending() {
-      if (!polling)
-        polling = deliverPendingOnce().finally(() => {
-          polling = null;
-          markedDuringPoll.clear();
-        });
-      return polling;
-    },
+    deliverPending,
     /** The HTTP entry hands over rows it just stored durably (no need to read them back). */
     accept(rows: SimulatorRow[]) {
       if (running) enqueue(rows, false);

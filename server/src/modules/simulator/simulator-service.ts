@@ -13,6 +13,7 @@ import {
   markCustomerRead,
   mediaTypeOf,
   quotedRows,
+  SIMULATOR_INBOUND_CHANNEL,
   toSimulatorView,
   type SimulatorChannelApi,
   type SimulatorRow,
@@ -105,6 +106,24 @@ export function simulatorService(deps: {
     } finally {
       inserting = false;
     }
+  }
+
+  /** Connections running in another process that have new customer messages: told once a turn. */
+  let toWake = new Set<number>();
+  function wakeOwner(whatsappId: number) {
+    if (!toWake.size)
+      setImmediate(() => {
+        const ids = [...toWake];
+        toWake = new Set();
+        void db
+          .execute(
+            sql`select pg_notify(${SIMULATOR_INBOUND_CHANNEL}, x) from unnest(string_to_array(${ids.join(',')}, ',')) as x`,
+          )
+          .catch((err: unknown) =>
+            deps.log.warn({ err }, 'could not wake a simulator owner; its poll reads the messages'),
+          );
+      });
+    toWake.add(whatsappId);
   }
 
   function storeIncoming(row: Incoming): Promise<SimulatorRow | null> {
@@ -228,9 +247,11 @@ export function simulatorService(deps: {
         return { id: providerId, duplicate: true };
       }
       notify(t.companyId, whatsappId, { action: 'message', message: toSimulatorView(row, whatsappId) });
-      // The answer means "durably accepted"; the session running here delivers it now, or its owner's poll does.
+      // The answer means "durably accepted"; the session running here delivers it now, or its owner (told
+      // through the database) does.
       const channel = deps.sessions()?.get(whatsappId) as unknown as SimulatorChannelApi | undefined;
-      channel?.accept?.([row]);
+      if (channel?.accept) channel.accept([row]);
+      else wakeOwner(whatsappId);
       return { id: providerId, duplicate: false };
     },
 
