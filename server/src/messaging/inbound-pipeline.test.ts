@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { freshDatabase } from '../../test/helpers.js';
 import { seed } from '../db/seed.js';
 import type { Database } from '../db/client.js';
-import { messages, ticketHistories, tickets, whatsapps } from '../db/schema/index.js';
+import { companies, messages, ticketHistories, tickets, whatsapps } from '../db/schema/index.js';
 import type { Events } from '../realtime/events.js';
 import { ticketQueries } from '../modules/tickets/ticket-queries.js';
 import { messagePage } from '../modules/messages/message-queries.js';
@@ -116,6 +116,40 @@ describe('inbound pipeline', () => {
     expect(new Set(ids.slice(0, 3).map((r) => r!.ticketId)).size).toBe(1);
     expect(ids[0]!.messageId! < ids[1]!.messageId! && ids[1]!.messageId! < ids[2]!.messageId!).toBe(true);
     expect((await ticketOf(ref.id, ids[0]!.ticketId!)).unreadMessages).toBe(3);
+  });
+
+  test('connections of two companies handed in together: one contact per company, a ticket per connection', async () => {
+    // Handed in during one turn of the loop, they share one batch statement.
+    const [w2] = await database.db
+      .insert(whatsapps)
+      .values({ companyId: ref.companyId, name: 'Segundo', channel: 'simulator' })
+      .returning();
+    const other = (await database.db.select().from(companies)).find((c) => c.id !== ref.companyId)!;
+    const [w3] = await database.db
+      .insert(whatsapps)
+      .values({ companyId: other.id, name: 'Outra', channel: 'simulator' })
+      .returning();
+    const ref2 = { ...ref, id: w2!.id };
+    const ref3 = { ...ref, id: w3!.id, companyId: other.id };
+    const number = '5511987659999';
+    const results = await Promise.all(
+      [ref, ref2, ref3].map((r) => pipeline.messages(r, [msg(number, { body: `via ${r.id}` })])),
+    );
+    const ids = results.map((r) => {
+      expect(r[0]).toMatchObject({ status: 'fulfilled', value: { status: 'stored' } });
+      return (r[0] as PromiseFulfilledResult<{ ticketId: number }>).value.ticketId;
+    });
+    const [t1, t2, t3] = await Promise.all(
+      ids.map(async (id) => (await database.db.select().from(tickets).where(eq(tickets.id, id)))[0]!),
+    );
+    expect([t1!.whatsappId, t2!.whatsappId, t3!.whatsappId]).toEqual([ref.id, ref2.id, ref3.id]);
+    expect(t1!.contactId).toBe(t2!.contactId);
+    expect(t3!.contactId).not.toBe(t1!.contactId);
+    expect([t1!.companyId, t2!.companyId, t3!.companyId]).toEqual([ref.companyId, ref.companyId, other.id]);
+    const own = await database.db.select().from(messages).where(eq(messages.ticketId, t3!.id));
+    expect(own.map((m) => [m.body, m.companyId, m.whatsappId])).toEqual([
+      [`via ${ref3.id}`, other.id, ref3.id],
+    ]);
   });
 
   test('two first messages of a new customer at the same time still make one ticket', async () => {

@@ -16,6 +16,10 @@ import { cleanDeep, cleanText, truncate } from '../lib/text.js';
 
 class Duplicate extends Error {}
 
+/** Batch statements on their way at once for all connections, and the messages one may carry. */
+const BATCH_IN_FLIGHT = 3;
+const BATCH_ROWS = 200;
+
 interface Item {
   m: InboundMessage;
   mediaPath: string | null;
@@ -209,14 +213,15 @@ export function inboundPipeline(deps: {
    * call without an active ticket is in neither.
    */
   async function storeMany(
-    ref: ConnectionRef,
-    items: Item[],
+    items: (Item & { ref: ConnectionRef })[],
     calls: boolean,
     checkHeld = false,
   ): Promise<{ stored: Map<number, Stored>; duplicates: Set<number>; held: Set<number> }> {
     const now = new Date().toISOString();
-    const rows = items.map(({ m, mediaPath, mediaName }, i) => ({
+    const rows = items.map(({ m, mediaPath, mediaName, ref }, i) => ({
       i,
+      company_id: ref.companyId,
+      whatsapp_id: ref.id,
       name: m.isGroup ? m.name || m.from : m.name || m.from || m.lid || '',
       number: m.from,
       lid: m.from ? (m.lid ?? null) : m.lid,
@@ -250,37 +255,38 @@ export function inboundPipeline(deps: {
     const withHeld = checkHeld && !calls && Boolean(intercept);
     // Built once per shape with placeholders; each call fills in the values (executePrepared).
     const build = (p: (key: string) => unknown) => {
-      const cid = sql`${p('cid')}::int`;
-      const wid = sql`${p('wid')}::int`;
       const at = sql`${p('at')}::timestamptz`;
       const ticketStep = calls
         ? // A call never opens a ticket: it is recorded on the active one, if any.
           sql`update tickets set last_message = x.preview, last_message_at = x.created_at,
               unread_messages = tickets.unread_messages + x.unread, updated_at = ${at}
             from x join c on c.i = x.i
-            where tickets.contact_id = c.id and tickets.whatsapp_id = ${wid} and tickets.status <> 'closed'
+            where tickets.contact_id = c.id and tickets.whatsapp_id = x.whatsapp_id and tickets.status <> 'closed'
             returning tickets.*, false as created`
         : sql`insert into tickets (company_id, contact_id, whatsapp_id, status, is_group, last_message,
               last_message_at, unread_messages)
-            select ${cid}, c.id, ${wid}, 'pending', x.is_group, x.preview, x.created_at, x.unread
-            from x join c on c.i = x.i order by c.id
+            select x.company_id, c.id, x.whatsapp_id, 'pending', x.is_group, x.preview, x.created_at, x.unread
+            from x join c on c.i = x.i order by c.id, x.whatsapp_id
             on conflict (contact_id, whatsapp_id) where status <> 'closed' do update set
               last_message = excluded.last_message, last_message_at = excluded.last_message_at,
               unread_messages = tickets.unread_messages + excluded.unread_messages, updated_at = ${at}
             returning *, (xmax = 0) as created`;
       const tid = sql.raw('t.id');
       return sql`with input as (
-            select * from jsonb_to_recordset(${p('rows')}::jsonb) as x(i int, name text, number text,
+            select * from jsonb_to_recordset(${p('rows')}::jsonb) as x(i int, company_id int, whatsapp_id int,
+              name text, number text,
               lid text, is_group boolean, provider_id text, body text, media_type text, media_url text,
               media_name text, from_me boolean, participant text, data jsonb, created_at timestamptz,
               preview text, unread int, quoted text, referral jsonb)),
           d as (select i from input where exists (
-            select 1 from messages m where m.whatsapp_id = ${wid} and m.provider_id = input.provider_id)),
+            select 1 from messages m where m.whatsapp_id = input.whatsapp_id and m.provider_id = input.provider_id)),
           -- Senders an interceptor may take: left out here, stored one by one after it looked.
-          hd as (select i from input where ${withHeld && intercept ? intercept.held(wid, cid) : sql`false`} and i not in (select i from d)),
+          hd as (select i from input where ${withHeld && intercept ? intercept.held(sql.raw('input.whatsapp_id'), sql.raw('input.company_id')) : sql`false`} and i not in (select i from d)),
           x as (select * from input where i not in (select i from d) and i not in (select i from hd)),
+          -- One row a customer of a company (the same number may write to two of its connections at once).
           cn as (insert into contacts (company_id, name, number, lid, is_group)
-            select ${cid}, x.name, x.number, x.lid, x.is_group from x where x.number <> '' order by x.number
+            select distinct on (x.company_id, x.number) x.company_id, x.name, x.number, x.lid, x.is_group
+            from x where x.number <> '' order by x.company_id, x.number, x.i
             on conflict (company_id, number) where number <> '' do update set
               lid = coalesce(excluded.lid, contacts.lid),
               -- A pushed name replaces only a name nobody typed (still the bare number).
@@ -289,35 +295,39 @@ export function inboundPipeline(deps: {
               updated_at = ${at}
             returning *),
           cl as (insert into contacts (company_id, name, number, lid, is_group)
-            select ${cid}, x.name, '', x.lid, x.is_group from x where x.number = '' order by x.lid
+            select distinct on (x.company_id, x.lid) x.company_id, x.name, '', x.lid, x.is_group
+            from x where x.number = '' order by x.company_id, x.lid, x.i
             on conflict (company_id, lid) where lid is not null do update set updated_at = ${at}
             returning *),
-          c as (select x.i, cn.* from x join cn on x.number <> '' and cn.number = x.number
+          c as (select x.i, cn.* from x
+              join cn on x.number <> '' and cn.company_id = x.company_id and cn.number = x.number
             union all
-            select x.i, cl.* from x join cl on x.number = '' and cl.lid = x.lid),
+            select x.i, cl.* from x join cl on x.number = '' and cl.company_id = x.company_id and cl.lid = x.lid),
           t as (${ticketStep}),
           -- The ad or link a ticket's first message came through (the chat's campaign-source strip).
           st as (insert into ticket_source_tracking (company_id, ticket_id, campaign, source, medium, metadata)
-            select ${cid}, t.id, coalesce(x.referral->>'campaign', ''), coalesce(x.referral->>'source', ''),
+            select x.company_id, t.id, coalesce(x.referral->>'campaign', ''), coalesce(x.referral->>'source', ''),
               coalesce(x.referral->>'medium', ''),
               jsonb_strip_nulls(coalesce(x.referral->'metadata', '{}'::jsonb)
                 || jsonb_build_object('sourceUrl', x.referral->>'sourceUrl'))
-            from x join c on c.i = x.i join t on t.contact_id = c.id
+            from x join c on c.i = x.i join t on t.contact_id = c.id and t.whatsapp_id = x.whatsapp_id
             where t.created and x.referral is not null
             returning *),
           h as (insert into ticket_histories (company_id, ticket_id, action, whatsapp_id, status, data)
-            select ${cid}, t.id, 'create', ${wid}, t.status, '{"by":"customer"}'::jsonb from t where t.created),
-          q as (select x.i, m.* from x join messages m on m.whatsapp_id = ${wid} and m.provider_id = x.quoted),
+            select t.company_id, t.id, 'create', t.whatsapp_id, t.status, '{"by":"customer"}'::jsonb from t
+            where t.created),
+          q as (select x.i, m.* from x join messages m on m.whatsapp_id = x.whatsapp_id and m.provider_id = x.quoted),
           n as (insert into messages (company_id, ticket_id, contact_id, whatsapp_id, provider_id, body, media_type,
               media_url, media_name, from_me, ack, read, participant, data, created_at, quoted_msg_id)
-            select ${cid}, t.id, t.contact_id, ${wid}, x.provider_id, x.body, x.media_type, x.media_url,
-              x.media_name, x.from_me, case when x.from_me then 1 else 0 end, x.from_me, x.participant, x.data,
-              x.created_at, q.id
-            from x join c on c.i = x.i join t on t.contact_id = c.id left join q on q.i = x.i
+            select x.company_id, t.id, t.contact_id, x.whatsapp_id, x.provider_id, x.body, x.media_type,
+              x.media_url, x.media_name, x.from_me, case when x.from_me then 1 else 0 end, x.from_me,
+              x.participant, x.data, x.created_at, q.id
+            from x join c on c.i = x.i join t on t.contact_id = c.id and t.whatsapp_id = x.whatsapp_id
+            left join q on q.i = x.i
             order by x.i
             on conflict do nothing
             returning *)
-        select g.guard, g.duplicates, g.held, c.i, row_to_json(c) as contact, row_to_json(t) as ticket,
+        select g.guard, g.duplicates, g.held, x.i, row_to_json(c) as contact, row_to_json(t) as ticket,
           json_build_object(
             'queue', (select json_build_object('id', y.id, 'name', y.name, 'color', y.color)
               from queues y where y.id = t.queue_id),
@@ -334,13 +344,14 @@ export function inboundPipeline(deps: {
         from (select 1 / (case when (select count(*) from n) < (select count(*) from t) then 0 else 1 end) as guard,
             (select coalesce(json_agg(i), '[]') from d) as duplicates,
             (select coalesce(json_agg(i), '[]') from hd) as held) g
-        left join (n join t on t.id = n.ticket_id join c on c.id = t.contact_id left join q on q.i = c.i) on true`;
+        left join (n join x on x.whatsapp_id = n.whatsapp_id and x.provider_id = n.provider_id
+          join t on t.id = n.ticket_id join c on c.i = x.i left join q on q.i = x.i) on true`;
     };
     const result = await executePrepared<Row>(
       db,
-      calls ? 'recado_inbound_calls_v3' : withHeld ? 'recado_inbound_batch_v3' : 'recado_inbound_messages_v3',
+      calls ? 'recado_inbound_calls_v4' : withHeld ? 'recado_inbound_batch_v4' : 'recado_inbound_messages_v4',
       build,
-      { cid: ref.companyId, wid: ref.id, at: now, rows: JSON.stringify(rows) },
+      { at: now, rows: JSON.stringify(rows) },
     ).catch((err: unknown) => {
       const e = err as { code?: string; cause?: { code?: string } };
       if ((e?.code ?? e?.cause?.code) === '22012') throw new Duplicate();
@@ -372,6 +383,68 @@ export function inboundPipeline(deps: {
       });
     }
     return { stored, duplicates, held: heldBack };
+  }
+
+  /*
+   * Plain messages of every connection share the batch statement: what is handed in during one turn of the
+   * loop, or while BATCH_IN_FLIGHT statements run, leaves together in the next one (up to BATCH_ROWS), so
+   * under load one statement carries many connections' messages instead of one each. A statement that
+   * fails fails each of its hand-ins, whose messages then go one by one.
+   */
+  type Batch = Awaited<ReturnType<typeof storeMany>>;
+  type HandIn = { items: (Item & { ref: ConnectionRef })[]; done(r: Batch): void; fail(err: unknown): void };
+  const handedIn: HandIn[] = [];
+  let batchesInFlight = 0;
+  let pumpQueued = false;
+  function pumpBatches() {
+    while (batchesInFlight < BATCH_IN_FLIGHT && handedIn.length) {
+      const take: HandIn[] = [];
+      let n = 0;
+      while (handedIn.length && (!n || n + handedIn[0]!.items.length <= BATCH_ROWS)) {
+        const h = handedIn.shift()!;
+        take.push(h);
+        n += h.items.length;
+      }
+      batchesInFlight++;
+      void storeMany(
+        take.flatMap((h) => h.items),
+        false,
+        true,
+      )
+        .then(
+          (r) => {
+            let offset = 0;
+            for (const h of take) {
+              const own = (set: Set<number>) =>
+                new Set(
+                  [...set].filter((k) => k >= offset && k < offset + h.items.length).map((k) => k - offset),
+                );
+              const stored = new Map<number, Stored>();
+              for (const [k, v] of r.stored)
+                if (k >= offset && k < offset + h.items.length) stored.set(k - offset, v);
+              h.done({ stored, duplicates: own(r.duplicates), held: own(r.held) });
+              offset += h.items.length;
+            }
+          },
+          (err: unknown) => take.forEach((h) => h.fail(err)),
+        )
+        .finally(() => {
+          batchesInFlight--;
+          pumpBatches();
+        });
+    }
+  }
+  function storeBatch(items: HandIn['items']): Promise<Batch> {
+    return new Promise<Batch>((done, fail) => {
+      handedIn.push({ items, done, fail });
+      if (!pumpQueued) {
+        pumpQueued = true;
+        setImmediate(() => {
+          pumpQueued = false;
+          pumpBatches();
+        });
+      }
+    });
   }
 
   /** Events after the commit, in the same shapes as the HTTP answers (built from what the statement returned). */
@@ -432,7 +505,7 @@ export function inboundPipeline(deps: {
 
       let result: Awaited<ReturnType<typeof storeMany>>;
       try {
-        result = await storeMany(ref, [{ m, mediaPath, mediaName }], m.kind === 'call');
+        result = await storeMany([{ m, mediaPath, mediaName, ref }], m.kind === 'call');
       } catch (err) {
         if (!(err instanceof Duplicate)) throw err;
         result = { stored: new Map(), duplicates: new Set([0]), held: new Set() };
@@ -490,11 +563,8 @@ export function inboundPipeline(deps: {
         if (plain.length) {
           let heldBack: number[] = [];
           try {
-            const r = await storeMany(
-              ref,
-              plain.map((i) => ({ m: ms[i]!, mediaPath: null, mediaName: null })),
-              false,
-              true,
+            const r = await storeBatch(
+              plain.map((i) => ({ m: ms[i]!, mediaPath: null, mediaName: null, ref })),
             );
             plain.forEach((i, k) => {
               const s = r.stored.get(k);
