@@ -13,6 +13,7 @@ import type { AckUpdate, InboundMessage } from './channel.js';
 import type { MediaStore } from './media-store.js';
 import type { ConnectionRef } from './session-manager.js';
 import { cleanDeep, cleanText, truncate } from '../lib/text.js';
+import { groupCommit } from '../lib/group-commit.js';
 
 class Duplicate extends Error {}
 
@@ -392,60 +393,22 @@ export function inboundPipeline(deps: {
    * fails fails each of its hand-ins, whose messages then go one by one.
    */
   type Batch = Awaited<ReturnType<typeof storeMany>>;
-  type HandIn = { items: (Item & { ref: ConnectionRef })[]; done(r: Batch): void; fail(err: unknown): void };
-  const handedIn: HandIn[] = [];
-  let batchesInFlight = 0;
-  let pumpQueued = false;
-  function pumpBatches() {
-    while (batchesInFlight < BATCH_IN_FLIGHT && handedIn.length) {
-      const take: HandIn[] = [];
-      let n = 0;
-      while (handedIn.length && (!n || n + handedIn[0]!.items.length <= BATCH_ROWS)) {
-        const h = handedIn.shift()!;
-        take.push(h);
-        n += h.items.length;
-      }
-      batchesInFlight++;
-      void storeMany(
-        take.flatMap((h) => h.items),
-        false,
-        true,
-      )
-        .then(
-          (r) => {
-            let offset = 0;
-            for (const h of take) {
-              const own = (set: Set<number>) =>
-                new Set(
-                  [...set].filter((k) => k >= offset && k < offset + h.items.length).map((k) => k - offset),
-                );
-              const stored = new Map<number, Stored>();
-              for (const [k, v] of r.stored)
-                if (k >= offset && k < offset + h.items.length) stored.set(k - offset, v);
-              h.done({ stored, duplicates: own(r.duplicates), held: own(r.held) });
-              offset += h.items.length;
-            }
-          },
-          (err: unknown) => take.forEach((h) => h.fail(err)),
-        )
-        .finally(() => {
-          batchesInFlight--;
-          pumpBatches();
-        });
-    }
-  }
-  function storeBatch(items: HandIn['items']): Promise<Batch> {
-    return new Promise<Batch>((done, fail) => {
-      handedIn.push({ items, done, fail });
-      if (!pumpQueued) {
-        pumpQueued = true;
-        setImmediate(() => {
-          pumpQueued = false;
-          pumpBatches();
-        });
-      }
-    });
-  }
+  type HandIn = (Item & { ref: ConnectionRef })[];
+  const storeBatch = groupCommit<HandIn, Batch>(
+    async (handIns) => {
+      const r = await storeMany(handIns.flat(), false, true);
+      let offset = 0;
+      return handIns.map((items) => {
+        const from = offset;
+        offset += items.length;
+        const mine = (k: number) => k >= from && k < offset;
+        const own = (set: Set<number>) => new Set([...set].filter(mine).map((k) => k - from));
+        const stored = new Map([...r.stored].filter(([k]) => mine(k)).map(([k, v]) => [k - from, v]));
+        return { stored, duplicates: own(r.duplicates), held: own(r.held) };
+      });
+    },
+    { inFlight: BATCH_IN_FLIGHT, maxWeight: BATCH_ROWS, weight: (items) => items.length },
+  );
 
   /** Events after the commit, in the same shapes as the HTTP answers (built from what the statement returned). */
   function announce(

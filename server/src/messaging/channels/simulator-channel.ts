@@ -4,6 +4,7 @@ import type { SimulatorMessageView } from '@recado/contracts';
 import { normalizeNumber } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { executeRows, rowOf } from '../../db/rows.js';
+import { groupCommit } from '../../lib/group-commit.js';
 import { simulatorMessages } from '../../db/schema/index.js';
 import type { MediaStore } from '../media-store.js';
 import {
@@ -89,39 +90,20 @@ export function simulatorWakeUps(
  * prepared one; each caller gets its own rows back.
  */
 export function deliveredMarker(db: Db) {
-  let waiting: { ids: number[]; done(rows: SimulatorRow[]): void; fail(err: unknown): void }[] = [];
-  let running = false;
-  async function flush() {
-    try {
-      while (waiting.length) {
-        const batch = waiting;
-        waiting = [];
-        try {
-          const rows = await executeRows(
-            db,
-            sql`update simulator_messages set delivered = true, ack = greatest(ack, 2)
-              where id = any(string_to_array(${batch.flatMap((b) => b.ids).join(',')}, ',')::bigint[])
-              returning *`,
-            'recado_simulator_delivered_v1',
-          );
-          const byId = new Map(rows.map((r) => [Number(r.id), rowOf(simulatorMessages, r)]));
-          for (const b of batch) b.done(b.ids.flatMap((id) => byId.get(id) ?? []));
-        } catch (err) {
-          for (const b of batch) b.fail(err);
-        }
-      }
-    } finally {
-      running = false;
-    }
-  }
-  return (ids: number[]) =>
-    new Promise<SimulatorRow[]>((done, fail) => {
-      waiting.push({ ids, done, fail });
-      if (!running) {
-        running = true;
-        setImmediate(() => void flush());
-      }
-    });
+  return groupCommit<number[], SimulatorRow[]>(
+    async (lists) => {
+      const rows = await executeRows(
+        db,
+        sql`update simulator_messages set delivered = true, ack = greatest(ack, 2)
+          where id = any(string_to_array(${lists.flat().join(',')}, ',')::bigint[])
+          returning *`,
+        'recado_simulator_delivered_v1',
+      );
+      const byId = new Map(rows.map((r) => [Number(r.id), rowOf(simulatorMessages, r)]));
+      return lists.map((ids) => ids.flatMap((id) => byId.get(id) ?? []));
+    },
+    { maxWeight: 5000, weight: (ids) => ids.length },
+  );
 }
 
 /** One message as the simulated phone sees it: one definition in contracts (answers and events). */

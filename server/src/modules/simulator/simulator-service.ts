@@ -6,6 +6,7 @@ import { executeRows, rowOf } from '../../db/rows.js';
 import { contacts, simulatorMessages, tickets, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { cleanDeep } from '../../lib/text.js';
+import { groupCommit } from '../../lib/group-commit.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
@@ -58,8 +59,6 @@ export function simulatorService(deps: {
     media_type: string | null;
     media: { mimetype: string; filename: string; path: string } | null;
   };
-  let waiting: { row: Incoming; done(r: SimulatorRow | null): void; fail(e: unknown): void }[] = [];
-  let inserting = false;
 
   async function insertMany(rows: Incoming[]): Promise<(SimulatorRow | null)[]> {
     const inserted = await executeRows(
@@ -89,53 +88,40 @@ export function simulatorService(deps: {
     });
   }
 
-  async function flush() {
+  /** One bad row must not fail the others: after a failed batch, each row alone answers for itself. */
+  const stored = groupCommit<Incoming, { row: SimulatorRow | null } | { err: unknown }>(async (rows) => {
     try {
-      while (waiting.length) {
-        const batch = waiting.slice(0, 200);
-        waiting = waiting.slice(batch.length);
-        try {
-          const rows = await insertMany(batch.map((b) => b.row));
-          batch.forEach((b, i) => b.done(rows[i]!));
-        } catch (err) {
-          // One bad row must not fail the others: alone, each one answers for itself.
-          if (batch.length === 1) batch[0]!.fail(err);
-          else for (const b of batch) await insertMany([b.row]).then(([r]) => b.done(r ?? null), b.fail);
-        }
-      }
-    } finally {
-      inserting = false;
+      return (await insertMany(rows)).map((row) => ({ row }));
+    } catch (err) {
+      if (rows.length === 1) return [{ err }];
+      const out: ({ row: SimulatorRow | null } | { err: unknown })[] = [];
+      for (const r of rows)
+        out.push(
+          await insertMany([r]).then(
+            ([row]) => ({ row: row ?? null }),
+            (e: unknown) => ({ err: e }),
+          ),
+        );
+      return out;
     }
+  });
+  async function storeIncoming(row: Incoming): Promise<SimulatorRow | null> {
+    const r = await stored(row);
+    if ('err' in r) throw r.err;
+    return r.row;
   }
 
-  /** Connections running in another process that have new customer messages: told once a turn. */
-  let toWake = new Set<number>();
-  function wakeOwner(whatsappId: number) {
-    if (!toWake.size)
-      setImmediate(() => {
-        const ids = [...toWake];
-        toWake = new Set();
-        void db
-          .execute(
-            sql`select pg_notify(${SIMULATOR_INBOUND_CHANNEL}, x) from unnest(string_to_array(${ids.join(',')}, ',')) as x`,
-          )
-          .catch((err: unknown) =>
-            deps.log.warn({ err }, 'could not wake a simulator owner; its poll reads the messages'),
-          );
-      });
-    toWake.add(whatsappId);
-  }
-
-  function storeIncoming(row: Incoming): Promise<SimulatorRow | null> {
-    return new Promise((done, fail) => {
-      waiting.push({ row, done, fail });
-      // Flushed after the requests already read from the network have joined (one turn of the loop).
-      if (!inserting) {
-        inserting = true;
-        setImmediate(() => void flush());
-      }
-    });
-  }
+  /** Connections running in another process that have new customer messages: told in one statement a turn. */
+  const wake = groupCommit<number, void>(async (ids) => {
+    await db.execute(
+      sql`select pg_notify(${SIMULATOR_INBOUND_CHANNEL}, x) from unnest(string_to_array(${[...new Set(ids)].join(',')}, ',')) as x`,
+    );
+    return ids.map(() => undefined);
+  });
+  const wakeOwner = (whatsappId: number) =>
+    void wake(whatsappId).catch((err: unknown) =>
+      deps.log.warn({ err }, 'could not wake a simulator owner; its poll reads the messages'),
+    );
 
   /**
    * The simulator's events carry the conversation: they go to the sockets that follow this conversation
