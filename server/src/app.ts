@@ -15,7 +15,6 @@ import { requireAuth } from './http/auth-hooks.js';
 import { installErrorHandler } from './http/errors.js';
 import { requestSerializer } from './http/log-redaction.js';
 import { registerOpenApi } from './http/openapi.js';
-import { setOperatorGraphUrl } from './messaging/channels/cloud-api/graph-client.js';
 import { briefRequestLog } from './http/request-log.js';
 import { originPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { subscriptionBlock } from './http/subscription-block.js';
@@ -111,8 +110,6 @@ const fastifyTrustProxy = (v: Config['trustProxy']) =>
 /** Builds the whole application on a migrated database; tests call it without listening. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
-  // Connections left on Meta's default Graph URL go to the operator's (CLOUD_API_GRAPH_URL), if set.
-  if (config.cloudApiGraphUrl) setOperatorGraphUrl(config.cloudApiGraphUrl);
   const pretty = deps.logger !== false && deps.logStyle === 'pretty';
   const app = Fastify({
     logger:
@@ -329,6 +326,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       box: services.box,
       log: app.log,
       allowPrivateUrls: config.allowPrivateUrls,
+      // Connections left on Meta's default Graph URL go to the operator's (CLOUD_API_GRAPH_URL), if set.
+      operatorGraphUrl: config.cloudApiGraphUrl,
       notifySimulator: services.simulator.notify,
       listen: database.listen,
     }),

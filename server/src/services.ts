@@ -77,7 +77,13 @@ export function makeServices(deps: {
   const media = mediaStore(config.dataDir);
   const box = secretBox(config.appSecret);
   const voice = voiceNotes({ ffmpegPath: config.ffmpegPath, log });
-  const templates = messageTemplateService({ db, box, allowPrivateUrls: config.allowPrivateUrls, log });
+  const templates = messageTemplateService({
+    db,
+    box,
+    allowPrivateUrls: config.allowPrivateUrls,
+    operatorGraphUrl: config.cloudApiGraphUrl,
+    log,
+  });
   // Domain events (docs/events.md): the services below emit; app.ts subscribes each module's listeners.
   const bus = domainBus(log);
   const messages: MessageService = messageService({

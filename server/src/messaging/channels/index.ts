@@ -19,6 +19,8 @@ export function channelFactory(deps: {
   box: SecretBox;
   log: NonNullable<BaileysDeps['log']>;
   allowPrivateUrls: boolean;
+  /** CLOUD_API_GRAPH_URL (graph-client.ts). */
+  operatorGraphUrl?: string;
   notifySimulator: SimulatorDeps['notify'];
   /** LISTEN, for the simulator's wake-ups (messages another process accepted). */
   listen?: Parameters<typeof simulatorWakeUps>[0];
@@ -37,7 +39,12 @@ export function channelFactory(deps: {
         wakeUps,
       });
     if (kind === 'cloud_api')
-      return cloudApiChannel({ ...ctx, box: deps.box, allowPrivateUrls: deps.allowPrivateUrls });
+      return cloudApiChannel({
+        ...ctx,
+        box: deps.box,
+        allowPrivateUrls: deps.allowPrivateUrls,
+        operatorGraphUrl: deps.operatorGraphUrl,
+      });
     if (kind === 'baileys') return baileysChannel(ctx, { db: deps.db, box: deps.box, log: deps.log });
     return undefined;
   };

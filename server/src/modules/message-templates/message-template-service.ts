@@ -119,6 +119,8 @@ export function messageTemplateService(deps: {
   db: Db;
   box: SecretBox;
   allowPrivateUrls?: boolean;
+  /** CLOUD_API_GRAPH_URL (graph-client.ts). */
+  operatorGraphUrl?: string;
   log: { warn(o: object, m: string): void };
 }) {
   const { db } = deps;
@@ -146,7 +148,11 @@ export function messageTemplateService(deps: {
     }
     if (!cfg.businessAccountId)
       throw new AppError('ERR_NO_BUSINESS_ACCOUNT', 400, 'Set the WhatsApp Business Account id first');
-    const graph = graphClient({ ...cfg, allowPrivate: deps.allowPrivateUrls });
+    const graph = graphClient({
+      ...cfg,
+      allowPrivate: deps.allowPrivateUrls,
+      operatorGraphUrl: deps.operatorGraphUrl,
+    });
     const found: GraphTemplate[] = [];
     let after: string | undefined;
     try {

@@ -37,6 +37,8 @@ export type CloudApiContext = ChannelContext & {
   box?: SecretBox;
   /** ALLOW_PRIVATE_URLS: the Graph base URL may be a private or loopback address (tests, self-hosted). */
   allowPrivateUrls?: boolean;
+  /** CLOUD_API_GRAPH_URL (graph-client.ts). */
+  operatorGraphUrl?: string;
   /** First wait before asking an unreachable Graph again (doubles up to 5 minutes). */
   retryMs?: number;
 };
@@ -110,7 +112,11 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
         if (err instanceof CloudConfigError) return disconnected('config_invalid', err.reason);
         throw err;
       }
-      const client = graphClient({ ...cfg, allowPrivate: ctx.allowPrivateUrls });
+      const client = graphClient({
+        ...cfg,
+        allowPrivate: ctx.allowPrivateUrls,
+        operatorGraphUrl: ctx.operatorGraphUrl,
+      });
       let phone: Awaited<ReturnType<GraphClient['phoneNumber']>>;
       try {
         phone = await client.phoneNumber();

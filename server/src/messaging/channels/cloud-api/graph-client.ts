@@ -19,6 +19,12 @@ export interface GraphClientOptions {
   maxMediaBytes?: number;
   /** ALLOW_PRIVATE_URLS: the base URL (and media on its host) may be a private or loopback address. */
   allowPrivate?: boolean;
+  /**
+   * CLOUD_API_GRAPH_URL: the operator's own Graph endpoint (a relay in front of graph.facebook.com, or a local
+   * Graph double for browser tests). A connection left on Meta's default URL is sent there; it is the
+   * server's setting, not a tenant's, so it is trusted like OPENAI_BASE_URL (private addresses allowed).
+   */
+  operatorGraphUrl?: string;
 }
 
 /** Hosts Meta serves WhatsApp media from; a media URL anywhere else is refused. */
@@ -134,20 +140,11 @@ export function checkCloudNumber(number: string): { exists: boolean; replyTo?: s
 /** Graph's JSON answers are small; anything bigger is not Graph. */
 const GRAPH_ANSWER_BYTES = 2 * 1024 * 1024;
 
-/**
- * CLOUD_API_GRAPH_URL: the operator's own Graph endpoint (a relay in front of graph.facebook.com, or a local
- * Graph double for browser tests). Connections left on Meta's default URL are sent there; it is the server's
- * setting, not a tenant's, so it is trusted like OPENAI_BASE_URL (private addresses allowed).
- */
-let operatorGraphUrl: string | undefined;
-export function setOperatorGraphUrl(url: string | undefined) {
-  operatorGraphUrl = url ? url.replace(/\/+$/, '') : undefined;
-}
-
 /** The options a client really uses: the operator's endpoint for connections on Meta's default URL. */
 function effectiveOptions(opts: GraphClientOptions): GraphClientOptions {
-  if (!operatorGraphUrl || opts.graphBaseUrl.replace(/\/+$/, '') !== DEFAULT_GRAPH_BASE_URL) return opts;
-  return { ...opts, graphBaseUrl: operatorGraphUrl, allowPrivate: true };
+  const operator = opts.operatorGraphUrl?.replace(/\/+$/, '');
+  if (!operator || opts.graphBaseUrl.replace(/\/+$/, '') !== DEFAULT_GRAPH_BASE_URL) return opts;
+  return { ...opts, graphBaseUrl: operator, allowPrivate: true };
 }
 
 export function graphClient(given: GraphClientOptions) {

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { DEFAULT_GRAPH_BASE_URL, DEFAULT_GRAPH_API_VERSION } from './cloud-api-config.js';
 import { startFakeGraph } from './fake-graph-api.js';
-import { graphClient, setOperatorGraphUrl } from './graph-client.js';
+import { graphClient } from './graph-client.js';
 
 /**
  * CLOUD_API_GRAPH_URL (docs/cloud-api.md): the operator's Graph endpoint takes the calls of connections left
@@ -9,24 +9,22 @@ import { graphClient, setOperatorGraphUrl } from './graph-client.js';
  */
 const graph = await startFakeGraph();
 afterAll(() => graph.close());
-afterEach(() => setOperatorGraphUrl(undefined));
 
-const client = (graphBaseUrl: string) =>
+const client = (graphBaseUrl: string, operatorGraphUrl?: string) =>
   graphClient({
     graphBaseUrl,
     apiVersion: DEFAULT_GRAPH_API_VERSION,
     phoneNumberId: graph.phoneNumberId,
     accessToken: graph.token,
     allowPrivate: false,
+    operatorGraphUrl,
   });
 
 test("connections on Meta's default URL go to the operator's endpoint", async () => {
-  setOperatorGraphUrl(`${graph.url}/`);
-  const phone = await client(DEFAULT_GRAPH_BASE_URL).phoneNumber();
+  const phone = await client(DEFAULT_GRAPH_BASE_URL, `${graph.url}/`).phoneNumber();
   expect(phone.id).toBe(graph.phoneNumberId);
 });
 
 test("a tenant's own private URL is still refused, operator endpoint or not", async () => {
-  setOperatorGraphUrl(graph.url);
-  await expect(client(graph.url).phoneNumber()).rejects.toMatchObject({ refused: true });
+  await expect(client(graph.url, graph.url).phoneNumber()).rejects.toMatchObject({ refused: true });
 });
