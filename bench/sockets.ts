@@ -3,11 +3,12 @@
  * (1,000) agent sockets spread over BENCH_COMPANIES (20) companies, each with a simulator connection, first
  * all on one process, then split over two (the second process joins the same PostgreSQL database; events
  * cross through the Socket.IO adapter: PostgreSQL, or Redis with REDIS_URL). Customers post BENCH_RATE (200)
- * inbound messages a second for BENCH_SECONDS (10) to the simulator's entry, round robin over the companies;
- * every agent socket of the company receives the message and ticket events.
- * Reported: p50/p99 from the inbound POST to the `appMessage` event at each agent socket, memory per idle
- * socket (the process's RSS and heap before and after the sockets connect), event-loop delay p99 of each
- * process during the run (its /metrics), and the events received. Needs PostgreSQL (BENCH_DATABASE_URL,
+ * inbound messages a second for BENCH_SECONDS (10) to the simulator's entry, round robin over the companies,
+ * after BENCH_WARMUP_SECONDS (3) at the same rate that are not timed; every agent socket of the company
+ * receives the message and ticket events.
+ * Reported: p50/p99 from the inbound POST to the `appMessage` event at each agent socket (and the p99 of each
+ * second of the schedule), memory per idle socket (the process's RSS and heap before and after the sockets
+ * connect), event-loop delay p99 of each process during the run (its /metrics), and the events received. Needs PostgreSQL (BENCH_DATABASE_URL,
  * default postgres://postgres@127.0.0.1:5432/postgres: a scratch database is made there and dropped).
  * BENCH_WORKERS (2) worker threads hold the sockets. Last line: JSON.
  */
@@ -32,6 +33,8 @@ const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 20);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Seconds at the same rate before the timed ones (pool connections, prepared statements, JIT), not timed. */
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const PORT = Number(process.env.BENCH_PORT ?? 18290);
 const BASE_DB = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SUPER = { email: 'super@bench.local', password: `Bench-${process.pid}-Super!` };
@@ -108,6 +111,7 @@ const WebSocket = require(workerData.ws);
 const now = () => performance.timeOrigin + performance.now();
 const sockets = [];
 const latencies = [];
+const order = []; // each latency's message number (its place in the sending schedule)
 let events = 0;
 const marker = '"body":"' + workerData.tag + ' ';
 function agent({ url, token }) {
@@ -125,8 +129,9 @@ function agent({ url, token }) {
       events++;
       const at = f.indexOf(marker);
       if (at < 0 || f.indexOf('"action":"create"') < 0 || f.indexOf('appMessage') < 0) return;
-      const body = f.slice(at + 8, f.indexOf('"', at + 8));
-      latencies.push(now() - Number(body.split(' ')[2]));
+      const body = f.slice(at + 8, f.indexOf('"', at + 8)).split(' ');
+      latencies.push(now() - Number(body[2]));
+      order.push(Number(body[1]));
     });
     sockets.push(ws);
   });
@@ -135,11 +140,16 @@ parentPort.on('message', async (m) => {
   if (m.cmd === 'connect') {
     for (let i = 0; i < m.list.length; i += 50) await Promise.all(m.list.slice(i, i + 50).map(agent));
     parentPort.postMessage({ connected: sockets.length });
+  } else if (m.cmd === 'reset') {
+    latencies.length = 0;
+    order.length = 0;
+    events = 0;
+    parentPort.postMessage({ reset: true });
   } else if (m.cmd === 'count') {
     parentPort.postMessage({ count: latencies.length });
   } else if (m.cmd === 'close') {
     for (const s of sockets) s.close();
-    parentPort.postMessage({ latencies, events });
+    parentPort.postMessage({ latencies, order, events });
   }
 });
 `;
@@ -194,29 +204,40 @@ async function phase(name: string, apps: App[], companies: Company[]) {
     `${name}: ${SOCKETS} sockets connected (${after.map((a) => a.sockets).join(' + ')}); per socket ${JSON.stringify(perSocket)}`,
   );
 
+  /** Customers post `count` messages at RATE (round robin over companies and processes); bodies carry `tag`. */
+  async function postAtRate(tag: string, count: number) {
+    const started = performance.now();
+    const posts: Promise<unknown>[] = [];
+    let refused = 0;
+    for (let i = 0; i < count; i++) {
+      const wait = started + (i * 1000) / RATE - performance.now();
+      if (wait > 0) await sleep(wait);
+      const c = companies[i % companies.length]!;
+      const app = apps[(i + Math.floor(i / companies.length)) % apps.length]!;
+      const body = `${tag} ${i} ${performance.timeOrigin + performance.now()}`;
+      posts.push(
+        call(`http://127.0.0.1:${app.port}`, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
+          id: `${tag}-${i}`,
+          from: `55119${String(80000000 + (i % 500))}`,
+          name: `Cliente ${i % 500}`,
+          body,
+        }).then((r) => r.status === 202 || refused++),
+      );
+    }
+    await Promise.all(posts);
+    return { refused, seconds: (performance.now() - started) / 1000 };
+  }
+
+  // Warm-up at the same rate, not timed (its bodies do not carry the phase's tag), then a pause to drain.
+  if (WARMUP > 0) {
+    await postAtRate(`warm-${name}`, RATE * WARMUP);
+    await sleep(1500);
+    await Promise.all(workers.map((w) => w.ask({ cmd: 'reset' })));
+  }
   // Reset the event-loop delay windows, then the steady rate.
   await Promise.all(apps.map((a) => metric(a.port, 'recado_event_loop_delay_p99_seconds')));
   const total = RATE * SECONDS;
-  const started = performance.now();
-  const posts: Promise<unknown>[] = [];
-  let refused = 0;
-  for (let i = 0; i < total; i++) {
-    const wait = started + (i * 1000) / RATE - performance.now();
-    if (wait > 0) await sleep(wait);
-    const c = companies[i % companies.length]!;
-    const app = apps[(i + Math.floor(i / companies.length)) % apps.length]!;
-    const body = `${name} ${i} ${performance.timeOrigin + performance.now()}`;
-    posts.push(
-      call(`http://127.0.0.1:${app.port}`, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
-        id: `${name}-${i}`,
-        from: `55119${String(80000000 + (i % 500))}`,
-        name: `Cliente ${i % 500}`,
-        body,
-      }).then((r) => r.status === 202 || refused++),
-    );
-  }
-  await Promise.all(posts);
-  const sendSeconds = (performance.now() - started) / 1000;
+  const { refused, seconds: sendSeconds } = await postAtRate(name, total);
   const loopP99Ms = await Promise.all(
     apps.map(async (a) => round((await metric(a.port, 'recado_event_loop_delay_p99_seconds')) * 1000)),
   );
@@ -228,10 +249,16 @@ async function phase(name: string, apps: App[], companies: Company[]) {
     await sleep(200);
   }
   const results = await Promise.all(
-    workers.map((w) => w.ask<{ latencies: number[]; events: number }>({ cmd: 'close' })),
+    workers.map((w) => w.ask<{ latencies: number[]; order: number[]; events: number }>({ cmd: 'close' })),
   );
   await Promise.all(workers.map((w) => w.end()));
   const latencies = results.flatMap((r) => r.latencies);
+  // p99 of each second of the sending schedule: a tail spread over the run, or one stall.
+  const bySecond: number[][] = Array.from({ length: SECONDS }, () => []);
+  results.forEach((r) =>
+    r.latencies.forEach((l, k) => bySecond[Math.min(SECONDS - 1, Math.floor(r.order[k]! / RATE))]!.push(l)),
+  );
+  const p99BySecondMs = bySecond.map((xs) => round(pct(xs, 99)));
   await sleep(500);
   const result = {
     phase: name,
@@ -245,6 +272,8 @@ async function phase(name: string, apps: App[], companies: Company[]) {
     eventsReceived: results.reduce((a, r) => a + r.events, 0),
     p50Ms: round(pct(latencies, 50)),
     p99Ms: round(pct(latencies, 99)),
+    p99BySecondMs,
+    warmupSeconds: WARMUP,
     memoryPerSocketKb: perSocket,
     eventLoopP99Ms: loopP99Ms,
   };
