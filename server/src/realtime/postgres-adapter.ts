@@ -56,8 +56,9 @@ export function createPostgresAdapter(
     const close = adapter.close.bind(adapter);
     adapter.close = () => {
       namespaces.delete(nsp.name);
-      if (namespaces.size === 0) bus.close();
+      // The stock close says goodbye to the other processes (queued on the bus, which still sends it).
       close();
+      if (namespaces.size === 0) bus.close();
     };
     return adapter;
   };

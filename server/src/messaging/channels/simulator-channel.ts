@@ -462,7 +462,8 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
       const poll = setInterval(() => void deliverPending().catch(() => undefined), POLL_MS);
       poll.unref();
       timers.add(poll);
-      await deps.wakeUps?.register(whatsappId, wake);
+      // Not awaited: until LISTEN is in place (or if it cannot be), the poll reads what others accepted.
+      void deps.wakeUps?.register(whatsappId, wake);
       await sink.state({
         status: 'CONNECTED',
         number: `5500000${String(whatsappId).padStart(6, '0')}`,
