@@ -206,15 +206,35 @@ describe('outbound messages across processes', () => {
         body: 'Acordou?',
       });
       expect(r.status).toBe(202);
-      await waitFor(async () => heard.includes(String(s.whatsappId)) || null);
+      // The insert itself tells the owner, with the stored row.
+      await waitFor(
+        async () =>
+          heard
+            .filter((p) => p.startsWith('{'))
+            .map((p) => JSON.parse(p) as { whatsapp_id: number; body: string })
+            .find((r) => r.whatsapp_id === s.whatsappId && r.body === 'Acordou?') ?? null,
+      );
       await waitFor(async () => {
         const rows = await database.db.select().from(messages).where(eq(messages.ticketId, s.ticketId));
         return rows.find((m) => m.body === 'Acordou?') ?? null;
       });
+      // A row too large for a notification: only the connection's id, and the owner reads its table.
+      const long = `Longa ${'x'.repeat(9000)}`;
+      const big = await call(s.other, 'POST', `/simulator/${s.whatsappId}/inbound`, s.admin.token, {
+        from: s.number,
+        body: long,
+      });
+      expect(big.status).toBe(202);
+      await waitFor(async () => heard.includes(String(s.whatsappId)) || null);
+      await waitFor(async () => {
+        const rows = await database.db.select().from(messages).where(eq(messages.ticketId, s.ticketId));
+        return rows.find((m) => m.body === long) ?? null;
+      });
     } finally {
       await stop();
     }
-    // The owner's side: a running connection is woken by its id, and no longer once it stopped here.
+    // The owner's side: a running connection is woken by its id (a row too large to be sent), and no longer
+    // once it stopped here.
     const wakeUps = simulatorWakeUps(database.listen);
     const woken: number[] = [];
     await wakeUps.register(990001, () => woken.push(990001));

@@ -53,20 +53,30 @@ export type SimulatorWakeUps = ReturnType<typeof simulatorWakeUps>;
 
 /**
  * One LISTEN for all the simulator connections running in this process: the process that accepted a
- * customer's message for a connection running elsewhere says so (NOTIFY, the connection's id), and the
- * owner reads its table at once instead of at its next poll.
+ * customer's message for a connection running elsewhere says so in the insert itself (NOTIFY at commit):
+ * the stored row, which the owner takes as it is, or only the connection's id (a row too large for a
+ * notification), and the owner reads its table. Either way at once, not at its next poll.
  */
 export function simulatorWakeUps(
   listen: ((channel: string, on: (payload: string) => void) => Promise<() => Promise<void>>) | undefined,
   log?: { warn(o: object, m: string): void },
 ) {
-  const running = new Map<number, () => void>();
+  const running = new Map<number, (row?: SimulatorRow) => void>();
+  const heard = (payload: string) => {
+    if (!payload.startsWith('{')) return running.get(Number(payload))?.();
+    try {
+      const row = rowOf(simulatorMessages, JSON.parse(payload) as Record<string, unknown>);
+      running.get(row.whatsappId)?.(row);
+    } catch (err) {
+      log?.warn({ err }, 'unreadable simulator notification; the poll reads the message');
+    }
+  };
   let listening: Promise<(() => Promise<void>) | undefined> | undefined;
   return {
-    register(whatsappId: number, wake: () => void) {
+    register(whatsappId: number, wake: (row?: SimulatorRow) => void) {
       running.set(whatsappId, wake);
       listening ??= listen
-        ? listen(SIMULATOR_INBOUND_CHANNEL, (payload) => running.get(Number(payload))?.()).catch((err) => {
+        ? listen(SIMULATOR_INBOUND_CHANNEL, heard).catch((err) => {
             log?.warn({ err }, 'LISTEN unavailable; simulator messages accepted elsewhere wait for the poll');
             return undefined;
           })
@@ -398,11 +408,15 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
       });
     return polling;
   }
-  /** Another process accepted messages for this connection: read them now (after a pass under way). */
+  /**
+   * Another process accepted a message for this connection: the row itself is taken like the HTTP entry's
+   * hand-over; without it, the table is read now (after a pass under way).
+   */
   let wokenDuringPoll = false;
-  function wake() {
+  function wake(row?: SimulatorRow) {
     if (!running) return;
-    if (polling) wokenDuringPoll = true;
+    if (row) enqueue([row], false);
+    else if (polling) wokenDuringPoll = true;
     else void deliverPending().catch(() => undefined);
   }
 

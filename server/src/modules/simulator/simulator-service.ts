@@ -58,20 +58,37 @@ export function simulatorService(deps: {
     body: string;
     media_type: string | null;
     media: { mimetype: string; filename: string; path: string } | null;
+    /** The connection's session runs in another process (told in the same statement). */
+    remote: boolean;
   };
 
+  /**
+   * Rows for connections whose session runs in another process (`remote`) are announced to their owner in
+   * the same statement (NOTIFY at commit, once durable): the row itself, or only the connection's id when
+   * the row is too large for a notification (the owner then reads its table).
+   */
   async function insertMany(rows: Incoming[]): Promise<(SimulatorRow | null)[]> {
     const inserted = await executeRows(
       db,
-      sql`insert into simulator_messages (whatsapp_id, number, name, provider_id, from_me, body, media_type, media, ack, delivered)
-        select w.id, x.number, x.name, x.provider_id, false, x.body, x.media_type, x.media, 1, false
-        from jsonb_to_recordset(${JSON.stringify(rows.map((r, i) => ({ ...r, i })))}::jsonb) as x(i int,
-          whatsapp_id int, company_id int, number text, name text, provider_id text, body text, media_type text, media jsonb)
-        join whatsapps w on w.id = x.whatsapp_id and w.company_id = x.company_id and w.channel = 'simulator'
-        order by x.i
-        on conflict do nothing
-        returning *`,
-      'recado_simulator_inbound_v1',
+      sql`with ins as (insert into simulator_messages (whatsapp_id, number, name, provider_id, from_me, body,
+            media_type, media, ack, delivered)
+          select w.id, x.number, x.name, x.provider_id, false, x.body, x.media_type, x.media, 1, false
+          from jsonb_to_recordset(${JSON.stringify(rows.map((r, i) => ({ ...r, i })))}::jsonb) as x(i int,
+            whatsapp_id int, company_id int, number text, name text, provider_id text, body text, media_type text,
+            media jsonb, remote boolean)
+          join whatsapps w on w.id = x.whatsapp_id and w.company_id = x.company_id and w.channel = 'simulator'
+          order by x.i
+          on conflict do nothing
+          returning *),
+        told as (select pg_notify(${SIMULATOR_INBOUND_CHANNEL},
+            case when octet_length(j) <= 7900 then j else r.whatsapp_id::text end)
+          from (select ins.whatsapp_id, row_to_json(ins)::text as j, ins.id from ins
+            where ins.whatsapp_id = any(string_to_array(${rows
+              .filter((r) => r.remote)
+              .map((r) => r.whatsapp_id)
+              .join(',')}, ',')::int[]) order by ins.id) r)
+        select ins.*, (select count(*) from told) as told from ins`,
+      'recado_simulator_inbound_v2',
     );
     const byKey = new Map(
       inserted.map((r) => {
@@ -110,18 +127,6 @@ export function simulatorService(deps: {
     if ('err' in r) throw r.err;
     return r.row;
   }
-
-  /** Connections running in another process that have new customer messages: told in one statement a turn. */
-  const wake = groupCommit<number, void>(async (ids) => {
-    await db.execute(
-      sql`select pg_notify(${SIMULATOR_INBOUND_CHANNEL}, x) from unnest(string_to_array(${[...new Set(ids)].join(',')}, ',')) as x`,
-    );
-    return ids.map(() => undefined);
-  });
-  const wakeOwner = (whatsappId: number) =>
-    void wake(whatsappId).catch((err: unknown) =>
-      deps.log.warn({ err }, 'could not wake a simulator owner; its poll reads the messages'),
-    );
 
   /**
    * The simulator's events carry the conversation: they go to the sockets that follow this conversation
@@ -216,7 +221,10 @@ export function simulatorService(deps: {
         const path = await deps.media.save(t.companyId, data, input.media.filename, 'simulator');
         media = { mimetype: input.media.mimetype, filename: input.media.filename, path };
       }
+      // The session running here takes the row at once; another process's is told by the insert itself.
+      const channel = deps.sessions()?.get(whatsappId) as unknown as SimulatorChannelApi | undefined;
       const row = await storeIncoming({
+        remote: !channel?.accept,
         whatsapp_id: whatsappId,
         company_id: t.companyId,
         number,
@@ -234,10 +242,8 @@ export function simulatorService(deps: {
       }
       notify(t.companyId, whatsappId, { action: 'message', message: toSimulatorView(row, whatsappId) });
       // The answer means "durably accepted"; the session running here delivers it now, or its owner (told
-      // through the database) does.
-      const channel = deps.sessions()?.get(whatsappId) as unknown as SimulatorChannelApi | undefined;
-      if (channel?.accept) channel.accept([row]);
-      else wakeOwner(whatsappId);
+      // by the insert's NOTIFY, or its poll) does.
+      channel?.accept?.([row]);
       return { id: providerId, duplicate: false };
     },
 
