@@ -5,11 +5,9 @@
  * PostgreSQL (a scratch database is created and dropped); without it, embedded PGlite in memory.
  *   BENCH_CONTACTS (default 10000), BENCH_POLL_MS (job poll, default 50)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../server/src/config.js';
+import { benchConfig } from './lib.js';
 import { DEFAULT_POOL_SIZE } from '../server/src/db/client.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
 import { seed } from '../server/src/db/seed.js';
@@ -26,14 +24,7 @@ async function main() {
   const database = await scratchDatabase(process.env.DATABASE_URL, {
     poolSize: process.env.BENCH_POOL ? Number(process.env.BENCH_POOL) : DEFAULT_POOL_SIZE,
   });
-  const dataDir = mkdtempSync(join(tmpdir(), 'recado-bench-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    APP_SECRET: 'x'.repeat(40),
-    JWT_SECRET: 'y'.repeat(40),
-  });
+  const { dataDir, config } = benchConfig();
   await seed(database.db, {
     superuserEmail: 'super@bench.local',
     superuserPassword: 'Bench@12345',

@@ -5,11 +5,8 @@
  * after 20 warm-up requests, printed as the last JSON line. DATABASE_URL selects PostgreSQL (a scratch
  * database, dropped after; BENCH_KEEP=1 keeps it for EXPLAIN); without it, embedded PGlite.
  */
-import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../server/src/config.js';
+import { rmSync } from 'node:fs';
+import { benchConfig, jsonClient } from './lib.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
 import { seed } from '../server/src/db/seed.js';
 import { buildApp } from '../server/src/app.js';
@@ -107,14 +104,7 @@ export async function runHistoryBench(opts: {
   const log = (...a: unknown[]) => console.log(`[${opts.bench}]`, ...a);
   const database = await scratchDatabase(process.env.DATABASE_URL);
   const db = database.kind === 'pglite' ? 'pglite' : 'postgres';
-  const dataDir = mkdtempSync(join(tmpdir(), 'recado-bench-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    APP_SECRET: 'x'.repeat(40),
-    JWT_SECRET: 'y'.repeat(40),
-  });
+  const { dataDir, config } = benchConfig();
   try {
     await seed(database.db, {
       superuserEmail: 'super@bench.local',
@@ -260,38 +250,12 @@ export async function runHistoryBench(opts: {
     await app.app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-    const request = (method: string, path: string, token?: string, body?: unknown) =>
-      new Promise<{ status: number; json: unknown }>((resolve, reject) => {
-        const data = body === undefined ? undefined : JSON.stringify(body);
-        const req = http.request(
-          {
-            agent,
-            host: '127.0.0.1',
-            port,
-            path,
-            method,
-            headers: {
-              ...(token ? { authorization: `Bearer ${token}` } : {}),
-              ...(data
-                ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) }
-                : {}),
-            },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                json: JSON.parse(Buffer.concat(chunks).toString() || 'null'),
-              }),
-            );
-          },
-        );
-        req.on('error', reject);
-        req.end(data);
-      });
+    const { call, close: closeClient } = jsonClient(4);
+    // Paths here carry /api: the client adds it.
+    const request = async (method: string, path: string, token?: string, body?: unknown) => {
+      const r = await call(`http://127.0.0.1:${port}`, method, path.replace(/^\/api/, ''), token, body);
+      return { status: r.status, json: r.body };
+    };
     try {
       const login = async (email: string) => {
         const r = await request('POST', '/api/auth/login', undefined, { email, password: 'Demo@1234' });
@@ -343,7 +307,7 @@ export async function runHistoryBench(opts: {
         }),
       );
     } finally {
-      agent.destroy();
+      closeClient();
       await app.close();
     }
   } finally {

@@ -10,20 +10,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openDatabase } from '../server/src/db/client.js';
-import { seed } from '../server/src/db/seed.js';
-import {
-  dropDatabase,
-  ensureDatabase,
-  startApp,
-  stopApps,
-  waitReady,
-  type App,
-} from '../scripts/lib/cluster.mjs';
+import { clusterDatabase, jsonClient, simulatorCompany } from './lib.js';
+import { dropDatabase, startApp, stopApps, waitReady, type App } from '../scripts/lib/cluster.mjs';
 
 const N = Number(process.env.BENCH_MESSAGES ?? 20000);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 500);
@@ -37,40 +28,7 @@ const SUPER = { email: 'super@bench.local', password: `Bench-${process.pid}-Supe
 
 const log = (...a: unknown[]) => console.log('[ingest-cluster]', ...a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-function call(base: string, method: string, path: string, token?: string, body?: unknown) {
-  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      `${base}/api${path}`,
-      {
-        method,
-        agent,
-        headers: {
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          let json: unknown = text;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode ?? 0, body: json });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+const { call, close: closeClient } = jsonClient(256);
 
 /** CPU seconds (user + system) of a process on this machine. */
 const cpuOf = (pid: number) => {
@@ -91,46 +49,15 @@ async function run(processes: number, index: number) {
   const client = new pg.Client({ connectionString: dbUrl });
   try {
     await dropDatabase(dbUrl);
-    await ensureDatabase(dbUrl);
-    const database = await openDatabase({ url: dbUrl, poolSize: 2 });
-    await database.migrate();
-    await seed(database.db, {
-      superuserEmail: SUPER.email,
-      superuserPassword: SUPER.password,
-      demo: false,
-      print: () => undefined,
-    });
-    await database.close();
-    const env = {
-      LOG_LEVEL: 'warn',
-      LOGIN_RATE_LIMIT: '100000',
-      SUPERUSER_EMAIL: SUPER.email,
-      SUPERUSER_PASSWORD: SUPER.password,
-    };
+    const env = await clusterDatabase(dbUrl, SUPER);
     for (let i = 0; i < processes; i++)
       apps.push(startApp({ dir, index: i, port: PORT + 1 + i, publicPort: PORT, dbUrl, env }));
     await Promise.all(apps.map((a) => waitReady(`http://127.0.0.1:${a.port}/api/ready`)));
     const bases = apps.map((a) => `http://127.0.0.1:${a.port}`);
     const sup = (await call(bases[0]!, 'POST', '/auth/login', undefined, SUPER)).body as { token: string };
     const conns: { token: string; whatsappId: number }[] = [];
-    for (let i = 0; i < CONNECTIONS; i++) {
-      const base = bases[i % processes]!;
-      const email = `admin${i}@bench-ingest.local`;
-      const created = await call(base, 'POST', '/companies', sup.token, {
-        name: `Bench ${i}`,
-        email,
-        planId: 5,
-        dueDate: '2099-01-01',
-        adminName: `Admin ${i}`,
-        adminPassword: 'Bench@12345',
-      });
-      if (created.status !== 201)
-        throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
-      const login = (await call(base, 'POST', '/auth/login', undefined, { email, password: 'Bench@12345' }))
-        .body as { token: string };
-      const w = await call(base, 'POST', '/whatsapp', login.token, { name: 'Sim', channel: 'simulator' });
-      conns.push({ token: login.token, whatsappId: (w.body as { id: number }).id });
-    }
+    for (let i = 0; i < CONNECTIONS; i++)
+      conns.push(await simulatorCompany(call, bases[i % processes]!, sup.token, i, 'bench-ingest.local'));
     await client.connect();
     // Where each connection's session runs.
     const owners = await (async () => {
@@ -207,7 +134,7 @@ export async function ingestCluster() {
   log(`${N} messages, ${CONCURRENCY} senders, ${CONNECTIONS} connections, 1 then ${PROCESSES} processes`);
   const one = await run(1, 0);
   const many = await run(PROCESSES, 1);
-  agent.destroy();
+  closeClient();
   console.log(
     JSON.stringify({
       bench: 'ingest',

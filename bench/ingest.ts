@@ -7,13 +7,11 @@
  * BENCH_PROCESSES=2: compiled server processes instead (bench/ingest-cluster.ts): one, then two, side by side.
  *   BENCH_WEBHOOK_DELAY_MS: an outgoing webhook to a local receiver that answers this late
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { io as ioClient } from 'socket.io-client';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../server/src/config.js';
+import { benchConfig } from './lib.js';
 import { DEFAULT_POOL_SIZE } from '../server/src/db/client.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
 import { seed } from '../server/src/db/seed.js';
@@ -92,15 +90,9 @@ async function main() {
   const database = await scratchDatabase(process.env.DATABASE_URL, {
     poolSize: process.env.BENCH_POOL ? Number(process.env.BENCH_POOL) : DEFAULT_POOL_SIZE,
   });
-  const dataDir = mkdtempSync(join(tmpdir(), 'recado-bench-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    APP_SECRET: 'x'.repeat(40),
-    JWT_SECRET: 'y'.repeat(40),
-    ...(WEBHOOK_DELAY_MS !== undefined ? { ALLOW_PRIVATE_URLS: 'true' } : {}),
-  });
+  const { dataDir, config } = benchConfig(
+    WEBHOOK_DELAY_MS !== undefined ? { ALLOW_PRIVATE_URLS: 'true' } : {},
+  );
   const receiver =
     WEBHOOK_DELAY_MS !== undefined ? await webhookReceiver({ delayMs: Number(WEBHOOK_DELAY_MS) }) : undefined;
   await seed(database.db, {

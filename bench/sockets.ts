@@ -13,21 +13,12 @@
  * BENCH_WORKERS (2) worker threads hold the sockets. Last line: JSON.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { openDatabase } from '../server/src/db/client.js';
-import { seed } from '../server/src/db/seed.js';
-import {
-  dropDatabase,
-  ensureDatabase,
-  startApp,
-  stopApps,
-  waitReady,
-  type App,
-} from '../scripts/lib/cluster.mjs';
+import { clusterDatabase, jsonClient, simulatorCompany } from './lib.js';
+import { dropDatabase, startApp, stopApps, waitReady, type App } from '../scripts/lib/cluster.mjs';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 20);
@@ -47,45 +38,7 @@ const pct = (xs: number[], p: number) => {
 };
 const round = (x: number) => Math.round(x * 10) / 10;
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function call(
-  base: string,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      `${base}/api${path}`,
-      {
-        method,
-        agent,
-        headers: {
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          let json: unknown = text;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode ?? 0, body: json });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+const { call, close: closeClient } = jsonClient(64);
 
 /** One figure of a process's Prometheus text (loopback callers read /metrics without a token). */
 async function metric(port: number, name: string): Promise<number> {
@@ -290,22 +243,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'recado-bench-sockets-'));
   const apps: App[] = [];
   try {
-    await ensureDatabase(dbUrl);
-    const database = await openDatabase({ url: dbUrl, poolSize: 2 });
-    await database.migrate();
-    await seed(database.db, {
-      superuserEmail: SUPER.email,
-      superuserPassword: SUPER.password,
-      demo: false,
-      print: () => undefined,
-    });
-    await database.close();
-    const env = {
-      LOG_LEVEL: 'warn',
-      LOGIN_RATE_LIMIT: '100000',
-      SUPERUSER_EMAIL: SUPER.email,
-      SUPERUSER_PASSWORD: SUPER.password,
-    };
+    const env = await clusterDatabase(dbUrl, SUPER);
     const start = (i: number) => {
       const a = startApp({ dir, index: i, port: PORT + 1 + i, publicPort: PORT, dbUrl, env });
       apps.push(a);
@@ -317,27 +255,8 @@ async function main() {
     const superToken = (sup.body as { token: string }).token;
     if (!superToken) throw new Error(`super login: ${sup.status} ${JSON.stringify(sup.body)}`);
     const companies: Company[] = [];
-    for (let i = 0; i < COMPANIES; i++) {
-      const email = `admin${i}@bench-sockets.local`;
-      const created = await call(base, 'POST', '/companies', superToken, {
-        name: `Bench ${i}`,
-        email,
-        planId: 5,
-        dueDate: '2099-01-01',
-        adminName: `Admin ${i}`,
-        adminPassword: 'Bench@12345',
-      });
-      if (created.status !== 201)
-        throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
-      const login = (await call(base, 'POST', '/auth/login', undefined, { email, password: 'Bench@12345' }))
-        .body as { token: string; user: { companyId: number } };
-      const w = await call(base, 'POST', '/whatsapp', login.token, { name: 'Sim', channel: 'simulator' });
-      companies.push({
-        id: login.user.companyId,
-        token: login.token,
-        whatsappId: (w.body as { id: number }).id,
-      });
-    }
+    for (let i = 0; i < COMPANIES; i++)
+      companies.push(await simulatorCompany(call, base, superToken, i, 'bench-sockets.local'));
     log(`${COMPANIES} companies, ${SOCKETS} agent sockets, ${RATE} msg/s for ${SECONDS} s`);
     // Warm-up: every company's first conversation (contacts, tickets, prepared statements).
     for (const c of companies)
@@ -381,7 +300,7 @@ async function main() {
       }),
     );
   } finally {
-    agent.destroy();
+    closeClient();
     await stopApps(apps);
     await dropDatabase(dbUrl).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });

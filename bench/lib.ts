@@ -1,0 +1,119 @@
+/**
+ * What the benchmarks share: a JSON client of the HTTP API, the configuration of an in-process app, and the
+ * database and companies of the compiled-process benches.
+ */
+import http from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../server/src/config.js';
+import { openDatabase } from '../server/src/db/client.js';
+import { seed } from '../server/src/db/seed.js';
+import { ensureDatabase } from '../scripts/lib/cluster.mjs';
+
+/** Calls `${base}/api${path}` with keep-alive connections (up to `maxSockets`); answers status and JSON. */
+export function jsonClient(maxSockets = 64) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  function call(
+    base: string,
+    method: string,
+    path: string,
+    token?: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown }> {
+    return new Promise((resolve, reject) => {
+      const data = body === undefined ? undefined : JSON.stringify(body);
+      const req = http.request(
+        `${base}/api${path}`,
+        {
+          method,
+          agent,
+          headers: {
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(data
+              ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) }
+              : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString();
+            let json: unknown = text;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              // not JSON
+            }
+            resolve({ status: res.statusCode ?? 0, body: json });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(data);
+    });
+  }
+  return { call, close: () => agent.destroy() };
+}
+
+/** A silent test configuration on a data folder of its own (fixed secrets: the app never leaves the bench). */
+export function benchConfig(extra: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'recado-bench-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    APP_SECRET: 'x'.repeat(40),
+    JWT_SECRET: 'y'.repeat(40),
+    ...extra,
+  });
+  return { dataDir, config };
+}
+
+/**
+ * A migrated PostgreSQL database for compiled processes (scripts/lib/cluster.mjs) with only the super user
+ * seeded; answers the environment those processes start with.
+ */
+export async function clusterDatabase(dbUrl: string, superUser: { email: string; password: string }) {
+  await ensureDatabase(dbUrl);
+  const database = await openDatabase({ url: dbUrl, poolSize: 2 });
+  await database.migrate();
+  await seed(database.db, {
+    superuserEmail: superUser.email,
+    superuserPassword: superUser.password,
+    demo: false,
+    print: () => undefined,
+  });
+  await database.close();
+  return {
+    LOG_LEVEL: 'warn',
+    LOGIN_RATE_LIMIT: '100000',
+    SUPERUSER_EMAIL: superUser.email,
+    SUPERUSER_PASSWORD: superUser.password,
+  };
+}
+
+/** Company number `i` (plan 5, its admin signed in) with a simulator connection, made through `base`. */
+export async function simulatorCompany(
+  call: ReturnType<typeof jsonClient>['call'],
+  base: string,
+  superToken: string,
+  i: number,
+  domain: string,
+) {
+  const email = `admin${i}@${domain}`;
+  const created = await call(base, 'POST', '/companies', superToken, {
+    name: `Bench ${i}`,
+    email,
+    planId: 5,
+    dueDate: '2099-01-01',
+    adminName: `Admin ${i}`,
+    adminPassword: 'Bench@12345',
+  });
+  if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
+  const login = (await call(base, 'POST', '/auth/login', undefined, { email, password: 'Bench@12345' }))
+    .body as { token: string; user: { companyId: number } };
+  const w = await call(base, 'POST', '/whatsapp', login.token, { name: 'Sim', channel: 'simulator' });
+  return { id: login.user.companyId, token: login.token, whatsappId: (w.body as { id: number }).id };
+}
