@@ -1,7 +1,22 @@
 import { createHmac } from 'node:crypto';
-import { expect } from 'vitest';
-import type { FakeGraph } from '../src/messaging/channels/cloud-api/fake-graph-api.js';
-import { waitFor, type TestApp } from './helpers.js';
+import { afterAll, expect } from 'vitest';
+import { startFakeGraph, type FakeGraph } from '../src/messaging/channels/cloud-api/fake-graph-api.js';
+import { testApp, waitFor, type TestApp } from './helpers.js';
+
+/**
+ * What a Cloud API test file starts with: the app (allowing private URLs, since the Graph double listens on
+ * loopback; `deps` as testApp takes them), the local Graph double (closed after the file), and Meta's side
+ * of its connections (cloudApiFixtures) signed with `appSecret`.
+ */
+export async function cloudTestApp(
+  appSecret: string,
+  deps: NonNullable<Parameters<typeof testApp>[0]>['deps'] = {},
+) {
+  const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' }, deps });
+  const graph = await startFakeGraph();
+  afterAll(() => graph.close());
+  return { t, graph, db: t.database.db, ...cloudApiFixtures(t, graph, appSecret) };
+}
 
 /**
  * Meta's side of a Cloud API connection in tests: webhook payloads, signed as Meta signs them, and a

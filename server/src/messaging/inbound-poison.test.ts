@@ -1,20 +1,17 @@
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { messages, tickets } from '../db/schema/index.js';
-import { expectError, testApp, type Session, waitFor } from '../../test/helpers.js';
-import { startFakeGraph } from './channels/cloud-api/fake-graph-api.js';
-import { cloudApiFixtures } from '../../test/cloud-api-fixtures.js';
+import { expectError, type Session, waitFor } from '../../test/helpers.js';
+
+import { cloudTestApp } from '../../test/cloud-api-fixtures.js';
 
 /**
  * Text that PostgreSQL refuses (NUL, half an emoji — what `.slice(0, 255)` used to make of an emoji at the
  * preview's edge), very long bodies, and a message that fails every time: none of them may hold a customer's
  * later messages back. Driven through the simulator's HTTP entry and Meta's signed webhook.
  */
-// The fake Graph API listens on loopback, which only ALLOW_PRIVATE_URLS lets the server call.
-const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' } });
-const db = t.database.db;
-const graph = await startFakeGraph();
-afterAll(() => graph.close());
+const POISON_APP_SECRET = 'poison-app-secret';
+const { t, db, signedPost, webhookMessage, cloudConnection } = await cloudTestApp(POISON_APP_SECRET);
 
 // A real failure of the real database for one body: a trigger refuses it, every time.
 const POISON = 'poison-pill-body';
@@ -127,8 +124,6 @@ describe('simulator entry', () => {
 });
 
 describe('Cloud API webhook', () => {
-  const APP_SECRET = 'poison-app-secret';
-  const { signedPost, webhookMessage, cloudConnection } = cloudApiFixtures(t, graph, APP_SECRET);
   const inbound = (from: string, id: string, body: string) =>
     webhookMessage(from, id, 'Nul\u0000 \udc00Name', { type: 'text', text: { body } });
 

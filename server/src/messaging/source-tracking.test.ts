@@ -1,10 +1,9 @@
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { proto } from 'baileys';
 import { ticketSourceTracking, tickets } from '../db/schema/index.js';
-import { collectEvents, nextEvent, testApp, waitFor } from '../../test/helpers.js';
-import { startFakeGraph } from './channels/cloud-api/fake-graph-api.js';
-import { cloudApiFixtures } from '../../test/cloud-api-fixtures.js';
+import { collectEvents, nextEvent, waitFor } from '../../test/helpers.js';
+import { cloudTestApp } from '../../test/cloud-api-fixtures.js';
 import { toReferral } from './channels/cloud-api/cloud-api-webhook.js';
 import { adReferral } from './channels/baileys/baileys-mapping.js';
 
@@ -12,14 +11,8 @@ import { adReferral } from './channels/baileys/baileys-mapping.js';
  * Source tracking end to end: a customer who arrives through a click-to-WhatsApp ad (Meta's webhook
  * `referral`) opens a ticket whose ticketSourceTracking says where they came from.
  */
-// The fake Graph API listens on loopback, which only ALLOW_PRIVATE_URLS lets the server call.
-const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' } });
-const db = t.database.db;
-const graph = await startFakeGraph();
-afterAll(() => graph.close());
-
 const APP_SECRET = 'tracking-app-secret';
-const { signedPost, webhookMessage, cloudConnection: connect } = cloudApiFixtures(t, graph, APP_SECRET);
+const { t, db, signedPost, webhookMessage, cloudConnection: connect } = await cloudTestApp(APP_SECRET);
 const inbound = (from: string, id: string, body: string, referral?: Record<string, unknown>) =>
   webhookMessage(from, id, 'Lead', { type: 'text', text: { body }, ...(referral ? { referral } : {}) });
 

@@ -1,11 +1,10 @@
-import { afterAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { campaigns, campaignShippings, contactListItems, contactLists } from '../../db/schema/index.js';
 import { executeRows } from '../../db/rows.js';
 import { manualClock } from '../../lib/clock.js';
-import { expectError, testApp, unique, waitFor } from '../../../test/helpers.js';
-import { cloudApiFixtures } from '../../../test/cloud-api-fixtures.js';
-import { startFakeGraph } from '../../messaging/channels/cloud-api/fake-graph-api.js';
+import { expectError, unique, waitFor } from '../../../test/helpers.js';
+import { cloudTestApp } from '../../../test/cloud-api-fixtures.js';
 import { RATE_LIMIT } from './campaign-dispatch.js';
 
 /**
@@ -15,15 +14,14 @@ import { RATE_LIMIT } from './campaign-dispatch.js';
  */
 const T0 = new Date('2026-03-02T15:00:00Z');
 const clock = manualClock(T0);
-const t = await testApp({
-  env: { ALLOW_PRIVATE_URLS: 'true' },
-  deps: { clock, jobs: { autoStart: false } },
-});
-const db = t.database.db;
+const { t, db, graph, signedPost, webhookStatus, cloudConnection } = await cloudTestApp(
+  'campaign-app-secret',
+  {
+    clock,
+    jobs: { autoStart: false },
+  },
+);
 const jobs = t.app.services.jobs;
-const graph = await startFakeGraph();
-afterAll(() => graph.close());
-const { signedPost, webhookStatus, cloudConnection } = cloudApiFixtures(t, graph, 'campaign-app-secret');
 
 const TEMPLATES = [
   {

@@ -1,21 +1,18 @@
-import { afterAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { messages, tickets } from '../../db/schema/index.js';
-import { expectError, testApp, waitFor } from '../../../test/helpers.js';
-import { cloudApiFixtures } from '../../../test/cloud-api-fixtures.js';
-import { startFakeGraph } from '../../messaging/channels/cloud-api/fake-graph-api.js';
+import { expectError, waitFor } from '../../../test/helpers.js';
+import { cloudTestApp } from '../../../test/cloud-api-fixtures.js';
 
 /**
  * Cloud API templates and the 24-hour window against the local Graph double: sync (paged), pickers,
  * free text refused outside the window, template sends, failed statuses, and a second company kept out.
  */
 // The job poller is off: the daily sync runs only when a test calls it (its first run would race the others).
-const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' }, deps: { jobs: { autoStart: false } } });
-const db = t.database.db;
-const graph = await startFakeGraph();
-afterAll(() => graph.close());
 const APP_SECRET = 'templates-app-secret';
-const { signedPost, webhookMessage, cloudConnection } = cloudApiFixtures(t, graph, APP_SECRET);
+const { t, db, graph, signedPost, webhookMessage, cloudConnection } = await cloudTestApp(APP_SECRET, {
+  jobs: { autoStart: false },
+});
 
 export const TEMPLATES = [
   {

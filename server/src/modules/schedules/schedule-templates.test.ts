@@ -1,10 +1,9 @@
-import { afterAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { contacts, schedules } from '../../db/schema/index.js';
 import { manualClock } from '../../lib/clock.js';
-import { expectError, testApp, unique, waitFor } from '../../../test/helpers.js';
-import { cloudApiFixtures } from '../../../test/cloud-api-fixtures.js';
-import { startFakeGraph } from '../../messaging/channels/cloud-api/fake-graph-api.js';
+import { expectError, unique, waitFor } from '../../../test/helpers.js';
+import { cloudTestApp } from '../../../test/cloud-api-fixtures.js';
 
 /**
  * Schedules on a WhatsApp Cloud API connection (docs/cloud-api.md) against the local Graph double: a
@@ -14,15 +13,14 @@ import { startFakeGraph } from '../../messaging/channels/cloud-api/fake-graph-ap
  */
 const HOUR = 3_600_000;
 const clock = manualClock(new Date());
-const t = await testApp({
-  env: { ALLOW_PRIVATE_URLS: 'true' },
-  deps: { clock, jobs: { autoStart: false } },
-});
-const db = t.database.db;
+const { t, db, graph, signedPost, webhookMessage, cloudConnection } = await cloudTestApp(
+  'schedule-app-secret',
+  {
+    clock,
+    jobs: { autoStart: false },
+  },
+);
 const jobs = t.app.services.jobs;
-const graph = await startFakeGraph();
-afterAll(() => graph.close());
-const { signedPost, webhookMessage, cloudConnection } = cloudApiFixtures(t, graph, 'schedule-app-secret');
 
 const TEMPLATES = [
   {
