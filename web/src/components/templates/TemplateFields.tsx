@@ -146,29 +146,35 @@ export function TemplateFields({ draft: d, disabled }: { draft: TemplateDraft; d
           slotProps={{ htmlInput: { maxLength: 1024, 'data-testid': `template-var-${i + 1}` } }}
         />
       ))}
-      {d.chosen ? (
-        <Box>
-          <Typography variant="caption" color="text.secondary">
-            {t('templates.picker.preview')}
-          </Typography>
-          <Box
-            data-testid="template-preview"
-            sx={(theme) => ({
-              mt: 0.5,
-              p: 1.25,
-              borderRadius: 2,
-              maxWidth: 420,
-              whiteSpace: 'pre-wrap',
-              wordBreak: 'break-word',
-              fontSize: 14,
-              bgcolor: theme.palette.mode === 'dark' ? '#005c4b' : '#d9fdd3',
-              color: theme.palette.mode === 'dark' ? '#e9edef' : '#111b21',
-            })}
-          >
-            <WhatsAppText text={d.preview} />
-          </Box>
-        </Box>
-      ) : null}
+      {d.chosen ? <TemplatePreview text={d.preview} testId="template-preview" /> : null}
     </>
+  );
+}
+
+/** A template's text as WhatsApp shows it (its bubble colours, bold and italics), under a "Preview" label. */
+export function TemplatePreview({ text, testId }: { text: string; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Box>
+      <Typography variant="caption" color="text.secondary">
+        {t('templates.picker.preview')}
+      </Typography>
+      <Box
+        data-testid={testId}
+        sx={(theme) => ({
+          mt: 0.5,
+          p: 1.25,
+          borderRadius: 2,
+          maxWidth: 420,
+          whiteSpace: 'pre-wrap',
+          wordBreak: 'break-word',
+          fontSize: 14,
+          bgcolor: theme.palette.mode === 'dark' ? '#005c4b' : '#d9fdd3',
+          color: theme.palette.mode === 'dark' ? '#e9edef' : '#111b21',
+        })}
+      >
+        <WhatsAppText text={text} />
+      </Box>
+    </Box>
   );
 }

@@ -11,7 +11,7 @@ import {
   type MessageTemplate,
 } from '@recado/contracts';
 import { useTemplates } from '../../api/templates.js';
-import { WhatsAppText } from '../../components/WhatsAppText.js';
+import { TemplatePreview } from '../../components/templates/TemplateFields.js';
 
 /** One value's source as the form holds it. */
 export interface TemplateValueForm {
@@ -241,29 +241,7 @@ export function CampaignTemplateFields({
             {error}
           </Typography>
         ) : null}
-        {chosen ? (
-          <Box>
-            <Typography variant="caption" color="text.secondary">
-              {t('templates.picker.preview')}
-            </Typography>
-            <Box
-              data-testid="campaign-template-preview"
-              sx={(theme) => ({
-                mt: 0.5,
-                p: 1.25,
-                borderRadius: 2,
-                maxWidth: 420,
-                whiteSpace: 'pre-wrap',
-                wordBreak: 'break-word',
-                fontSize: 14,
-                bgcolor: theme.palette.mode === 'dark' ? '#005c4b' : '#d9fdd3',
-                color: theme.palette.mode === 'dark' ? '#e9edef' : '#111b21',
-              })}
-            >
-              <WhatsAppText text={preview} />
-            </Box>
-          </Box>
-        ) : null}
+        {chosen ? <TemplatePreview text={preview} testId="campaign-template-preview" /> : null}
       </Stack>
     </Box>
   );
