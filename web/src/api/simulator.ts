@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { normalizeNumber, type SimulatorInbound } from '@recado/contracts';
+import { normalizeNumber, type SimulatorEvent, type SimulatorInbound } from '@recado/contracts';
 import { api, currentToken, refreshToken } from './client.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 import { joinRoom, leaveRoom } from '../realtime/socket.js';
@@ -33,7 +33,8 @@ export interface SimulatorCustomer {
   lastAt: string;
 }
 
-export type SimulatorEvent = { action: 'message' | 'update'; whatsappId: number; message: SimulatorMessage };
+/** `company-{id}-simulator`: one definition in contracts (ServerEvents). */
+export type { SimulatorEvent };
 
 export const simulatorKeys = {
   customers: (whatsappId: number) => ['simulator', whatsappId, 'customers'] as const,

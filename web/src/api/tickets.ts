@@ -70,10 +70,8 @@ export interface OtherOpenTicket {
   queue: { id: number; name: string } | null;
 }
 
-export type TicketEvent =
-  | { action: 'update'; ticket: Partial<TicketView> & { id: number }; previousStatus?: string }
-  | { action: 'updateUnread'; ticketId: number; ticket?: TicketView }
-  | { action: 'delete'; ticketId: number };
+/** `company-{id}-ticket`: one definition in contracts (ServerEvents). */
+export type { TicketEvent } from '@recado/contracts';
 
 export const ticketKeys = {
   all: ['tickets'] as const,

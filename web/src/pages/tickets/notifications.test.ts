@@ -101,11 +101,11 @@ describe('the notifications list', () => {
     });
     const ids = (key: readonly unknown[]) =>
       client.getQueryData<{ tickets: TicketView[] }>(key)!.tickets.map((t) => t.id);
-    applyNotificationEvent(client, { action: 'update', ticket: { id: 1, status: 'open' } });
+    applyNotificationEvent(client, { action: 'update', ticket: ticket(1, { status: 'open' }) });
     expect(ids(notificationKeys.pending)).toEqual([2]);
     applyNotificationEvent(client, { action: 'updateUnread', ticketId: 3 });
     expect(ids(notificationKeys.unread)).toEqual([4]);
-    applyNotificationEvent(client, { action: 'update', ticket: { id: 4, status: 'closed' } });
+    applyNotificationEvent(client, { action: 'update', ticket: ticket(4, { status: 'closed' }) });
     expect(ids(notificationKeys.unread)).toEqual([]);
     applyNotificationEvent(client, { action: 'delete', ticketId: 2 });
     expect(ids(notificationKeys.pending)).toEqual([]);
