@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { SimulatorMessageView } from '@recado/contracts';
 import { normalizeNumber } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Database, Db } from '../../db/client.js';
 import { executeRows, rowOf } from '../../db/rows.js';
 import { groupCommit } from '../../lib/group-commit.js';
 import { simulatorMessages } from '../../db/schema/index.js';
@@ -58,7 +58,7 @@ export type SimulatorWakeUps = ReturnType<typeof simulatorWakeUps>;
  * notification), and the owner reads its table. Either way at once, not at its next poll.
  */
 export function simulatorWakeUps(
-  listen: ((channel: string, on: (payload: string) => void) => Promise<() => Promise<void>>) | undefined,
+  listen: Database['listen'] | undefined,
   log?: { warn(o: object, m: string): void },
 ) {
   const running = new Map<number, (row?: SimulatorRow) => void>();
