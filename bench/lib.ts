@@ -3,6 +3,7 @@
  * database and companies of the compiled-process benches.
  */
 import http from 'node:http';
+import WebSocket from 'ws';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,4 +117,41 @@ export async function simulatorCompany(
     .body as { token: string; user: { companyId: number } };
   const w = await call(base, 'POST', '/whatsapp', login.token, { name: 'Sim', channel: 'simulator' });
   return { id: login.user.companyId, token: login.token, whatsappId: (w.body as { id: number }).id };
+}
+
+/**
+ * A process's memory after a full garbage collection, read through its inspector (started with
+ * `--inspect=127.0.0.1:<port>`): heap figures without the garbage of the moment, so a difference between two
+ * readings is what stayed alive. The session is closed before answering.
+ */
+export async function memoryAfterGc(inspectPort: number): Promise<NodeJS.MemoryUsage> {
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as {
+    webSocketDebuggerUrl: string;
+  }[];
+  const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  let next = 0;
+  type Answer = { id?: number; result?: { result?: { value?: string } } };
+  const send = (method: string, params?: object) =>
+    new Promise<Answer>((resolve) => {
+      const id = ++next;
+      const onMessage = (data: WebSocket.RawData) => {
+        const answer = JSON.parse(data.toString()) as Answer;
+        if (answer.id !== id) return;
+        ws.off('message', onMessage);
+        resolve(answer);
+      };
+      ws.on('message', onMessage);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  try {
+    await send('HeapProfiler.collectGarbage');
+    const read = await send('Runtime.evaluate', {
+      expression: 'JSON.stringify(process.memoryUsage())',
+      returnByValue: true,
+    });
+    return JSON.parse(read.result?.result?.value ?? '{}') as NodeJS.MemoryUsage;
+  } finally {
+    ws.close();
+  }
 }

@@ -6,9 +6,11 @@
  * inbound messages a second for BENCH_SECONDS (10) to the simulator's entry, round robin over the companies,
  * after BENCH_WARMUP_SECONDS (3) at the same rate that are not timed; every agent socket of the company
  * receives the message and ticket events.
- * Reported: p50/p99 from the inbound POST to the `appMessage` event at each agent socket (and the p99 of each
- * second of the schedule), memory per idle socket (the process's RSS and heap before and after the sockets
- * connect), event-loop delay p99 of each process during the run (its /metrics), and the events received. Needs PostgreSQL (BENCH_DATABASE_URL,
+ * Reported: p50/p99 from the inbound POST to the `appMessage` event at each agent socket (with the p99 of each
+ * second of the schedule, and p50/p99 by path: process posted to > process of the socket), memory per idle
+ * socket (growth of RSS, heap and external memory from half the sockets to all, each read after a full
+ * collection through the process's inspector), event-loop delay p99 of each process during the run (its
+ * /metrics), and the events received. Needs PostgreSQL (BENCH_DATABASE_URL,
  * default postgres://postgres@127.0.0.1:5432/postgres: a scratch database is made there and dropped).
  * BENCH_WORKERS (2) worker threads hold the sockets. Last line: JSON.
  */
@@ -17,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { clusterDatabase, jsonClient, simulatorCompany } from './lib.js';
+import { clusterDatabase, jsonClient, memoryAfterGc, simulatorCompany } from './lib.js';
 import { dropDatabase, startApp, stopApps, waitReady, type App } from '../scripts/lib/cluster.mjs';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -49,6 +51,9 @@ async function metric(port: number, name: string): Promise<number> {
 
 type Company = { id: number; token: string; whatsappId: number };
 
+/** Each process's inspector port (memory readings after a full collection): its HTTP port + 100. */
+const inspectPort = (app: { port: number }) => app.port + 100;
+
 /**
  * The agents' sockets live in worker threads (BENCH_WORKERS, 2), away from the thread that posts: the
  * bench's own client must not be what delays the events it times. A message's body carries its send time
@@ -65,9 +70,10 @@ const now = () => performance.timeOrigin + performance.now();
 const sockets = [];
 const latencies = [];
 const order = []; // each latency's message number (its place in the sending schedule)
+const routes = []; // each latency's path: [process the message was posted to, process the socket is on]
 let events = 0;
 const marker = '"body":"' + workerData.tag + ' ';
-function agent({ url, token }) {
+function agent({ url, token, app }) {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url.replace('http', 'ws') + '/socket.io/?EIO=4&transport=websocket');
     ws.on('error', reject);
@@ -85,6 +91,7 @@ function agent({ url, token }) {
       const body = f.slice(at + 8, f.indexOf('"', at + 8)).split(' ');
       latencies.push(now() - Number(body[2]));
       order.push(Number(body[1]));
+      routes.push(body[3] + '>' + app);
     });
     sockets.push(ws);
   });
@@ -96,13 +103,14 @@ parentPort.on('message', async (m) => {
   } else if (m.cmd === 'reset') {
     latencies.length = 0;
     order.length = 0;
+    routes.length = 0;
     events = 0;
     parentPort.postMessage({ reset: true });
   } else if (m.cmd === 'count') {
     parentPort.postMessage({ count: latencies.length });
   } else if (m.cmd === 'close') {
     for (const s of sockets) s.close();
-    parentPort.postMessage({ latencies, order, events });
+    parentPort.postMessage({ latencies, order, routes, events });
   }
 });
 `;
@@ -129,30 +137,41 @@ function startWorker(tag: string) {
 }
 
 async function phase(name: string, apps: App[], companies: Company[]) {
+  // Memory after a full collection (the bench starts each process with an inspector port), and the process's
+  // own count of sockets.
   const memory = () =>
     Promise.all(
       apps.map(async (a) => ({
-        rss: await metric(a.port, 'process_resident_memory_bytes'),
-        heap: await metric(a.port, 'nodejs_heap_size_used_bytes'),
+        ...(await memoryAfterGc(inspectPort(a))),
         sockets: await metric(a.port, 'recado_sockets_connected'),
       })),
     );
-  const before = await memory();
   const workers = Array.from({ length: WORKERS }, () => startWorker(name));
-  const lists: { url: string; token: string; company: number }[][] = workers.map(() => []);
+  const lists: { url: string; token: string; company: number; app: number }[][] = workers.map(() => []);
   for (let i = 0; i < SOCKETS; i++) {
     const c = companies[i % companies.length]!;
     // Each company's agents on every process.
-    const app = apps[(i + Math.floor(i / companies.length)) % apps.length]!;
-    lists[i % WORKERS]!.push({ url: `http://127.0.0.1:${app.port}`, token: c.token, company: c.id });
+    const at = (i + Math.floor(i / companies.length)) % apps.length;
+    lists[i % WORKERS]!.push({
+      url: `http://127.0.0.1:${apps[at]!.port}`,
+      token: c.token,
+      company: c.id,
+      app: at,
+    });
   }
-  await Promise.all(workers.map((w, i) => w.ask({ cmd: 'connect', list: lists[i] })));
-  await sleep(2000); // let allocation settle before reading idle memory
+  // Memory per idle socket is the growth from the first half of the sockets to all of them: what one more
+  // socket keeps alive, without what the first ones cost once (code compiled, pools, caches).
+  const half = (list: unknown[], second: boolean) =>
+    second ? list.slice(Math.ceil(list.length / 2)) : list.slice(0, Math.ceil(list.length / 2));
+  await Promise.all(workers.map((w, i) => w.ask({ cmd: 'connect', list: half(lists[i]!, false) })));
+  const before = await memory();
+  await Promise.all(workers.map((w, i) => w.ask({ cmd: 'connect', list: half(lists[i]!, true) })));
   const after = await memory();
-  const perSocket = apps.map((_, i) => ({
-    rssKb: round((after[i]!.rss - before[i]!.rss) / 1024 / (SOCKETS / apps.length)),
-    heapKb: round((after[i]!.heap - before[i]!.heap) / 1024 / (SOCKETS / apps.length)),
-  }));
+  const perSocket = apps.map((_, i) => {
+    const added = after[i]!.sockets - before[i]!.sockets;
+    const kb = (k: 'rss' | 'heapUsed' | 'external') => round((after[i]![k] - before[i]![k]) / 1024 / added);
+    return { rssKb: kb('rss'), heapKb: kb('heapUsed'), externalKb: kb('external') };
+  });
   log(
     `${name}: ${SOCKETS} sockets connected (${after.map((a) => a.sockets).join(' + ')}); per socket ${JSON.stringify(perSocket)}`,
   );
@@ -166,8 +185,9 @@ async function phase(name: string, apps: App[], companies: Company[]) {
       const wait = started + (i * 1000) / RATE - performance.now();
       if (wait > 0) await sleep(wait);
       const c = companies[i % companies.length]!;
-      const app = apps[(i + Math.floor(i / companies.length)) % apps.length]!;
-      const body = `${tag} ${i} ${performance.timeOrigin + performance.now()}`;
+      const at = (i + Math.floor(i / companies.length)) % apps.length;
+      const app = apps[at]!;
+      const body = `${tag} ${i} ${performance.timeOrigin + performance.now()} ${at}`;
       posts.push(
         call(`http://127.0.0.1:${app.port}`, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
           id: `${tag}-${i}`,
@@ -202,7 +222,9 @@ async function phase(name: string, apps: App[], companies: Company[]) {
     await sleep(200);
   }
   const results = await Promise.all(
-    workers.map((w) => w.ask<{ latencies: number[]; order: number[]; events: number }>({ cmd: 'close' })),
+    workers.map((w) =>
+      w.ask<{ latencies: number[]; order: number[]; routes: string[]; events: number }>({ cmd: 'close' }),
+    ),
   );
   await Promise.all(workers.map((w) => w.end()));
   const latencies = results.flatMap((r) => r.latencies);
@@ -212,6 +234,18 @@ async function phase(name: string, apps: App[], companies: Company[]) {
     r.latencies.forEach((l, k) => bySecond[Math.min(SECONDS - 1, Math.floor(r.order[k]! / RATE))]!.push(l)),
   );
   const p99BySecondMs = bySecond.map((xs) => round(pct(xs, 99)));
+  // p50/p99 by path, "posted>socket" (process indexes): which hop the tail comes from.
+  const byRoute = new Map<string, number[]>();
+  results.forEach((r) =>
+    r.latencies.forEach((l, k) => {
+      const key = r.routes[k]!;
+      if (!byRoute.has(key)) byRoute.set(key, []);
+      byRoute.get(key)!.push(l);
+    }),
+  );
+  const byRouteMs = Object.fromEntries(
+    [...byRoute].sort().map(([k, xs]) => [k, { p50: round(pct(xs, 50)), p99: round(pct(xs, 99)) }]),
+  );
   await sleep(500);
   const result = {
     phase: name,
@@ -226,6 +260,7 @@ async function phase(name: string, apps: App[], companies: Company[]) {
     p50Ms: round(pct(latencies, 50)),
     p99Ms: round(pct(latencies, 99)),
     p99BySecondMs,
+    byRouteMs,
     warmupSeconds: WARMUP,
     memoryPerSocketKb: perSocket,
     eventLoopP99Ms: loopP99Ms,
@@ -245,7 +280,15 @@ async function main() {
   try {
     const env = await clusterDatabase(dbUrl, SUPER);
     const start = (i: number) => {
-      const a = startApp({ dir, index: i, port: PORT + 1 + i, publicPort: PORT, dbUrl, env });
+      const a = startApp({
+        dir,
+        index: i,
+        port: PORT + 1 + i,
+        publicPort: PORT,
+        dbUrl,
+        env,
+        nodeArgs: [`--inspect=127.0.0.1:${inspectPort({ port: PORT + 1 + i })}`],
+      });
       apps.push(a);
       return waitReady(`http://127.0.0.1:${a.port}/api/ready`);
     };
@@ -286,6 +329,7 @@ async function main() {
           expected: one.expected,
           kbPerSocketRss: one.memoryPerSocketKb[0]!.rssKb,
           kbPerSocketHeap: one.memoryPerSocketKb[0]!.heapKb,
+          kbPerSocketExternal: one.memoryPerSocketKb[0]!.externalKb,
           eventLoopP99Ms: one.eventLoopP99Ms,
         },
         two: {
@@ -295,6 +339,7 @@ async function main() {
           expected: two.expected,
           kbPerSocketRss: two.memoryPerSocketKb.map((m) => m.rssKb),
           kbPerSocketHeap: two.memoryPerSocketKb.map((m) => m.heapKb),
+          kbPerSocketExternal: two.memoryPerSocketKb.map((m) => m.externalKb),
           eventLoopP99Ms: two.eventLoopP99Ms,
         },
       }),

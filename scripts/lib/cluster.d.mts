@@ -17,6 +17,7 @@ export function startApp(o: {
   publicPort: number;
   dbUrl: string;
   env?: Record<string, string | undefined>;
+  nodeArgs?: string[];
 }): App;
 export function startNginx(o: { dir: string; port: number; appPorts: number[] }): void;
 export function stopNginx(dir: string): void;

@@ -94,9 +94,10 @@ export function clusterSecrets(dir) {
 
 /**
  * Starts one compiled app process (detached, its log in `dir/app<n>.log`) and returns { pid, port, log }.
- * `env` adds to (or overrides) the process's environment.
+ * `env` adds to (or overrides) the process's environment; `nodeArgs` go to node before the script (a bench's
+ * `--inspect`).
  */
-export function startApp({ dir, index, port, publicPort, dbUrl, env = {} }) {
+export function startApp({ dir, index, port, publicPort, dbUrl, env = {}, nodeArgs = [] }) {
   if (!existsSync(mainJs)) throw new Error('run `npm run build` first (server/dist/main.js is missing)');
   mkdirSync(dir, { recursive: true });
   const { app, jwt } = clusterSecrets(dir);
@@ -123,7 +124,7 @@ export function startApp({ dir, index, port, publicPort, dbUrl, env = {} }) {
   const profile = process.env.APP_CPU_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.APP_CPU_PROFILE}`]
     : [];
-  const child = spawn(process.execPath, [...profile, mainJs], {
+  const child = spawn(process.execPath, [...profile, ...nodeArgs, mainJs], {
     cwd: root,
     detached: true,
     stdio: ['ignore', log, log],
