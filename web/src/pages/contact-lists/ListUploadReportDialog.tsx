@@ -1,19 +1,6 @@
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-} from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { formatNumber, type ContactListUploadError, type ContactListUploadResult } from '@recado/contracts';
+import type { ContactListUploadError, ContactListUploadResult } from '@recado/contracts';
+import { UploadReport } from '../../components/UploadReport.js';
 
 const FIELDS = new Set(['name', 'number', 'email']);
 
@@ -35,60 +22,31 @@ export function ListUploadReportDialog({
   const unchanged = report?.unchanged ?? 0;
   const failed = report?.errorBag ?? [];
   return (
-    <Dialog
+    <UploadReport
       open={report !== null}
       onClose={onClose}
-      maxWidth="md"
-      fullWidth
-      aria-labelledby="list-upload-report-title"
-      data-testid="list-upload-report"
-    >
-      <DialogTitle id="list-upload-report-title">{t('contactLists.uploadReportTitle')}</DialogTitle>
-      <DialogContent dividers>
-        <Alert
-          severity={failed.length ? (created + updated + unchanged ? 'warning' : 'error') : 'success'}
-          sx={{ mb: failed.length ? 2 : 0 }}
-          data-testid="list-upload-summary"
-        >
-          {t('contactLists.uploadSummary', { created, updated, unchanged, failed: failed.length })}
-        </Alert>
-        {failed.length ? (
-          <TableContainer sx={{ maxHeight: '50vh' }}>
-            <Table size="small" stickyHeader aria-label={t('contactLists.rejectedRows')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell sx={{ width: 72 }}>{t('contactLists.row')}</TableCell>
-                  <TableCell>{t('contactLists.name')}</TableCell>
-                  <TableCell>{t('contactLists.number')}</TableCell>
-                  <TableCell>{t('contactLists.problem')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {failed.map((e) => (
-                  <TableRow key={e.row} data-testid="list-upload-error-row">
-                    <TableCell>{e.row}</TableCell>
-                    <TableCell>{e.name || '—'}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      {!e.number
-                        ? '—'
-                        : e.error.code === 'ERR_VALIDATION'
-                          ? e.number
-                          : formatNumber(e.number)}
-                    </TableCell>
-                    <TableCell>{problem(e)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        ) : null}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 1.5 }}>
-        <Button variant="contained" onClick={onClose}>
-          {t('common.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      testId="list-upload-report"
+      title={t('contactLists.uploadReportTitle')}
+      summary={t('contactLists.uploadSummary', { created, updated, unchanged, failed: failed.length })}
+      summaryTestId="list-upload-summary"
+      imported={created + updated + unchanged}
+      // The sheet's own row numbers (the header is row 1).
+      rows={failed.map((e) => ({
+        row: e.row,
+        name: e.name,
+        number: e.number,
+        code: e.error.code,
+        problem: problem(e),
+      }))}
+      rowTestId="list-upload-error-row"
+      labels={{
+        table: t('contactLists.rejectedRows'),
+        row: t('contactLists.row'),
+        name: t('contactLists.name'),
+        number: t('contactLists.number'),
+        problem: t('contactLists.problem'),
+      }}
+    />
   );
 }
 

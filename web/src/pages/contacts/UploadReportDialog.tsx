@@ -1,19 +1,6 @@
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-} from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { formatNumber, type ContactUploadError, type ContactUploadResult } from '@recado/contracts';
+import type { ContactUploadError, ContactUploadResult } from '@recado/contracts';
+import { UploadReport } from '../../components/UploadReport.js';
 
 const FIELDS = new Set(['name', 'number', 'email']);
 
@@ -40,61 +27,34 @@ export function UploadReportDialog({
   const created = report?.newContacts.length ?? 0;
   const failed = report?.errorBag ?? [];
   return (
-    <Dialog
+    <UploadReport
       open={report !== null}
       onClose={onClose}
-      maxWidth="md"
-      fullWidth
-      aria-labelledby="upload-report-title"
-      data-testid="upload-report"
-    >
-      <DialogTitle id="upload-report-title">{t('contacts.uploadReportTitle')}</DialogTitle>
-      <DialogContent dividers>
-        <Alert
-          severity={failed.length ? (created ? 'warning' : 'error') : 'success'}
-          sx={{ mb: failed.length ? 2 : 0 }}
-        >
-          {failed.length
-            ? t('contacts.uploadSummary', { created, failed: failed.length })
-            : t('contacts.uploadAllGood', { created })}
-        </Alert>
-        {failed.length ? (
-          <TableContainer sx={{ maxHeight: '50vh' }}>
-            <Table size="small" stickyHeader aria-label={t('contacts.uploadErrorsTitle')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell sx={{ width: 72 }}>{t('contacts.row')}</TableCell>
-                  <TableCell>{t('contacts.name')}</TableCell>
-                  <TableCell>{t('contacts.number')}</TableCell>
-                  <TableCell>{t('contacts.problem')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {failed.map((e) => (
-                  <TableRow key={e.row} data-testid="upload-error-row">
-                    <TableCell>{e.row + 1}</TableCell>
-                    <TableCell>{e.contactName || '—'}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      {!e.number
-                        ? '—'
-                        : e.error.code === 'ERR_VALIDATION'
-                          ? e.number
-                          : formatNumber(e.number)}
-                    </TableCell>
-                    <TableCell>{problem(e)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        ) : null}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 1.5 }}>
-        <Button variant="contained" onClick={onClose}>
-          {t('common.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      testId="upload-report"
+      title={t('contacts.uploadReportTitle')}
+      summary={
+        failed.length
+          ? t('contacts.uploadSummary', { created, failed: failed.length })
+          : t('contacts.uploadAllGood', { created })
+      }
+      imported={created}
+      // The answer counts the data rows from 1; in the sheet, under its header, each is one further down.
+      rows={failed.map((e) => ({
+        row: e.row + 1,
+        name: e.contactName,
+        number: e.number,
+        code: e.error.code,
+        problem: problem(e),
+      }))}
+      rowTestId="upload-error-row"
+      labels={{
+        table: t('contacts.uploadErrorsTitle'),
+        row: t('contacts.row'),
+        name: t('contacts.name'),
+        number: t('contacts.number'),
+        problem: t('contacts.problem'),
+      }}
+    />
   );
 }
 
