@@ -4,73 +4,35 @@
  */
 import http from 'node:http';
 import WebSocket from 'ws';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../server/src/config.js';
+import { testConfig } from '../server/test/config.js';
 import { openDatabase } from '../server/src/db/client.js';
 import { seed } from '../server/src/db/seed.js';
 import { ensureDatabase } from '../scripts/lib/cluster.mjs';
+import { httpJson } from '../scripts/lib/http-json.mjs';
 
 /** Calls `${base}/api${path}` with keep-alive connections (up to `maxSockets`); answers status and JSON. */
 export function jsonClient(maxSockets = 64) {
   const agent = new http.Agent({ keepAlive: true, maxSockets });
-  function call(
+  const call = async (
     base: string,
     method: string,
     path: string,
     token?: string,
     body?: unknown,
-  ): Promise<{ status: number; body: unknown }> {
-    return new Promise((resolve, reject) => {
-      const data = body === undefined ? undefined : JSON.stringify(body);
-      const req = http.request(
-        `${base}/api${path}`,
-        {
-          method,
-          agent,
-          headers: {
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
-            ...(data
-              ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) }
-              : {}),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString();
-            let json: unknown = text;
-            try {
-              json = JSON.parse(text);
-            } catch {
-              // not JSON
-            }
-            resolve({ status: res.statusCode ?? 0, body: json });
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(data);
+  ): Promise<{ status: number; body: unknown }> => {
+    const r = await httpJson(`${base}/api${path}`, {
+      method,
+      agent,
+      body,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
     });
-  }
+    return { status: r.status, body: r.json };
+  };
   return { call, close: () => agent.destroy() };
 }
 
-/** A silent test configuration on a data folder of its own (fixed secrets: the app never leaves the bench). */
-export function benchConfig(extra: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'recado-bench-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    APP_SECRET: 'x'.repeat(40),
-    JWT_SECRET: 'y'.repeat(40),
-    ...extra,
-  });
-  return { dataDir, config };
-}
+/** A silent test configuration on a data folder of its own (server/test/config.ts). */
+export const benchConfig = (extra: Record<string, string> = {}) => testConfig(extra, 'recado-bench-');
 
 /**
  * A migrated PostgreSQL database for compiled processes (scripts/lib/cluster.mjs) with only the super user

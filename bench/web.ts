@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../server/src/config.js';
+import { benchConfig } from './lib.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
 import { buildApp } from '../server/src/app.js';
 import { LOGIN_JS_BUDGET, measureFirstLoad } from '../web/e2e/first-load.js';
@@ -34,7 +34,7 @@ if (!dist) {
 }
 
 const database = await scratchDatabase();
-const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: join(tmp, 'data'), LOG_LEVEL: 'silent' });
+const { config, dataDir } = benchConfig();
 const built = await buildApp({ config, database, webDist: dist, logger: false, jobs: { autoStart: false } });
 const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -79,4 +79,5 @@ try {
   await built.close();
   await database.drop();
   rmSync(tmp, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
 }

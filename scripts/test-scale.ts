@@ -13,7 +13,6 @@
  *   and dropped), SCALE_PORT (18190), SCALE_MESSAGES (300), SCALE_REPLIES (30), SCALE_RATE (60/s)
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import { seed } from '../server/src/db/seed.js';
 import { users } from '../server/src/db/schema/index.js';
 import { hashPassword } from '../server/src/lib/passwords.js';
 import { alive, dropDatabase, ensureDatabase, mainJs, nginxBin, startCluster } from './lib/cluster.mjs';
+import { httpJson } from './lib/http-json.mjs';
 
 const BASE_DB = process.env.SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PORT = Number(process.env.SCALE_PORT ?? 18190);
@@ -64,44 +64,10 @@ const answers = (host: string, port: number) =>
   });
 
 /** One HTTP request from a given local address (nginx hashes the client address to pick the process). */
-function request(
+const request = (
   url: string,
   opts: { method?: string; localAddress: string; headers?: Record<string, string>; body?: unknown },
-): Promise<{ status: number; json: unknown }> {
-  return new Promise((resolve, reject) => {
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const req = http.request(
-      url,
-      {
-        method: opts.method ?? 'GET',
-        localAddress: opts.localAddress,
-        agent: false,
-        headers: {
-          ...opts.headers,
-          ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
-        },
-        timeout: 15_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          let json: unknown = text;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            // not JSON (nginx's error pages)
-          }
-          resolve({ status: res.statusCode ?? 0, json });
-        });
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+) => httpJson(url, { ...opts, timeoutMs: 15_000 });
 
 type Agent = {
   name: string;

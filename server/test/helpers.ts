@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { testConfig } from './config.js';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { afterAll, expect } from 'vitest';
-import { loadConfig, type Config } from '../src/config.js';
+import { type Config } from '../src/config.js';
 import type { Database } from '../src/db/client.js';
 import { scratchDatabase } from '../src/db/scratch.js';
 import { seed } from '../src/db/seed.js';
@@ -81,15 +79,7 @@ export async function testApp(
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();
-  const dataDir = mkdtempSync(join(tmpdir(), 'recado-test-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    APP_SECRET: 'a'.repeat(40),
-    JWT_SECRET: 'b'.repeat(40),
-    ...opts.env,
-  });
+  const { dataDir, config } = testConfig(opts.env);
   await seed(database.db, {
     superuserEmail: SUPER.email,
     superuserPassword: SUPER.password,

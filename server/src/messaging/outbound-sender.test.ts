@@ -1,11 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { testConfig } from '../../test/config.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { io as ioClient, type Socket } from 'socket.io-client';
-import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { seed } from '../db/seed.js';
 import {
@@ -36,14 +33,7 @@ const pools: Database[] = [];
 const apps: App[] = [];
 const urls = new Map<App, string>();
 const sockets: Socket[] = [];
-const dataDir = mkdtempSync(join(tmpdir(), 'recado-outbound-'));
-const config = loadConfig({
-  NODE_ENV: 'test',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  APP_SECRET: 'a'.repeat(40),
-  JWT_SECRET: 'b'.repeat(40),
-});
+const { dataDir, config } = testConfig({}, 'recado-outbound-');
 
 async function instance(db: Database, processId: string) {
   const app = await buildApp({

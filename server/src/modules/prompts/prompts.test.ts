@@ -1,13 +1,10 @@
+import { testConfig } from '../../../test/config.js';
 import { Writable } from 'node:stream';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { SECRET_MASK } from '@recado/contracts';
 import { prompts } from '../../db/schema/index.js';
 import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
 import { seed } from '../../db/seed.js';
 import {
   SUPER,
@@ -278,13 +275,7 @@ describe('prompts API', () => {
 describe('prompts and the log', () => {
   test('the API key never appears in the log, even at trace level', async () => {
     const database = await freshDatabase();
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'recado-prompt-')),
-      LOG_LEVEL: 'trace',
-      APP_SECRET: 'a'.repeat(40),
-      JWT_SECRET: 'b'.repeat(40),
-    });
+    const { config } = testConfig({ LOG_LEVEL: 'trace' }, 'recado-prompt-');
     await seed(database.db, {
       superuserEmail: SUPER.email,
       superuserPassword: SUPER.password,

@@ -1,12 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { testConfig } from '../../../test/config.js';
 import { describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { messages, schedules, tickets } from '../../db/schema/index.js';
 import { manualClock } from '../../lib/clock.js';
 import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
 import { seed } from '../../db/seed.js';
 import {
   SUPER,
@@ -419,13 +416,7 @@ describe('schedules API', () => {
 describe('schedules across a restart', () => {
   test('a new process on the same database sends a due schedule exactly once', async () => {
     const database = await freshDatabase();
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'recado-sch-')),
-      LOG_LEVEL: 'silent',
-      APP_SECRET: 'a'.repeat(40),
-      JWT_SECRET: 'b'.repeat(40),
-    });
+    const { config } = testConfig({}, 'recado-sch-');
     await seed(database.db, {
       superuserEmail: SUPER.email,
       superuserPassword: SUPER.password,
