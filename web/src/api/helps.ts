@@ -1,34 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Help, HelpInput } from '@recado/contracts';
-import { api } from './client.js';
+import { defineResource } from './resource.js';
 
 export const helpKeys = { all: ['helps'] as const };
 
-const byTitle = (a: Help, b: Help) => a.title.localeCompare(b.title) || a.id - b.id;
+/**
+ * The platform's help videos (super user writes, every company reads; helps-public.ts shares the cache):
+ * one unpaged list, by title, from GET /helps. The server sends no event for them.
+ */
+export const helpResource = defineResource<Help, HelpInput>({
+  spec: { path: '/helps', listField: null },
+  listsKey: helpKeys.all,
+  paged: false,
+  compare: (a, b) => a.title.localeCompare(b.title) || a.id - b.id,
+});
 
-/** GET /helps: the platform's help videos (every company reads them). */
-export function useHelps() {
-  return useQuery({ queryKey: helpKeys.all, queryFn: () => api.get<Help[]>('/helps') });
-}
-
-/** POST /helps or PUT /helps/{id} (super user). */
-export function useSaveHelp() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, input }: { id?: number; input: HelpInput }) =>
-      id ? api.put<Help>(`/helps/${id}`, input) : api.post<Help>('/helps', input),
-    onSuccess: (help) =>
-      client.setQueryData<Help[]>(helpKeys.all, (list) =>
-        list ? [...list.filter((h) => h.id !== help.id), help].sort(byTitle) : list,
-      ),
-  });
-}
-
-export function useDeleteHelp() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ message: string }>(`/helps/${id}`),
-    onSuccess: (_answer, id) =>
-      client.setQueryData<Help[]>(helpKeys.all, (list) => list?.filter((h) => h.id !== id)),
-  });
-}
+/** POST /helps or PUT /helps/{id} (super user); the answer goes into the list. */
+export const useSaveHelp = helpResource.useSave;

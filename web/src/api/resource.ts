@@ -22,14 +22,24 @@ export interface ResourceListState<T> {
   data?: unknown;
   isLoading: boolean;
   isFetchingNextPage?: boolean;
+  /** The last read failed. */
+  isError?: boolean;
   /** Paged lists: the scrolling element and the element after the last row (useInfiniteList). */
   scrollRootRef?: (el: HTMLElement | null) => void;
   sentinelRef?: (el: HTMLElement | null) => void;
 }
 
+/** A resource the server announces no change of (the platform's plans and helps): no event fields. */
+export type QuietResourceSpec = Pick<ResourceSpec, 'path' | 'listField'>;
+
 export interface ResourceOptions<T extends Record_> {
-  /** Path, list field, event entity, record and delete-id fields (contracts' RESOURCES). */
-  spec: ResourceSpec;
+  /**
+   * Path, list field, event entity, record and delete-id fields (contracts' RESOURCES); a quiet spec has
+   * no event, and its useRealtime listens to nothing.
+   */
+  spec: ResourceSpec | QuietResourceSpec;
+  /** GET of the list when it is not `spec.path` (plans: the super user's /plans/all). */
+  listPath?: string;
   /**
    * Cache key of the lists. Paged: a prefix, each search is `[...listsKey, search]`. Unpaged: the one
    * list's key.
@@ -66,6 +76,7 @@ const isNewer = (x: object, y: object) => {
  */
 export function defineResource<T extends Record_, Input = unknown>(opts: ResourceOptions<T>) {
   const { spec, listsKey, paged } = opts;
+  const listPath = opts.listPath ?? spec.path;
   const keys = {
     lists: () => listsKey,
     list: (search: string) => (paged ? [...listsKey, normalSearch(search)] : listsKey),
@@ -95,7 +106,7 @@ export function defineResource<T extends Record_, Input = unknown>(opts: Resourc
   };
 
   const fetchAll = async (signal?: AbortSignal): Promise<T[]> => {
-    const answer = await request<T[] | Record<string, T[]>>('GET', spec.path, { signal });
+    const answer = await request<T[] | Record<string, T[]>>('GET', listPath, { signal });
     return spec.listField ? (answer as Record<string, T[]>)[spec.listField]! : (answer as T[]);
   };
 
@@ -114,7 +125,7 @@ export function defineResource<T extends Record_, Input = unknown>(opts: Resourc
         queryKey: keys.list(searchParam),
         enabled,
         fetchPage: async (pageNumber, signal) => {
-          const r = await request<Record<string, unknown>>('GET', spec.path, {
+          const r = await request<Record<string, unknown>>('GET', listPath, {
             params: { searchParam, pageNumber },
             signal,
           });
@@ -126,6 +137,8 @@ export function defineResource<T extends Record_, Input = unknown>(opts: Resourc
 
   /** `company-{id}-{entity}` patches the cached lists in place. */
   function useRealtime(enabled = true) {
+    // A quiet resource has no event; like `paged`, this is fixed: the same hooks run on every render.
+    if (!('entity' in spec)) return;
     const client = useQueryClient();
     const { user } = useAuth();
     useCompanyEvent(

@@ -11,6 +11,7 @@ import {
   TableHead,
   TableRow,
   Tooltip,
+  Typography,
   type SxProps,
   type Theme,
 } from '@mui/material';
@@ -92,6 +93,12 @@ export interface ResourceListPageProps<T extends Record_> {
   embedded?: boolean;
   /** With `embedded`: the text left of the search and add button. */
   intro?: ReactNode;
+  /** The table's accessible name (default the `{i18n}.title` text). */
+  label?: string;
+  /** Max height of the table at every width (instead of xsMaxHeight and the page default). */
+  maxHeight?: string;
+  /** Shown under the table when the list could not be read. */
+  loadError?: ReactNode;
 }
 
 /**
@@ -175,10 +182,15 @@ export function ResourceListPage<T extends Record_>(props: ResourceListPageProps
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <TableContainer
           ref={list.scrollRootRef}
-          sx={{ maxHeight: { xs: props.xsMaxHeight ?? 'calc(100dvh - 200px)', sm: 'calc(100dvh - 170px)' } }}
+          sx={{
+            maxHeight: props.maxHeight ?? {
+              xs: props.xsMaxHeight ?? 'calc(100dvh - 200px)',
+              sm: 'calc(100dvh - 170px)',
+            },
+          }}
           data-testid={testIds.list}
         >
-          <Table stickyHeader size="small" aria-label={t(`${i18n}.title`)}>
+          <Table stickyHeader size="small" aria-label={props.label ?? t(`${i18n}.title`)}>
             <TableHead>
               <TableRow>
                 {columns.map((c, i) => (
@@ -268,6 +280,11 @@ export function ResourceListPage<T extends Record_>(props: ResourceListPageProps
           {list.sentinelRef ? <Box ref={list.sentinelRef} sx={{ height: 1 }} aria-hidden /> : null}
         </TableContainer>
       </Paper>
+      {props.loadError && list.isError ? (
+        <Typography color="error" variant="body2">
+          {props.loadError}
+        </Typography>
+      ) : null}
 
       {canManage || props.canEditRow
         ? props.renderDialog({
