@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -58,6 +58,63 @@ interface FormState {
   scheduledAt: string;
   /** Cloud API connections: the template and its values' sources. */
   template: TemplateForm;
+}
+
+/**
+ * One of the dialog's id selects (connection, contact list, tag, file list): its options once loaded, an
+ * optional "none" first, and under it the error or else the help.
+ */
+function IdSelect<T extends { id: number; name: string }>({
+  id,
+  label,
+  field,
+  value,
+  options,
+  onChange,
+  disabled,
+  none = true,
+  optionLabel = (o) => o.name,
+  error,
+  help,
+}: {
+  id: string;
+  label: string;
+  /** The select's data-field. */
+  field: string;
+  value: number | '';
+  options: T[] | undefined;
+  onChange(value: number | ''): void;
+  disabled: boolean;
+  none?: boolean;
+  optionLabel?: (option: T) => ReactNode;
+  error?: string;
+  help?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <FormControl fullWidth error={Boolean(error)} disabled={disabled}>
+      <InputLabel id={id}>{label}</InputLabel>
+      <Select
+        labelId={id}
+        label={label}
+        value={inRange(value, options)}
+        onChange={(e) => onChange(asId(e.target.value))}
+        data-field={field}
+      >
+        {none ? (
+          <MenuItem value="">
+            <em>{t('campaigns.none')}</em>
+          </MenuItem>
+        ) : null}
+        {(options ?? []).map((o) => (
+          <MenuItem key={o.id} value={o.id}>
+            {optionLabel(o)}
+          </MenuItem>
+        ))}
+      </Select>
+      {error || help ? <FormHelperText>{error || help}</FormHelperText> : null}
+    </FormControl>
+  );
 }
 
 const fromCampaign = (c: Campaign | null, defaultWhatsapp: number | ''): FormState => ({
@@ -139,6 +196,13 @@ export function CampaignDialog({
     setForm((f) => ({ ...f, [key]: value }));
     clearError(key === 'contactListId' || key === 'tagId' ? 'audience' : key);
   };
+  /** What binds an id select to its field of the form. */
+  const bind = (key: 'whatsappId' | 'contactListId' | 'tagId' | 'fileListId') => ({
+    field: key,
+    value: form[key],
+    onChange: (v: number | '') => set(key, v),
+    disabled: readOnly,
+  });
   const setVariant = (key: 'messages' | 'confirmationMessages', i: number, value: string) => {
     setForm((f) => ({ ...f, [key]: f[key].map((m, k) => (k === i ? value : m)) }));
     if (key === 'messages') clearError('message1');
@@ -238,23 +302,14 @@ export function CampaignDialog({
           fullWidth
           slotProps={{ htmlInput: { 'data-field': 'name', maxLength: 50 } }}
         />
-        <FormControl fullWidth error={Boolean(errors.whatsappId)} disabled={readOnly}>
-          <InputLabel id="campaign-whatsapp">{t('campaigns.whatsapp')}</InputLabel>
-          <Select
-            labelId="campaign-whatsapp"
-            label={t('campaigns.whatsapp')}
-            value={inRange(form.whatsappId, whatsapps.data)}
-            onChange={(e) => set('whatsappId', asId(e.target.value))}
-            data-field="whatsappId"
-          >
-            {(whatsapps.data ?? []).map((w) => (
-              <MenuItem key={w.id} value={w.id}>
-                {w.name}
-              </MenuItem>
-            ))}
-          </Select>
-          {errors.whatsappId ? <FormHelperText>{errors.whatsappId}</FormHelperText> : null}
-        </FormControl>
+        <IdSelect
+          id="campaign-whatsapp"
+          label={t('campaigns.whatsapp')}
+          options={whatsapps.data}
+          {...bind('whatsappId')}
+          none={false}
+          error={errors.whatsappId}
+        />
       </Stack>
 
       <Box>
@@ -279,72 +334,31 @@ export function CampaignDialog({
         </RadioGroup>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           {form.audience === 'list' ? (
-            <FormControl fullWidth error={Boolean(errors.audience)} disabled={readOnly}>
-              <InputLabel id="campaign-list">{t('campaigns.contactList')}</InputLabel>
-              <Select
-                labelId="campaign-list"
-                label={t('campaigns.contactList')}
-                value={inRange(form.contactListId, lists.data)}
-                onChange={(e) => set('contactListId', asId(e.target.value))}
-                data-field="contactListId"
-              >
-                <MenuItem value="">
-                  <em>{t('campaigns.none')}</em>
-                </MenuItem>
-                {(lists.data ?? []).map((l) => (
-                  <MenuItem key={l.id} value={l.id}>
-                    {l.name} ({l.contactsCount})
-                  </MenuItem>
-                ))}
-              </Select>
-              {errors.audience ? <FormHelperText>{errors.audience}</FormHelperText> : null}
-            </FormControl>
+            <IdSelect
+              id="campaign-list"
+              label={t('campaigns.contactList')}
+              options={lists.data}
+              optionLabel={(l) => `${l.name} (${l.contactsCount})`}
+              {...bind('contactListId')}
+              error={errors.audience}
+            />
           ) : (
-            <FormControl fullWidth error={Boolean(errors.audience)} disabled={readOnly}>
-              <InputLabel id="campaign-tag">{t('campaigns.tag')}</InputLabel>
-              <Select
-                labelId="campaign-tag"
-                label={t('campaigns.tag')}
-                value={inRange(form.tagId, tags.data)}
-                onChange={(e) => set('tagId', asId(e.target.value))}
-                data-field="tagId"
-              >
-                <MenuItem value="">
-                  <em>{t('campaigns.none')}</em>
-                </MenuItem>
-                {(tags.data ?? []).map((tg) => (
-                  <MenuItem key={tg.id} value={tg.id}>
-                    {tg.name}
-                  </MenuItem>
-                ))}
-              </Select>
-              {errors.audience ? (
-                <FormHelperText>{errors.audience}</FormHelperText>
-              ) : (
-                <FormHelperText>{t('campaigns.tagHelp')}</FormHelperText>
-              )}
-            </FormControl>
+            <IdSelect
+              id="campaign-tag"
+              label={t('campaigns.tag')}
+              options={tags.data}
+              {...bind('tagId')}
+              error={errors.audience}
+              help={t('campaigns.tagHelp')}
+            />
           )}
           {cloud ? null : (
-            <FormControl fullWidth disabled={readOnly}>
-              <InputLabel id="campaign-files">{t('campaigns.fileList')}</InputLabel>
-              <Select
-                labelId="campaign-files"
-                label={t('campaigns.fileList')}
-                value={inRange(form.fileListId, fileLists.data)}
-                onChange={(e) => set('fileListId', asId(e.target.value))}
-                data-field="fileListId"
-              >
-                <MenuItem value="">
-                  <em>{t('campaigns.none')}</em>
-                </MenuItem>
-                {(fileLists.data ?? []).map((f) => (
-                  <MenuItem key={f.id} value={f.id}>
-                    {f.name}
-                  </MenuItem>
-                ))}
-              </Select>
-            </FormControl>
+            <IdSelect
+              id="campaign-files"
+              label={t('campaigns.fileList')}
+              options={fileLists.data}
+              {...bind('fileListId')}
+            />
           )}
         </Stack>
       </Box>
