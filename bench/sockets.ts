@@ -50,6 +50,14 @@ async function metric(port: number, name: string): Promise<number> {
 }
 
 type Company = { id: number; token: string; whatsappId: number };
+type MemoryKb = { rssKb: number; heapKb: number; externalKb: number };
+type LatencyResult = {
+  p50Ms: number;
+  p99Ms: number;
+  deliveries: number;
+  expected: number;
+  eventLoopP99Ms: number[];
+};
 
 /** Each process's inspector port (memory readings after a full collection): its HTTP port + 100. */
 const inspectPort = (app: { port: number }) => app.port + 100;
@@ -136,9 +144,21 @@ function startWorker(tag: string) {
   return { ask, end: () => w.terminate() };
 }
 
-async function phase(name: string, apps: App[], companies: Company[]) {
-  // Memory after a full collection (the bench starts each process with an inspector port), and the process's
-  // own count of sockets.
+async function phase(name: string, apps: App[], companies: Company[], mode: 'memory'): Promise<MemoryKb>;
+async function phase(
+  name: string,
+  apps: App[],
+  companies: Company[],
+  mode: 'latency',
+): Promise<LatencyResult>;
+async function phase(
+  name: string,
+  apps: App[],
+  companies: Company[],
+  mode: 'memory' | 'latency',
+): Promise<MemoryKb | LatencyResult> {
+  // Memory after a full collection (the memory phase's process is started with an inspector port), and the
+  // process's own count of sockets.
   const memory = () =>
     Promise.all(
       apps.map(async (a) => ({
@@ -159,22 +179,28 @@ async function phase(name: string, apps: App[], companies: Company[]) {
       app: at,
     });
   }
-  // Memory per idle socket is the growth from the first half of the sockets to all of them: what one more
-  // socket keeps alive, without what the first ones cost once (code compiled, pools, caches).
-  const half = (list: unknown[], second: boolean) =>
-    second ? list.slice(Math.ceil(list.length / 2)) : list.slice(0, Math.ceil(list.length / 2));
-  await Promise.all(workers.map((w, i) => w.ask({ cmd: 'connect', list: half(lists[i]!, false) })));
-  const before = await memory();
-  await Promise.all(workers.map((w, i) => w.ask({ cmd: 'connect', list: half(lists[i]!, true) })));
-  const after = await memory();
-  const perSocket = apps.map((_, i) => {
-    const added = after[i]!.sockets - before[i]!.sockets;
-    const kb = (k: 'rss' | 'heapUsed' | 'external') => round((after[i]![k] - before[i]![k]) / 1024 / added);
-    return { rssKb: kb('rss'), heapKb: kb('heapUsed'), externalKb: kb('external') };
-  });
-  log(
-    `${name}: ${SOCKETS} sockets connected (${after.map((a) => a.sockets).join(' + ')}); per socket ${JSON.stringify(perSocket)}`,
-  );
+  if (mode === 'memory') {
+    // Memory per idle socket is the growth from the first half of the sockets to all of them: what one more
+    // socket keeps alive, without what the first ones cost once (code compiled, pools, caches).
+    const half = (list: unknown[], second: boolean) =>
+      second ? list.slice(Math.ceil(list.length / 2)) : list.slice(0, Math.ceil(list.length / 2));
+    await Promise.all(workers.map((w, i) => w.ask({ cmd: 'connect', list: half(lists[i]!, false) })));
+    const before = await memory();
+    await Promise.all(workers.map((w, i) => w.ask({ cmd: 'connect', list: half(lists[i]!, true) })));
+    const after = await memory();
+    await Promise.all(workers.map((w) => w.ask({ cmd: 'close' })));
+    await Promise.all(workers.map((w) => w.end()));
+    const added = after[0]!.sockets - before[0]!.sockets;
+    const kb = (k: 'rss' | 'heapUsed' | 'external') => round((after[0]![k] - before[0]![k]) / 1024 / added);
+    const perSocket = { rssKb: kb('rss'), heapKb: kb('heapUsed'), externalKb: kb('external') };
+    log(
+      `memory: ${before[0]!.sockets} then ${after[0]!.sockets} sockets; per idle socket ${JSON.stringify(perSocket)}`,
+    );
+    return perSocket;
+  }
+  await Promise.all(workers.map((w, i) => w.ask({ cmd: 'connect', list: lists[i] })));
+  const connected = await Promise.all(apps.map((a) => metric(a.port, 'recado_sockets_connected')));
+  log(`${name}: ${SOCKETS} sockets connected (${connected.join(' + ')})`);
 
   /** Customers post `count` messages at RATE (round robin over companies and processes); bodies carry `tag`. */
   async function postAtRate(tag: string, count: number) {
@@ -262,7 +288,6 @@ async function phase(name: string, apps: App[], companies: Company[]) {
     p99BySecondMs,
     byRouteMs,
     warmupSeconds: WARMUP,
-    memoryPerSocketKb: perSocket,
     eventLoopP99Ms: loopP99Ms,
   };
   log(JSON.stringify(result));
@@ -279,20 +304,16 @@ async function main() {
   const apps: App[] = [];
   try {
     const env = await clusterDatabase(dbUrl, SUPER);
-    const start = (i: number) => {
-      const a = startApp({
-        dir,
-        index: i,
-        port: PORT + 1 + i,
-        publicPort: PORT,
-        dbUrl,
-        env,
-        nodeArgs: [`--inspect=127.0.0.1:${inspectPort({ port: PORT + 1 + i })}`],
-      });
-      apps.push(a);
+    const start = (i: number, inspect = false) => {
+      const port = PORT + 1 + i;
+      const nodeArgs = inspect ? [`--inspect=127.0.0.1:${inspectPort({ port })}`] : [];
+      const a = startApp({ dir, index: i, port, publicPort: PORT, dbUrl, env, nodeArgs });
+      apps[i] = a;
       return waitReady(`http://127.0.0.1:${a.port}/api/ready`);
     };
-    await start(0);
+    // The first process starts with an inspector for the memory phase, then again without one for the timed
+    // phases (nothing attached to the processes that are timed).
+    await start(0, true);
     const base = `http://127.0.0.1:${apps[0]!.port}`;
     const sup = await call(base, 'POST', '/auth/login', undefined, SUPER);
     const superToken = (sup.body as { token: string }).token;
@@ -309,11 +330,14 @@ async function main() {
         body: 'warm',
       });
     await sleep(2000);
-    const one = await phase('one', [apps[0]!], companies);
+    const memory = await phase('memory', [apps[0]!], companies, 'memory');
+    await stopApps([apps[0]!]);
+    await start(0);
+    const one = await phase('one', [apps[0]!], companies, 'latency');
     // BENCH_PROCESSES=1 stops after the one-process phase (profiling, rate sweeps).
     if (process.env.BENCH_PROCESSES === '1') return;
     await start(1);
-    const two = await phase('two', apps, companies);
+    const two = await phase('two', apps, companies, 'latency');
     console.log(
       JSON.stringify({
         bench: 'sockets',
@@ -322,14 +346,12 @@ async function main() {
         companies: COMPANIES,
         rate: RATE,
         seconds: SECONDS,
+        memoryPerIdleSocketKb: memory,
         one: {
           p50Ms: one.p50Ms,
           p99Ms: one.p99Ms,
           deliveries: one.deliveries,
           expected: one.expected,
-          kbPerSocketRss: one.memoryPerSocketKb[0]!.rssKb,
-          kbPerSocketHeap: one.memoryPerSocketKb[0]!.heapKb,
-          kbPerSocketExternal: one.memoryPerSocketKb[0]!.externalKb,
           eventLoopP99Ms: one.eventLoopP99Ms,
         },
         two: {
@@ -337,9 +359,6 @@ async function main() {
           p99Ms: two.p99Ms,
           deliveries: two.deliveries,
           expected: two.expected,
-          kbPerSocketRss: two.memoryPerSocketKb.map((m) => m.rssKb),
-          kbPerSocketHeap: two.memoryPerSocketKb.map((m) => m.heapKb),
-          kbPerSocketExternal: two.memoryPerSocketKb.map((m) => m.externalKb),
           eventLoopP99Ms: two.eventLoopP99Ms,
         },
       }),
