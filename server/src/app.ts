@@ -213,7 +213,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // automation takes gets no menu), transcription after it (a voice note's text never delays the menu).
   const modules: AppModule[] = [
     systemModule(),
-    cloudApiModule({ db: database.db, box: services.box, running: (id) => sessions?.get(id) }),
+    cloudApiModule({
+      db: database.db,
+      box: services.box,
+      running: (id) => sessions?.get(id),
+      forward: (id, payload) => services.messages.commands.webhook(id, payload),
+    }),
     userModule(services.users),
     settingModule(services.settings),
     companyModule(services.companies),

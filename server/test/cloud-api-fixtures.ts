@@ -23,10 +23,10 @@ export async function cloudTestApp(
  * connection of a new company pointed at the local Graph double (the app must allow private URLs).
  */
 export function cloudApiFixtures(t: TestApp, graph: FakeGraph, appSecret: string) {
-  /** POST to the connection's webhook, signed with the app secret over the raw body. */
-  const signedPost = (whatsappId: number, payload: unknown, secret = appSecret) => {
+  /** POST to the connection's webhook, signed with the app secret over the raw body (to `base`: a process). */
+  const signedPost = (whatsappId: number, payload: unknown, secret = appSecret, base = t.url) => {
     const raw = JSON.stringify(payload);
-    return fetch(`${t.url}/api/webhooks/cloud-api/${whatsappId}`, {
+    return fetch(`${base}/api/webhooks/cloud-api/${whatsappId}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

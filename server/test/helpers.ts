@@ -40,7 +40,8 @@ export interface TestApp {
   url: string;
   /** The configuration the app runs with (its JWT secret signs hand-made tokens in tests). */
   config: Config;
-  database: Database;
+  /** `url`: on PostgreSQL, the database's own URL (a second "process" opens a pool of its own on it). */
+  database: Database & { url?: string };
   dataDir: string;
   request(
     method: string,

@@ -11,14 +11,15 @@ const REPLIES = 'recado_channel_reply';
 /** NOTIFY payloads stop at 8,000 bytes. */
 const MAX_PAYLOAD = 7900;
 
-type Op = 'markRead' | 'deleteMessage' | 'editMessage';
+type Op = 'markRead' | 'deleteMessage' | 'editMessage' | 'handleWebhook';
 export type ChannelActions = Pick<Channel, 'markRead' | 'deleteMessage'> &
   Required<Pick<Channel, 'editMessage'>>;
 
 /**
- * Edits, deletes and read marks for a connection whose session runs in another process: the request's
- * process sends the command with NOTIFY, the lease holder runs it on its channel and NOTIFYs the outcome
- * back (docs/deployment.md). Sends go through the outbox instead (they must survive a takeover); these are
+ * Edits, deletes and read marks for a connection whose session runs in another process, and a provider's
+ * webhook that reached a process other than the connection's (Cloud API): the request's process sends the
+ * command with NOTIFY, the lease holder runs it on its channel and NOTIFYs the outcome back
+ * (docs/deployment.md). Sends go through the outbox instead (they must survive a takeover); these are
  * answered now or refused.
  */
 export function channelCommands(deps: {
@@ -44,7 +45,10 @@ export function channelCommands(deps: {
     if (!channel) return; // another process owns it (or nobody): the owner answers
     let error: string | undefined;
     try {
-      const fn = channel[cmd.op] as ((...a: unknown[]) => Promise<void>) | undefined;
+      // handleWebhook: only channels fed by webhooks (Cloud API) have it.
+      const fn = (channel as unknown as Record<Op, ((...a: unknown[]) => Promise<unknown>) | undefined>)[
+        cmd.op
+      ];
       if (!fn) throw new Error('This channel cannot do that');
       await fn.apply(channel, cmd.args);
     } catch (err) {
@@ -62,6 +66,23 @@ export function channelCommands(deps: {
     } catch {
       // not ours
     }
+  }
+
+  /** Another process holds a live lease on this CONNECTED connection, and commands can reach it. */
+  async function runningElsewhere(whatsappId: number): Promise<boolean> {
+    if (stops.length === 0) return false;
+    const [owned] = await deps.db
+      .select({ id: whatsapps.id })
+      .from(whatsapps)
+      .where(
+        and(
+          eq(whatsapps.id, whatsappId),
+          eq(whatsapps.status, 'CONNECTED'),
+          isNotNull(whatsapps.leaseOwner),
+          gt(whatsapps.leaseExpiresAt, sql`now()`),
+        ),
+      );
+    return Boolean(owned);
   }
 
   async function call(whatsappId: number, op: Op, args: unknown[]) {
@@ -106,20 +127,7 @@ export function channelCommands(deps: {
     async actions(whatsappId: number | null | undefined): Promise<ChannelActions | Channel> {
       const local = whatsappId ? deps.sessions()?.get(whatsappId) : undefined;
       if (local) return local;
-      const [owned] = whatsappId
-        ? await deps.db
-            .select({ id: whatsapps.id })
-            .from(whatsapps)
-            .where(
-              and(
-                eq(whatsapps.id, whatsappId),
-                eq(whatsapps.status, 'CONNECTED'),
-                isNotNull(whatsapps.leaseOwner),
-                gt(whatsapps.leaseExpiresAt, sql`now()`),
-              ),
-            )
-        : [];
-      if (!owned || !whatsappId || stops.length === 0)
+      if (!whatsappId || !(await runningElsewhere(whatsappId)))
         throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The connection is not running');
       return {
         markRead: (to, ids) => call(whatsappId, 'markRead', [to, ids]),
@@ -127,6 +135,16 @@ export function channelCommands(deps: {
           call(whatsappId, 'deleteMessage', [to, providerId, fromMe]),
         editMessage: (to, providerId, body) => call(whatsappId, 'editMessage', [to, providerId, body]),
       };
+    },
+    /**
+     * A provider's webhook payload for a connection whose session runs in another process, handled by that
+     * process's channel (in the order the owner hears them); resolves once it was, so the webhook's answer
+     * still means "stored". Throws when no process runs the connection, the payload is too long for a
+     * notification, or the owner does not answer in time: the provider delivers again later.
+     */
+    async webhook(whatsappId: number, payload: unknown): Promise<void> {
+      if (!(await runningElsewhere(whatsappId))) throw new Error('The connection is not running');
+      await call(whatsappId, 'handleWebhook', [payload]);
     },
   };
 }

@@ -10,6 +10,8 @@ export const cloudApiModule = (deps: {
   box: SecretBox;
   /** The connection's channel when it runs in this process. */
   running: (whatsappId: number) => Channel | undefined;
+  /** Hands a payload to the process that runs the connection and waits for it (channel-commands.ts). */
+  forward: (whatsappId: number, payload: unknown) => Promise<void>;
 }): AppModule => ({
   name: 'cloud-api',
   openRoutes: [
@@ -17,10 +19,12 @@ export const cloudApiModule = (deps: {
       box: deps.box,
       findConnection: findWebhookConnection(deps.db),
       // Processed before the 200: a failure answers 500 and Meta delivers again (the pipeline is idempotent).
+      // Meta's calls reach whichever process the load balancer picks: one that does not run the connection
+      // hands the payload to the one that does and answers when that one has stored it.
       deliver: async (id, payload) => {
         const channel = deps.running(id) as { handleWebhook?(p: unknown): Promise<unknown> } | undefined;
-        if (!channel?.handleWebhook) throw new Error('connection not running in this process');
-        await channel.handleWebhook(payload);
+        if (channel?.handleWebhook) await channel.handleWebhook(payload);
+        else await deps.forward(id, payload);
       },
     }),
   ],
