@@ -138,7 +138,7 @@ export function channelCommands(deps: {
     },
     /**
      * A provider's webhook payload for a connection whose session runs in another process, handled by that
-     * process's channel (in the order the owner hears them); resolves once it was, so the webhook's answer
+     * process's channel; resolves once it was, so the webhook's answer
      * still means "stored". Throws when no process runs the connection, the payload is too long for a
      * notification, or the owner does not answer in time: the provider delivers again later.
      */
