@@ -152,7 +152,9 @@ export function makeServices(deps: {
     bus,
     log,
   });
-  const contactLists = contactListService({ db, events, sessions, log, jobs });
+  // Channel look-ups (number checks, pictures, address book) reach the session wherever it runs.
+  const reach = messages.commands.reach;
+  const contactLists = contactListService({ db, events, sessions, reach, log, jobs });
   const webhooks = webhookService({
     db,
     events,
@@ -225,7 +227,7 @@ export function makeServices(deps: {
     users: userService({ db, events }),
     settings: settingService({ db, events, box }),
     helps: helpService({ db }),
-    contacts: contactService({ db, events, sessions, log, bus }),
+    contacts: contactService({ db, events, sessions, reach, log, bus }),
     queues: queueService({ db, events }),
     queueOptions: queueOptionService({ db }),
     queueIntegrations: queueIntegrationService({
@@ -250,6 +252,7 @@ export function makeServices(deps: {
       messages,
       schedules,
       sessions,
+      reach,
       emitTicket: tickets.emitTicket,
       bus,
       log,

@@ -265,6 +265,15 @@ describe('outbound messages across processes', () => {
     expect((await conv()).filter((m) => m.fromMe && m.body === 'Editada')).toHaveLength(0);
   });
 
+  test('look-ups asked of a process without the session (the address book) are answered by the owner', async () => {
+    const s = await scenario('Lookups', '5511966660010');
+    const imported = await call(s.other, 'POST', '/contacts/import', s.admin.token);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    // The customer who wrote is in the simulated phone's address book, and already a contact.
+    expect(imported.body).toMatchObject({ imported: 0, skipped: 1 });
+    expect(imported.body.unsupported).toBeFalsy();
+  });
+
   test('messages pending when the owner dies are sent once by the next owner', async () => {
     const s = await scenario('Takeover', '5511966660002');
     // The owner dies: its session stops and nobody renews its lease; its outbox worker is gone too.

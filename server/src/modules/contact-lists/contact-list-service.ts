@@ -45,6 +45,10 @@ export interface ContactListServiceDeps {
   db: Db;
   events: Events;
   sessions: () => SessionManager | undefined;
+  /** The connection's channel wherever its session runs (channel-commands.ts `reach`); default: this process's only. */
+  reach?: (
+    whatsappId: number,
+  ) => Promise<Pick<Channel, 'checkNumber' | 'profilePicture' | 'addressBook'> | undefined>;
   log: { warn(obj: object, msg: string): void };
   whatsapps?: Pick<WhatsappService, 'defaultFor'>;
   /** Runs the number checks after an upload (job `contact-list-check`, keyed by list). */
@@ -106,10 +110,13 @@ export function contactListService(deps: ContactListServiceDeps) {
     events.toCompany(companyId, contactListItemsOf(listId), payload);
   };
 
-  async function defaultChannel(companyId: number): Promise<Channel | undefined> {
+  const reach = deps.reach ?? (async (id: number) => deps.sessions()?.get(id));
+
+  /** The company's default connection's channel when it is connected, wherever its session runs. */
+  async function defaultChannel(companyId: number) {
     try {
       const conn = await connections.defaultFor(companyId);
-      return conn.status === 'CONNECTED' ? deps.sessions()?.get(conn.id) : undefined;
+      return conn.status === 'CONNECTED' ? await reach(conn.id) : undefined;
     } catch (err) {
       if (err instanceof AppError) return undefined;
       throw err;
@@ -117,7 +124,10 @@ export function contactListService(deps: ContactListServiceDeps) {
   }
 
   /** true / false from the channel; null when no channel could answer. */
-  async function checkNumber(channel: Channel | undefined, number: string): Promise<boolean | null> {
+  async function checkNumber(
+    channel: Pick<Channel, 'checkNumber'> | undefined,
+    number: string,
+  ): Promise<boolean | null> {
     if (!channel) return null;
     try {
       return (await withTimeout(channel.checkNumber(number), channelTimeoutMs)).exists;

@@ -42,6 +42,10 @@ export interface ContactServiceDeps {
   db: Db;
   events: Events;
   sessions: () => SessionManager | undefined;
+  /** The connection's channel wherever its session runs (channel-commands.ts `reach`); default: this process's only. */
+  reach?: (
+    whatsappId: number,
+  ) => Promise<Pick<Channel, 'checkNumber' | 'profilePicture' | 'addressBook'> | undefined>;
   log: { warn(obj: object, msg: string): void };
   /** Where the company's default connection comes from (the connections module by default). */
   whatsapps?: Pick<WhatsappService, 'defaultFor'>;
@@ -99,7 +103,10 @@ export function contactService(deps: ContactServiceDeps) {
   const emit = (companyId: number, payload: ContactEvent) => events.toCompany(companyId, 'contact', payload);
 
   /** The channel of the company's default connection when it is connected and runs in this process. */
-  async function defaultChannel(companyId: number): Promise<Channel | undefined> {
+  const reach = deps.reach ?? (async (id: number) => deps.sessions()?.get(id));
+
+  /** The company's default connection's channel when it is connected, wherever its session runs. */
+  async function defaultChannel(companyId: number) {
     let conn: Awaited<ReturnType<WhatsappService['defaultFor']>>;
     try {
       conn = await connections.defaultFor(companyId);
@@ -108,7 +115,7 @@ export function contactService(deps: ContactServiceDeps) {
       throw err;
     }
     if (conn.status !== 'CONNECTED') return undefined;
-    return deps.sessions()?.get(conn.id);
+    return reach(conn.id);
   }
 
   async function row(companyId: number, id: number): Promise<Row> {
@@ -366,7 +373,7 @@ export function contactService(deps: ContactServiceDeps) {
     /** POST /contacts/import: the default connection's address book, adding only numbers not stored yet. */
     async importAddressBook(t: Tenant): Promise<ContactImportResult> {
       const conn = await connections.defaultFor(t.companyId);
-      const channel = conn.status === 'CONNECTED' ? deps.sessions()?.get(conn.id) : undefined;
+      const channel = conn.status === 'CONNECTED' ? await reach(conn.id) : undefined;
       if (!channel) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400);
       if (!channel.addressBook) return { imported: 0, skipped: 0, unsupported: true };
       let book: { number: string; name: string }[];
