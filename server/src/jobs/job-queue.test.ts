@@ -223,6 +223,54 @@ describe('job queue (one process)', () => {
     expect(await jobRow(database, 'every.test')).toHaveLength(1);
   });
 
+  test('a kind with a concurrency runs beside the others: a slow one holds back neither other kinds nor its own next jobs', async () => {
+    const { q } = queue();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let running = 0;
+    let most = 0;
+    const slowDone: number[] = [];
+    const slow = defineJob({
+      kind: 'lane.slow',
+      payload: numbered,
+      handler: async (job) => {
+        running++;
+        most = Math.max(most, running);
+        // The first waits like a dead endpoint until released; the others answer at once.
+        if (job.payload.n === 1) await gate;
+        running--;
+        slowDone.push(job.payload.n);
+      },
+      options: { concurrency: 2 },
+    });
+    const quick: number[] = [];
+    const timer = defineJob({
+      kind: 'lane.inline',
+      payload: numbered,
+      handler: async (job) => {
+        quick.push(job.payload.n);
+      },
+    });
+    q.register(slow, timer);
+    for (const n of [1, 2, 3, 4]) await q.schedule(slow, { payload: { n } });
+    await q.schedule(timer, { payload: { n: 1 } });
+    const pass = q.runDue();
+    // While job 1 waits: the other kind ran, and the lane's later jobs went through its second place.
+    await until(() => quick.length === 1 && slowDone.length >= 1);
+    expect(slowDone).not.toContain(1);
+    expect(most).toBeLessThanOrEqual(2);
+    release();
+    // runDue resolves once every job it started is done.
+    expect(await pass).toBe(5);
+    expect(slowDone.sort()).toEqual([1, 2, 3, 4]);
+    expect((await jobRow(database, 'lane.slow')).map((r) => r.status)).toEqual([
+      'done',
+      'done',
+      'done',
+      'done',
+    ]);
+  });
+
   test('jobs of kinds this process does not handle are left for others', async () => {
     const { q } = queue();
     q.register(defineJob({ kind: 'mine.test', payload: noPayload, handler: async () => undefined }));

@@ -32,6 +32,12 @@ export interface JobOptions {
   every?: number;
   /** With `every`: each process has its own row (key = the process id), for work tied to a process. */
   perProcess?: boolean;
+  /**
+   * Jobs of this kind run beside the others, up to this many at a time in a process, instead of one after
+   * another with every other kind: for work that waits on servers we do not run (a tenant's webhook endpoint
+   * may take its whole timeout), so one slow server cannot hold back every company's timers and sends.
+   */
+  concurrency?: number;
 }
 
 /** A kind of job: its name, its payload's schema, what it does and how it is retried (docs in README.md). */
@@ -87,6 +93,7 @@ interface Registration {
   leaseMs: number;
   maxAttempts: number;
   retryDelayMs: number;
+  concurrency?: number;
 }
 
 interface ClaimedRow {
@@ -149,6 +156,7 @@ export function jobQueue(deps: {
       leaseMs: opts.leaseMs ?? 60_000,
       maxAttempts: opts.maxAttempts ?? 5,
       retryDelayMs: opts.retryDelayMs ?? 30_000,
+      concurrency: opts.concurrency,
     });
   }
 
@@ -239,9 +247,8 @@ export function jobQueue(deps: {
     recurringEnsured = true;
   }
 
-  async function claim(now: Date, ran: number[]): Promise<ClaimedRow[]> {
-    const kinds = [...registry.keys()];
-    if (!kinds.length) return [];
+  async function claim(now: Date, ran: number[], kinds: string[], limit = BATCH): Promise<ClaimedRow[]> {
+    if (!kinds.length || limit <= 0) return [];
     const leases = Object.fromEntries([...registry].map(([k, r]) => [k, r.leaseMs]));
     return exec<ClaimedRow>(
       sql`update jobs set status = 'running', locked_by = ${me}, attempts = jobs.attempts + 1,
@@ -253,7 +260,7 @@ export function jobQueue(deps: {
               or (status = 'running' and locked_until < ${iso(now)}))
             and not (id = any (select (jsonb_array_elements_text(${JSON.stringify(ran)}::jsonb))::bigint))
           order by run_at, id
-          limit ${BATCH}
+          limit ${limit}
           for update skip locked)
         returning jobs.id, jobs.kind, jobs.key, jobs.company_id, jobs.payload, jobs.attempts, jobs.run_at,
           jobs.revision, jobs.request_id`,
@@ -337,19 +344,56 @@ export function jobQueue(deps: {
     );
   }
 
-  async function onePass(): Promise<number> {
+  /** Kinds with a concurrency of their own: the jobs of each now running in this process. */
+  const lanes = new Map<string, Set<Promise<void>>>();
+  const laneOf = (kind: string) => {
+    let set = lanes.get(kind);
+    if (!set) lanes.set(kind, (set = new Set()));
+    return set;
+  };
+
+  /**
+   * Claims and runs what is due: each lane's kind up to its free places, started beside the rest; every
+   * other kind one job after another. `waitLanes`: resolve only once the lane jobs this pass started are done
+   * (runDue's promise: "what was due has run"); the poller does not wait, so a slow lane never delays the
+   * next poll.
+   */
+  async function onePass(waitLanes: boolean): Promise<number> {
     if (!recurringEnsured) await ensureRecurring();
     const ran: number[] = [];
+    const started: Promise<void>[] = [];
+    const inline = [...registry].filter(([, r]) => !r.concurrency).map(([k]) => k);
     let counted = 0;
     while (ran.length < MAX_PER_PASS) {
-      const rows = await claim(clock.now(), ran);
-      if (!rows.length) break;
+      for (const [kind, reg] of registry) {
+        if (!reg.concurrency) continue;
+        const running = laneOf(kind);
+        for (const row of await claim(clock.now(), ran, [kind], reg.concurrency - running.size)) {
+          ran.push(Number(row.id));
+          counted++;
+          // Nobody awaits it in the poller's pass: its own failure is logged here, never left unhandled.
+          const job: Promise<void> = runOne(row)
+            .catch((err: unknown) => log.warn({ err: describe(err), kind }, 'job run failed'))
+            .finally(() => running.delete(job));
+          running.add(job);
+          started.push(job);
+        }
+      }
+      const rows = await claim(clock.now(), ran, inline);
+      if (!rows.length) {
+        // runDue: what waits for a lane's place is due too; wait for a place, then claim again.
+        const active = [...lanes.values()].flatMap((set) => [...set]);
+        if (!waitLanes || !active.length) break;
+        await Promise.race(active);
+        continue;
+      }
       for (const row of rows) {
         ran.push(Number(row.id));
         await runOne(row);
         if (!recurring.has(row.kind)) counted++;
       }
     }
+    if (waitLanes) await Promise.all(started);
     await cleanup(clock.now());
     return counted;
   }
@@ -361,7 +405,7 @@ export function jobQueue(deps: {
     cancel,
     // One pass at a time in a process: a call made during a pass runs its own pass after it.
     runDue() {
-      const next = pass.catch(() => 0).then(onePass);
+      const next = pass.catch(() => 0).then(() => onePass(true));
       pass = next;
       return next;
     },
@@ -370,8 +414,9 @@ export function jobQueue(deps: {
       timer = setInterval(() => {
         if (busy) return;
         busy = true;
-        queue
-          .runDue()
+        const next = pass.catch(() => 0).then(() => onePass(false));
+        pass = next;
+        next
           .catch((err: unknown) => log.warn({ err: describe(err) }, 'job poll failed'))
           .finally(() => {
             busy = false;
@@ -382,8 +427,12 @@ export function jobQueue(deps: {
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      // Let a pass in progress finish, but never hang a shutdown on a stuck handler (its lease runs out).
-      await Promise.race([pass.catch(() => 0), new Promise((r) => setTimeout(r, 5000).unref?.())]);
+      // Let a pass in progress and the lane jobs running finish, but never hang a shutdown on a stuck
+      // handler (its lease runs out and another process runs it).
+      const drained = pass
+        .catch(() => 0)
+        .then(() => Promise.all([...lanes.values()].flatMap((set) => [...set])));
+      await Promise.race([drained, new Promise((r) => setTimeout(r, 5000).unref?.())]);
     },
   };
   return queue;

@@ -133,7 +133,8 @@ export function webhookService(deps: {
     payload: z.object({ deliveryId: z.number().int().positive() }),
     handler: (job) => attempt(job.payload.deliveryId),
     // Retries are this module's own (back-off up to a day); a crash mid-attempt is retried by the queue.
-    options: { maxAttempts: 3, leaseMs: 60_000 },
+    // Beside the other jobs, eight at a time: a slow endpoint waits its 10 s there, not in every queue.
+    options: { maxAttempts: 3, leaseMs: 60_000, concurrency: 8 },
   });
 
   const schedule = (d: Pick<DeliveryRow, 'id' | 'companyId'>, runAt: Date, executor?: unknown) =>
