@@ -62,14 +62,7 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
     // socket_io_attachments (migration scale_out).
     const { default: pg } = await import('pg');
     const { createPostgresAdapter } = await import('./postgres-adapter.js');
-    // Its commits need not wait for the disk: a notification is never read back after a crash, and PostgreSQL
-    // holds one database-wide lock from a NOTIFY's commit until the commit is flushed, so a publisher that
-    // waited for its flush would hold every other NOTIFY (the simulator's durable inserts among them) behind it.
-    const pool = new pg.Pool({
-      connectionString: deps.postgresUrl,
-      max: 3,
-      options: '-c synchronous_commit=off',
-    });
+    const pool = new pg.Pool({ connectionString: deps.postgresUrl, max: 3 });
     const onError = (err: Error) => deps.log.warn({ err: err.message }, 'socket adapter database error');
     pool.on('error', onError);
     io.adapter(createPostgresAdapter(pool, { heartbeatInterval: 5000, heartbeatTimeout: 10000, onError }));
