@@ -216,8 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     cloudApiModule({
       db: database.db,
       box: services.box,
-      running: (id) => sessions?.get(id),
-      forward: (id, payload) => services.messages.commands.webhook(id, payload),
+      deliver: (id, payload) => services.messages.commands.webhook(id, payload),
     }),
     userModule(services.users),
     settingModule(services.settings),

@@ -27,6 +27,14 @@ export type ChannelActions = Pick<Channel, 'markRead' | 'deleteMessage'> &
 export type ReachableChannel = ChannelActions &
   Pick<Channel, 'checkNumber' | 'profilePicture'> &
   Required<Pick<Channel, 'addressBook'>>;
+/** A connection's channel wherever its session runs (`reach` below), or undefined when nobody runs it. */
+export type Reach = (whatsappId: number) => Promise<ReachableChannel | Channel | undefined>;
+
+/** `reach` without other processes: the channel only when its session runs in this one. */
+export const localReach =
+  (sessions: () => SessionManager | undefined): Reach =>
+  async (whatsappId) =>
+    sessions()?.get(whatsappId);
 
 /**
  * Edits, deletes and read marks for a connection whose session runs in another process, its look-ups (is a
@@ -90,7 +98,7 @@ export function channelCommands(deps: {
    * The connection's channel wherever its session runs: the channel itself here, or one whose calls go to
    * the lease holder (a live lease on a CONNECTED connection); undefined when nobody runs it.
    */
-  async function reach(whatsappId: number): Promise<ReachableChannel | Channel | undefined> {
+  const reach: Reach = async (whatsappId) => {
     const local = deps.sessions()?.get(whatsappId);
     if (local) return local;
     if (!(await runningElsewhere(whatsappId))) return undefined;
@@ -107,7 +115,7 @@ export function channelCommands(deps: {
       addressBook: async () =>
         (await call(whatsappId, 'addressBook', [])) as { number: string; name: string }[],
     };
-  }
+  };
 
   /** Another process holds a live lease on this CONNECTED connection, and commands can reach it. */
   async function runningElsewhere(whatsappId: number): Promise<boolean> {
@@ -172,14 +180,19 @@ export function channelCommands(deps: {
     },
     reach,
     /**
-     * A provider's webhook payload for a connection whose session runs in another process, handled by that
-     * process's channel; resolves once it was, so the webhook's answer
-     * still means "stored". Throws when no process runs the connection, the payload is too long for a
-     * notification, or the owner does not answer in time: the provider delivers again later.
+     * A provider's webhook payload, handled by the connection's channel wherever its session runs; resolves
+     * once it was, so the webhook's answer still means "stored". Throws when no process runs the connection
+     * (or its channel takes no webhooks), the payload is too long for a notification, or the owner does not
+     * answer in time: the provider delivers again later.
      */
     async webhook(whatsappId: number, payload: unknown): Promise<void> {
-      if (!(await runningElsewhere(whatsappId))) throw new Error('The connection is not running');
-      await call(whatsappId, 'handleWebhook', [payload]);
+      const local = deps.sessions()?.get(whatsappId) as
+        (Channel & { handleWebhook?(p: unknown): Promise<unknown> }) | undefined;
+      if (local) {
+        if (!local.handleWebhook) throw new Error('This channel takes no webhooks');
+        await local.handleWebhook(payload);
+      } else if (await runningElsewhere(whatsappId)) await call(whatsappId, 'handleWebhook', [payload]);
+      else throw new Error('The connection is not running');
     },
   };
 }

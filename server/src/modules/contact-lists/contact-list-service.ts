@@ -25,6 +25,7 @@ import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import { containsPattern, containsText } from '../../lib/sql.js';
 import type { Channel } from '../../messaging/channel.js';
+import { localReach, type Reach } from '../../messaging/channel-commands.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { Events } from '../../realtime/events.js';
 import { whatsappService, type WhatsappService } from '../whatsapps/whatsapp-service.js';
@@ -45,10 +46,8 @@ export interface ContactListServiceDeps {
   db: Db;
   events: Events;
   sessions: () => SessionManager | undefined;
-  /** The connection's channel wherever its session runs (channel-commands.ts `reach`); default: this process's only. */
-  reach?: (
-    whatsappId: number,
-  ) => Promise<Pick<Channel, 'checkNumber' | 'profilePicture' | 'addressBook'> | undefined>;
+  /** The connection's channel wherever its session runs (channel-commands.ts); default: this process's only. */
+  reach?: Reach;
   log: { warn(obj: object, msg: string): void };
   whatsapps?: Pick<WhatsappService, 'defaultFor'>;
   /** Runs the number checks after an upload (job `contact-list-check`, keyed by list). */
@@ -110,7 +109,7 @@ export function contactListService(deps: ContactListServiceDeps) {
     events.toCompany(companyId, contactListItemsOf(listId), payload);
   };
 
-  const reach = deps.reach ?? (async (id: number) => deps.sessions()?.get(id));
+  const reach = deps.reach ?? localReach(deps.sessions);
 
   /** The company's default connection's channel when it is connected, wherever its session runs. */
   async function defaultChannel(companyId: number) {

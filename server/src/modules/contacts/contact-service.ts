@@ -24,6 +24,7 @@ import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import { containsPattern, containsText } from '../../lib/sql.js';
 import { ChannelError, type Channel } from '../../messaging/channel.js';
+import { localReach, type Reach } from '../../messaging/channel-commands.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
 import type { Events } from '../../realtime/events.js';
 import { canonicalTimeZone, readSetting } from '../settings/setting-service.js';
@@ -42,10 +43,8 @@ export interface ContactServiceDeps {
   db: Db;
   events: Events;
   sessions: () => SessionManager | undefined;
-  /** The connection's channel wherever its session runs (channel-commands.ts `reach`); default: this process's only. */
-  reach?: (
-    whatsappId: number,
-  ) => Promise<Pick<Channel, 'checkNumber' | 'profilePicture' | 'addressBook'> | undefined>;
+  /** The connection's channel wherever its session runs (channel-commands.ts); default: this process's only. */
+  reach?: Reach;
   log: { warn(obj: object, msg: string): void };
   /** Where the company's default connection comes from (the connections module by default). */
   whatsapps?: Pick<WhatsappService, 'defaultFor'>;
@@ -102,8 +101,7 @@ export function contactService(deps: ContactServiceDeps) {
 
   const emit = (companyId: number, payload: ContactEvent) => events.toCompany(companyId, 'contact', payload);
 
-  /** The channel of the company's default connection when it is connected and runs in this process. */
-  const reach = deps.reach ?? (async (id: number) => deps.sessions()?.get(id));
+  const reach = deps.reach ?? localReach(deps.sessions);
 
   /** The company's default connection's channel when it is connected, wherever its session runs. */
   async function defaultChannel(companyId: number) {

@@ -20,7 +20,7 @@ import {
 } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
-import type { Channel } from '../../messaging/channel.js';
+import { localReach, type Reach } from '../../messaging/channel-commands.js';
 import type { DomainBus } from '../../events/domain-events.js';
 import { requirePlanFlag } from '../companies/company-queries.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
@@ -53,10 +53,8 @@ export function externalApiService(deps: {
   messages: MessageService;
   schedules: ScheduleService;
   sessions: () => SessionManager | undefined;
-  /** The connection's channel wherever its session runs (channel-commands.ts `reach`); default: this process's only. */
-  reach?: (
-    whatsappId: number,
-  ) => Promise<Pick<Channel, 'checkNumber' | 'profilePicture' | 'addressBook'> | undefined>;
+  /** The connection's channel wherever its session runs (channel-commands.ts); default: this process's only. */
+  reach?: Reach;
   emitTicket: (companyId: number, view: TicketView) => void;
   bus?: Pick<DomainBus, 'emit'>;
   log: { warn(o: object, m: string): void };
@@ -267,7 +265,7 @@ export function externalApiService(deps: {
     /** POST /api/contacts/check: asks the connection whether the number is on WhatsApp. */
     async check(c: ApiCaller, raw: string): Promise<ApiCheckResult> {
       const number = canonical(raw);
-      const channel = await (deps.reach ?? (async (id: number) => deps.sessions()?.get(id)))(c.whatsappId);
+      const channel = await (deps.reach ?? localReach(deps.sessions))(c.whatsappId);
       if (!channel) {
         const w = await connection(c);
         if (NOT_SENDING.has(w.status))
