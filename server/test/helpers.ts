@@ -2,7 +2,7 @@ import { testConfig } from './config.js';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { afterAll, expect } from 'vitest';
 import { type Config } from '../src/config.js';
-import type { Database } from '../src/db/client.js';
+import { openDatabase, type Database } from '../src/db/client.js';
 import { scratchDatabase } from '../src/db/scratch.js';
 import { seed } from '../src/db/seed.js';
 import { buildApp, type App, type AppDeps } from '../src/app.js';
@@ -27,6 +27,32 @@ export async function reachablePostgres(): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A second "process" on a test app's database: its own app (same configuration) on a real port; with
+ * `ownPool` on PostgreSQL, its own pool too (LISTEN/NOTIFY across real connections). Close it before the
+ * test app.
+ */
+export async function secondProcess(
+  t: Pick<TestApp, 'config' | 'database'>,
+  deps: Partial<Omit<AppDeps, 'config' | 'database'>> = {},
+  opts: { ownPool?: boolean } = {},
+) {
+  const database =
+    opts.ownPool && t.database.url ? await openDatabase({ url: t.database.url, poolSize: 4 }) : t.database;
+  const app = await buildApp({ config: t.config, database, logger: false, ...deps });
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    app,
+    url,
+    async close() {
+      await app.close();
+      if (database !== t.database) await database.close();
+    },
+  };
 }
 
 export interface Session {

@@ -370,7 +370,7 @@ export function jobQueue(deps: {
         const running = laneOf(kind);
         for (const row of await claim(clock.now(), ran, [kind], reg.concurrency - running.size)) {
           ran.push(Number(row.id));
-          counted++;
+          if (!recurring.has(kind)) counted++;
           // Nobody awaits it in the poller's pass: its own failure is logged here, never left unhandled.
           const job: Promise<void> = runOne(row)
             .catch((err: unknown) => log.warn({ err: describe(err), kind }, 'job run failed'))

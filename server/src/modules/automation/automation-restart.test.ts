@@ -1,6 +1,5 @@
 import { afterAll, expect, test } from 'vitest';
-import { buildApp } from '../../app.js';
-import { testApp } from '../../../test/helpers.js';
+import { secondProcess, testApp } from '../../../test/helpers.js';
 import { fakeOpenAi } from '../../../test/fake-openai.js';
 import { fakeTypebot } from '../../../test/fake-typebot.js';
 import { newNumber } from '../bot/bot-test-kit.js';
@@ -42,16 +41,9 @@ test('a restart in the middle of an AI conversation and of a Typebot flow contin
 
   await first.idle();
   await t.app.sessions.stop();
-  const second = await buildApp({
-    config: t.config,
-    database: t.database,
-    logger: false,
-    sessions: { processId: 'automation-restart-second' },
-  });
+  const proc = await secondProcess(t, { sessions: { processId: 'automation-restart-second' } });
+  const { app: second, url } = proc;
   try {
-    await second.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = second.app.server.address();
-    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     for (let i = 0; i < 200 && !second.sessions.get(whatsappId); i++) {
       await second.sessions.tick();
       await new Promise((r) => setTimeout(r, 25));
@@ -84,6 +76,6 @@ test('a restart in the middle of an AI conversation and of a Typebot flow contin
       body: { message: { type: 'text', text: 'Vendas' } },
     });
   } finally {
-    await second.close();
+    await proc.close();
   }
 });

@@ -1,7 +1,6 @@
 import { expect, test } from 'vitest';
 import { manualClock } from '../../lib/clock.js';
-import { buildApp } from '../../app.js';
-import { testApp } from '../../../test/helpers.js';
+import { secondProcess, testApp } from '../../../test/helpers.js';
 import { botKit, newNumber } from './bot-test-kit.js';
 
 const clock = manualClock(new Date('2026-11-23T15:00:00Z')); // Monday 12:00 in São Paulo
@@ -34,18 +33,13 @@ test('a restart in the middle of a menu continues where the customer was (new pr
   // The first process shuts down (its connection's lease is released) and a new one takes over.
   await first.idle();
   await t.app.sessions.stop();
-  const second = await buildApp({
-    config: t.config,
-    database: t.database,
-    logger: false,
+  const proc = await secondProcess(t, {
     clock,
     jobs: { autoStart: false },
     sessions: { processId: 'bot-restart-second' },
   });
+  const { app: second, url } = proc;
   try {
-    await second.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = second.app.server.address();
-    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     for (let i = 0; i < 200 && !second.sessions.get(whatsappId); i++) {
       await second.sessions.tick();
       await new Promise((r) => setTimeout(r, 25));
@@ -76,6 +70,6 @@ test('a restart in the middle of a menu continues where the customer was (new pr
       [true, 'Enviaremos a segunda via.'],
     ]);
   } finally {
-    await second.close();
+    await proc.close();
   }
 });

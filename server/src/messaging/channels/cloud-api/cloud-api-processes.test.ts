@@ -1,10 +1,8 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { buildApp } from '../../../app.js';
-import { openDatabase, type Database } from '../../../db/client.js';
 import { messages } from '../../../db/schema/index.js';
 import { cloudTestApp } from '../../../../test/cloud-api-fixtures.js';
-import { waitFor } from '../../../../test/helpers.js';
+import { secondProcess, waitFor } from '../../../../test/helpers.js';
 
 /**
  * Meta calls a connection's webhook at whichever process the load balancer picks. A process that does not
@@ -13,22 +11,10 @@ import { waitFor } from '../../../../test/helpers.js';
  */
 const { t, db, signedPost, webhookMessage, cloudConnection } = await cloudTestApp('processes-app-secret');
 // The second process: its own pool on PostgreSQL (LISTEN/NOTIFY across real connections).
-const second: Database = t.database.url
-  ? await openDatabase({ url: t.database.url, poolSize: 4 })
-  : t.database;
-const B = await buildApp({
-  config: t.config,
-  database: second,
-  logger: false,
-  sessions: { processId: 'proc-B' },
-});
-await B.app.listen({ port: 0, host: '127.0.0.1' });
-const address = B.app.server.address();
-const bUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-afterAll(async () => {
-  await B.close();
-  if (second !== t.database) await second.close();
-});
+const second = await secondProcess(t, { sessions: { processId: 'proc-B' } }, { ownPool: true });
+const B = second.app;
+const bUrl = second.url;
+afterAll(() => second.close());
 
 const stored = (companyId: number, body: string) =>
   db
