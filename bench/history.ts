@@ -98,6 +98,8 @@ export async function runHistoryBench(opts: {
   requests: number;
   /** The dashboard's history too: acceptance and first-response times, ratings, bot states, ad tracking. */
   dashboard?: boolean;
+  /** #32.7 Custom fields on tickets and contacts: a list field (3 values) and a number field (1,000 values). */
+  customFields?: boolean;
   routes: (h: History) => Route[];
 }) {
   const REQUESTS = Number(process.env.BENCH_REQUESTS ?? opts.requests);
@@ -160,13 +162,18 @@ export async function runHistoryBench(opts: {
     const { min: c0 } = await one<{ min: number }>(
       `select min(id) as min from contacts where company_id = ${C}`,
     );
+    // Each ticket's protocol given here: the insert trigger numbers a ticket without one from the company's
+    // counter row, one update of that row per ticket — in one 100,000-row statement every update walks the
+    // versions the earlier ones left (quadratic). The counter is set to the last number afterwards.
+    const PROTOCOL = `to_char(at, 'YYYYMMDD') || '-' || lpad(g::text, 6, '0')`;
     // Ticket g: the first OPEN are open (each with its own contact), the next PENDING pending, the rest
     // closed; one in ten has no queue; updates spread over six months (deterministic, no random()).
     if (opts.dashboard)
       await step(
         `${TICKETS} tickets`,
         `insert into tickets (company_id, contact_id, whatsapp_id, queue_id, user_id, status, last_message,
-            last_message_at, unread_messages, created_at, updated_at, accepted_at, first_response_at, closed_at)
+            last_message_at, unread_messages, created_at, updated_at, accepted_at, first_response_at, closed_at,
+            protocol)
           select ${C}, ${c0} + (g - 1) % ${CONTACTS}, ${W},
             case when g % 10 = 0 then null else (${qa})[1 + g % ${queueIds.length}] end,
             case when g <= ${OPEN} or g > ${OPEN + PENDING} then (${ua})[1 + g % ${userIds.length}] end,
@@ -174,7 +181,7 @@ export async function runHistoryBench(opts: {
             (${sqlText(PHRASES)})[1 + g % ${PHRASES.length}], at, g % 3, at - interval '2 hours', at,
             case when g <= ${OPEN} or g > ${OPEN + PENDING} then at - interval '2 hours' + (g % 40) * interval '1 minute' end,
             case when g <= ${OPEN} or g > ${OPEN + PENDING} then at - interval '2 hours' + (g % 40 + g % 7) * interval '1 minute' end,
-            case when g > ${OPEN + PENDING} then at end
+            case when g > ${OPEN + PENDING} then at end, ${PROTOCOL}
           from (select g, now() - ((g * 7919) % 15552000) * interval '1 second' as at
                 from generate_series(1, ${TICKETS}) g) s`,
       );
@@ -182,16 +189,20 @@ export async function runHistoryBench(opts: {
       await step(
         `${TICKETS} tickets`,
         `insert into tickets (company_id, contact_id, whatsapp_id, queue_id, user_id, status, last_message,
-            last_message_at, unread_messages, created_at, updated_at, closed_at)
+            last_message_at, unread_messages, created_at, updated_at, closed_at, protocol)
           select ${C}, ${c0} + (g - 1) % ${CONTACTS}, ${W},
             case when g % 10 = 0 then null else (${qa})[1 + g % ${queueIds.length}] end,
             case when g <= ${OPEN} or g > ${OPEN + PENDING} then (${ua})[1 + g % ${userIds.length}] end,
             case when g <= ${OPEN} then 'open' when g <= ${OPEN + PENDING} then 'pending' else 'closed' end,
             (${sqlText(PHRASES)})[1 + g % ${PHRASES.length}], at, g % 3, at - interval '2 hours', at,
-            case when g > ${OPEN + PENDING} then at end
+            case when g > ${OPEN + PENDING} then at end, ${PROTOCOL}
           from (select g, now() - ((g * 7919) % 15552000) * interval '1 second' as at
                 from generate_series(1, ${TICKETS}) g) s`,
       );
+    await database.raw(
+      `insert into ticket_protocol_counters (company_id, last) values (${C}, ${TICKETS})
+        on conflict (company_id) do update set last = excluded.last`,
+    );
     if (opts.dashboard) {
       // A rating on a third of the closed tickets, a bot conversation on one in five, a tracked ad on one in ten.
       await step(
@@ -210,6 +221,25 @@ export async function runHistoryBench(opts: {
           select company_id, id, 'campanha ' || id % 7, 'facebook', 'ad',
             jsonb_build_object('sourceUrl', 'https://fb.me/ad' || id % 7), created_at from tickets
           where company_id = ${C} and id % 10 = 0`,
+      );
+    }
+    if (opts.customFields) {
+      await step(
+        'custom fields',
+        `insert into custom_field_definitions (company_id, entity, key, label, type, options)
+          select ${C}, e, k, k, ty, case when ty = 'list' then '["gold","silver","bronze"]'::jsonb else '[]'::jsonb end
+          from (values ('ticket'), ('contact')) en(e)
+          cross join (values ('plan', 'list'), ('order_no', 'number')) f(k, ty)`,
+      );
+      await step(
+        'custom field values',
+        `update tickets set custom_fields = jsonb_build_object('plan', (array['gold','silver','bronze'])[1 + id % 3],
+          'order_no', id % 1000) where company_id = ${C}`,
+      );
+      await step(
+        'contact custom field values',
+        `update contacts set custom_fields = jsonb_build_object('plan', (array['gold','silver','bronze'])[1 + id % 3],
+          'order_no', id % 1000) where company_id = ${C}`,
       );
     }
     const { min: t1 } = await one<{ min: number }>(

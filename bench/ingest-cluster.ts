@@ -65,7 +65,13 @@ async function run(processes: number, index: number) {
       for (;;) {
         const sessions = await Promise.all(
           apps.map(async (a) => {
-            const r = (await (await fetch(`http://127.0.0.1:${a.port}/api/ready`)).json()) as {
+            // The details of /api/ready: loopback, or the METRICS_TOKEN the processes inherited.
+            const auth: Record<string, string> = process.env.METRICS_TOKEN
+              ? { authorization: `Bearer ${process.env.METRICS_TOKEN}` }
+              : {};
+            const r = (await (
+              await fetch(`http://127.0.0.1:${a.port}/api/ready`, { headers: auth })
+            ).json()) as {
               process: { role: { sessions: number[] } };
             };
             return r.process.role.sessions.length;

@@ -120,7 +120,15 @@ async function main() {
       await fetch(`${base}/api/whatsapp`, { headers: { authorization: auth.authorization } })
     ).json();
     if (!Array.isArray(list) || !list[0]) throw new Error(`no connection: ${JSON.stringify(list)}`);
-    const conn = list[0] as { id: number };
+    const conn = list[0] as { id: number; name: string };
+    // The demo's simulator greets and offers its menu of departments (docs/bot.md): this bench measures the
+    // ingest path alone, as before, so its connection offers neither.
+    const quiet = await fetch(`${base}/api/whatsapp/${conn.id}`, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({ name: conn.name, queueIds: [], greetingMessage: '' }),
+    });
+    if (quiet.status !== 200) throw new Error(`connection: ${quiet.status} ${await quiet.text()}`);
     const entry = `${base}/api/simulator/${conn.id}/inbound`;
     if (receiver) {
       const hook = await fetch(`${base}/api/webhooks`, {

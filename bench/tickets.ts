@@ -10,6 +10,7 @@ import { runHistoryBench, type Route } from './history.js';
 await runHistoryBench({
   bench: 'tickets',
   requests: 300,
+  customFields: true,
   routes: ({ admin, attendant, t1, tickets, long }) => {
     const longTicket = (i: number) => t1 + (i % long);
     const anyTicket = (i: number) => t1 + ((i * 7919) % tickets);
@@ -38,6 +39,27 @@ await runHistoryBench({
         path: (i) =>
           `/api/tickets?searchParam=${encodeURIComponent(`Karen Rocha ${118 + 120 * (i % 400)}`)}&showAll=true`,
         check: (j) => (j as { tickets: unknown[] }).tickets.length,
+      },
+      // #32.7 Custom-field filters (jsonb containment, GIN): a common value on a list, a rare one on all.
+      {
+        name: 'ticketsPendingCustomField',
+        token: admin,
+        path: () =>
+          `/api/tickets?status=pending&showAll=true&customFields=${encodeURIComponent('{"plan":"gold"}')}`,
+        check: (j) => (j as { tickets: unknown[] }).tickets.length,
+      },
+      {
+        name: 'ticketsRareCustomField',
+        token: admin,
+        path: (i) =>
+          `/api/tickets?status=closed&showAll=true&customFields=${encodeURIComponent(`{"order_no":${i % 1000}}`)}`,
+        check: (j) => (j as { tickets: unknown[] }).tickets.length,
+      },
+      {
+        name: 'contactsCustomField',
+        token: admin,
+        path: (i) => `/api/contacts?customFields=${encodeURIComponent(`{"order_no":${i % 1000}}`)}`,
+        check: (j) => (j as { contacts: unknown[] }).contacts.length,
       },
       {
         name: 'messagesPage1',

@@ -12,6 +12,7 @@
  *   SCALE_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: a scratch database per run is made there
  *   and dropped), SCALE_PORT (18190), SCALE_MESSAGES (300), SCALE_REPLIES (30), SCALE_RATE (60/s)
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,10 @@ const answers = (host: string, port: number) =>
     s.once('timeout', () => (s.destroy(), resolve(false)));
   });
 
+/** The processes' METRICS_TOKEN: /metrics and the details of /api/ready (pid, sessions) want it. */
+const METRICS_TOKEN = `scale-${randomBytes(12).toString('hex')}`;
+const readyAuth = { authorization: `Bearer ${METRICS_TOKEN}` };
+
 /** One HTTP request from a given local address (nginx hashes the client address to pick the process). */
 const request = (
   url: string,
@@ -111,7 +116,8 @@ async function run(label: string, redisUrl: string | undefined, index: number) {
       dir,
       port,
       dbUrl,
-      env: { REDIS_URL: redisUrl, LOG_LEVEL: 'warn' },
+      // /api/ready names its process and sessions only to a METRICS_TOKEN holder once nginx is in between.
+      env: { REDIS_URL: redisUrl, LOG_LEVEL: 'warn', METRICS_TOKEN },
     });
     const startMs = Date.now() - t0;
     const apps = cluster.apps;
@@ -124,7 +130,7 @@ async function run(label: string, redisUrl: string | undefined, index: number) {
     );
     if (!conn) throw new Error('no simulator connection seeded');
     const sessionsOf = async (port: number) => {
-      const r = await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => null);
+      const r = await fetch(`http://127.0.0.1:${port}/api/ready`, { headers: readyAuth }).catch(() => null);
       if (!r?.ok) return [] as number[];
       const j = (await r.json()) as { process: { role: { sessions: number[] } } };
       return j.process.role.sessions;
@@ -140,7 +146,7 @@ async function run(label: string, redisUrl: string | undefined, index: number) {
     const byPid = new Map<number, string[]>();
     for (let i = 2; i < 60 && [...byPid.values()].filter((v) => v.length >= 6).length < 2; i++) {
       const address = `127.0.0.${i}`;
-      const r = await request(`${url}/api/ready`, { localAddress: address });
+      const r = await request(`${url}/api/ready`, { localAddress: address, headers: readyAuth });
       const pid = (r.json as { process?: { pid?: number } }).process?.pid;
       if (pid) byPid.set(pid, [...(byPid.get(pid) ?? []), address]);
     }
@@ -192,7 +198,7 @@ async function run(label: string, redisUrl: string | undefined, index: number) {
       }
     await until('every agent socket connected', 30_000, () => agents.every((a) => a.socket.connected));
     const socketsOn = async (port: number) => {
-      const r = await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => null);
+      const r = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: readyAuth }).catch(() => null);
       const m = r?.ok ? /^recado_sockets_connected\{[^}]*\} (\d+)/m.exec(await r.text()) : null;
       return m ? Number(m[1]) : -1;
     };

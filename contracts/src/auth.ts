@@ -20,12 +20,19 @@ export const LoginInput = z.object({ email: Email, password: z.string().min(1).m
 export type LoginInput = z.infer<typeof LoginInput>;
 
 export const SignupInput = z.object({
+  /** The company's name (the spec's field). */
   name: z.string().trim().min(2).max(50),
+  /** The new admin's own name (optional: the spec's client does not send it; the company's name is used). */
+  adminName: z.string().trim().min(2).max(50).optional(),
   email: Email,
   phone: z.string().transform(onlyDigits).pipe(z.string().min(10).max(11)),
   document: z.string().max(18).transform(onlyDigits).refine(isValidDocument, 'invalid document'),
   password: UserPassword,
   planId: z.coerce.number().int().positive().optional(),
+  /** The spec's name for the chosen plan (an id, or the plan with its id): taken when planId is absent. */
+  plan: z
+    .union([z.coerce.number().int().positive(), z.looseObject({ id: z.coerce.number().int().positive() })])
+    .optional(),
   /** The spec's client also sends these; the server decides them itself and ignores what is sent. */
   recurrence: z.enum(RECURRENCES).optional(),
   dueDate: z.string().optional(),

@@ -33,6 +33,27 @@ describe('subscriptionState (docs/billing.md: blocked once now is past dueDate +
       daysLeft: -4,
     });
   });
+  test("counted on the company's calendar: 22:00 in São Paulo on the due date is not a day late", () => {
+    const lateEvening = at('2026-03-11T01:00:00Z'); // 22:00 of March 10th in São Paulo
+    const company = { dueDate: '2026-03-10', trialPeriod: false };
+    expect(subscriptionState(company, lateEvening, 'America/Sao_Paulo')).toEqual({
+      blocked: false,
+      reason: null,
+      daysOverdue: 0,
+      daysLeft: 0,
+    });
+    // On UTC's calendar it is already the 11th.
+    expect(subscriptionState(company, lateEvening).daysOverdue).toBe(1);
+    // The block starts when the 11th starts in São Paulo (03:00 UTC), not at UTC's midnight.
+    expect(subscriptionState(company, at('2026-03-11T02:59:00Z'), 'America/Sao_Paulo').blocked).toBe(false);
+    expect(subscriptionState(company, at('2026-03-11T00:00:01Z')).blocked).toBe(true);
+    expect(subscriptionState(company, at('2026-03-11T03:00:01Z'), 'America/Sao_Paulo')).toMatchObject({
+      blocked: true,
+      daysOverdue: 1,
+    });
+    // Tokyo is ahead: its 11th starts at 15:00 UTC on the 10th.
+    expect(subscriptionState(company, at('2026-03-10T16:00:00Z'), 'Asia/Tokyo').daysOverdue).toBe(1);
+  });
   test('no dueDate: never blocked', () => {
     expect(subscriptionState({ dueDate: null, trialPeriod: true }, new Date()).blocked).toBe(false);
   });

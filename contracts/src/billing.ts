@@ -19,7 +19,8 @@ export const customPlanPrice = (users: number, connections: number): number =>
     (CUSTOM_PLAN.price * (users + connections) * 100) / (CUSTOM_PLAN.users + CUSTOM_PLAN.connections),
   ) / 100;
 
-export const INVOICE_STATUSES = ['open', 'paid', 'expired'] as const;
+/** `review`: a payment of less than the invoice's value arrived and waits for the super user (docs/billing.md). */
+export const INVOICE_STATUSES = ['open', 'paid', 'expired', 'review'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export const Invoice = z
@@ -33,6 +34,8 @@ export const Invoice = z
     dueDate: Timestamp,
     status: oneOf(INVOICE_STATUSES),
     paidAt: Timestamp.nullable(),
+    /** What a payment held for review paid (less than `value`); null otherwise. */
+    heldValue: z.number().nullable().optional(),
     createdAt: Timestamp,
   })
   .meta({ id: 'Invoice' });
@@ -88,7 +91,8 @@ export type PixCharge = Wire<typeof PixCharge>;
 
 /** The payment event (`company-{id}-payment`). */
 export interface PaymentEvent {
-  action: 'CONCLUIDA' | 'OVERDUE' | 'REFUNDED' | 'DELETED';
+  /** HELD: a payment of less than the invoice arrived and is held for review (the invoice stays unpaid). */
+  action: 'CONCLUIDA' | 'OVERDUE' | 'REFUNDED' | 'DELETED' | 'HELD';
   invoiceId: number;
   company?: { id: number; dueDate: string | null; trialPeriod: boolean };
 }
@@ -115,17 +119,59 @@ export const SubscriptionState = z
 export type SubscriptionState = Wire<typeof SubscriptionState>;
 
 const DAY = 86_400_000;
-const dayStart = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
 
-/** docs/product.md#errors, docs/billing.md: the app is blocked once now is past dueDate plus one day. */
+/** The wall-clock parts of an instant in a time zone (an unknown zone reads as UTC). */
+function zonedParts(t: number, timeZone: string) {
+  let f: Intl.DateTimeFormat;
+  try {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+  } catch {
+    return zonedParts(t, 'UTC');
+  }
+  const p = Object.fromEntries(f.formatToParts(t).map((x) => [x.type, Number(x.value)]));
+  return { y: p.year!, m: p.month!, d: p.day!, h: p.hour!, min: p.minute!, s: p.second! };
+}
+/** The zone's offset from UTC at an instant, in ms. */
+const zoneOffset = (t: number, timeZone: string) => {
+  const p = zonedParts(t, timeZone);
+  return Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - Math.floor(t / 1000) * 1000;
+};
+/** The instant a date (YYYY-MM-DD) begins in a time zone. */
+function zonedMidnight(date: string, timeZone: string): number {
+  const guess = Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
+  const first = guess - zoneOffset(guess, timeZone);
+  return guess - zoneOffset(first, timeZone);
+}
+/** The date (YYYY-MM-DD) an instant falls on in a time zone. */
+export function zonedDate(now: Date, timeZone: string): string {
+  const p = zonedParts(now.getTime(), timeZone);
+  return new Date(Date.UTC(p.y, p.m - 1, p.d)).toISOString().slice(0, 10);
+}
+
+/**
+ * docs/product.md#errors, docs/billing.md: the app is blocked once now is past dueDate plus one day, and the
+ * days left or overdue are counted, on the company's calendar (its `timezone` setting; UTC when not given).
+ */
 export function subscriptionState(
   company: { dueDate: string | null; trialPeriod: boolean },
   now: Date,
+  timeZone = 'UTC',
 ): SubscriptionState {
   if (!company.dueDate) return { blocked: false, reason: null, daysOverdue: 0, daysLeft: null };
-  const due = Date.parse(`${company.dueDate.slice(0, 10)}T00:00:00Z`);
-  const daysLeft = Math.round((due - dayStart(now)) / DAY);
-  const blocked = now.getTime() > due + EXPIRY_GRACE_DAYS * DAY;
+  const due = company.dueDate.slice(0, 10);
+  const today = zonedDate(now, timeZone);
+  const daysLeft = Math.round((Date.parse(`${due}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / DAY);
+  const graceEnds = new Date(Date.parse(`${due}T00:00:00Z`) + EXPIRY_GRACE_DAYS * DAY).toISOString();
+  const blocked = now.getTime() > zonedMidnight(graceEnds, timeZone);
   return {
     blocked,
     reason: blocked ? (company.trialPeriod ? 'trial_expired' : 'subscription_expired') : null,

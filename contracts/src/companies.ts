@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, type Wire } from './responses.js';
-import { Email } from './auth.js';
+import { AuthUser, Email } from './auth.js';
 import { RECURRENCES } from './constants.js';
 import { onlyDigits } from './documents.js';
 
@@ -22,12 +22,18 @@ export const CompanyInput = z.object({
   addressState: z.string().max(60).optional(),
   addressCity: z.string().max(100).optional(),
   addressDistrict: z.string().max(100).optional(),
-  /** Optional first admin created with the company. */
+  /** Optional first admin created with the company (its e-mail is the company's). */
   adminName: z.string().trim().min(2).max(50).optional(),
   adminPassword: z.string().min(5).max(50).optional(),
+  /** Whaticket's name for adminPassword (the spec's client sends it): the same first admin. */
+  password: z.string().min(5).max(50).optional(),
 });
 export type CompanyInput = z.infer<typeof CompanyInput>;
-export const CompanyUpdate = CompanyInput.omit({ adminName: true, adminPassword: true }).partial();
+export const CompanyUpdate = CompanyInput.omit({
+  adminName: true,
+  adminPassword: true,
+  password: true,
+}).partial();
 export type CompanyUpdate = z.infer<typeof CompanyUpdate>;
 
 const Time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time ##:##');
@@ -92,6 +98,15 @@ export const Company = z
   })
   .meta({ id: 'Company' });
 export type Company = Wire<typeof Company>;
+
+/**
+ * POST /companies/cadastro answers the new company (the spec's answer) plus a signed-in session for its
+ * admin, as a login does (the refresh cookie is set too): a new admin lands in the app, not on /login.
+ */
+export const SignupAnswer = Company.extend({ token: z.string(), user: AuthUser }).meta({
+  id: 'SignupAnswer',
+});
+export type SignupAnswer = Wire<typeof SignupAnswer>;
 
 export const HelpInput = z.object({
   title: z.string().trim().min(2).max(120),

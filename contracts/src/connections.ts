@@ -41,6 +41,8 @@ export const WhatsappInput = z.object({
   timeToTransfer: z.coerce.number().int().min(0).max(100000).nullable().optional(),
   promptId: OptionalId,
   integrationId: OptionalId,
+  /** The flow new conversations start in, in place of the queue menu (docs/flows.md#triggers). */
+  flowId: OptionalId,
   expiresTicket: z.coerce.number().int().min(0).max(100000).default(0),
   timeUseBotQueues: z.coerce.number().int().min(0).max(100000).default(0),
   maxUseBotQueues: z.coerce.number().int().min(0).max(100).default(3),
@@ -73,6 +75,7 @@ export const Whatsapp = z
     timeToTransfer: z.number().nullable(),
     promptId: z.number().nullable(),
     integrationId: z.number().nullable(),
+    flowId: z.number().nullable().optional(),
     expiresTicket: z.number(),
     timeUseBotQueues: z.number(),
     maxUseBotQueues: z.number(),
@@ -153,7 +156,16 @@ export type SimulatorInbound = z.infer<typeof SimulatorInbound>;
 
 /** GET /simulator/{id}/customers: the simulated phone's conversations, newest first. */
 export const SimulatorCustomer = z
-  .looseObject({ number: z.string(), name: z.string(), lastMessage: z.string(), lastAt: Timestamp })
+  .looseObject({
+    number: z.string(),
+    name: z.string(),
+    /** The last message's text ('' for a file sent without a caption: see lastMediaType). */
+    lastMessage: z.string(),
+    /** The last message's file kind and name, null without a file. */
+    lastMediaType: z.string().nullable(),
+    lastMediaName: z.string().nullable(),
+    lastAt: Timestamp,
+  })
   .meta({ id: 'SimulatorCustomer' });
 export type SimulatorCustomer = Wire<typeof SimulatorCustomer>;
 
@@ -167,6 +179,8 @@ export const SimulatorMessageView = z
     body: z.string(),
     mediaType: z.string().nullable(),
     mediaUrl: z.string().nullable(),
+    /** The file's name (a document shows it, with the caption under it); null without a file. */
+    mediaName: z.string().nullable(),
     /** 1 sent, 2 delivered, 3 read. */
     ack: z.number(),
     isDeleted: z.boolean(),

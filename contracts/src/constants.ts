@@ -24,3 +24,7 @@ export const RECURRENCE_MONTHS: Record<Recurrence, number> = {
 
 export const PROFILES = ['admin', 'supervisor', 'user'] as const;
 export type Profile = (typeof PROFILES)[number];
+
+/** #30.2 An attendant's presence; routing offers tickets only to 'online'. */
+export const PRESENCES = ['online', 'away', 'offline'] as const;
+export type Presence = (typeof PRESENCES)[number];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Timestamp, type Wire } from './responses.js';
 import { onlyDigits } from './documents.js';
 import { ListQuery } from './users.js';
+import { CustomFieldFilter, CustomFieldValues, CustomFieldValuesInput } from './custom-fields.js';
 
 /** docs/product.md#validation: name 2–50; number 8–50 (digits, before the 55 prefix is added); e-mail valid or empty. */
 export const ContactName = z.string().trim().min(2).max(50);
@@ -29,11 +30,18 @@ export type ContactExtraInfoInput = z.infer<typeof ContactExtraInfoInput>;
 
 export const MAX_CONTACT_EXTRA_INFO = 50;
 
+/** A user of the contact's company with access to its tickets' queues, or null to clear it. */
+export const ContactOwnerId = z.number().int().positive().max(2147483647).nullable();
+
 export const ContactInput = z.object({
   name: ContactName,
   number: ContactNumber,
   email: ContactEmail.default(''),
   extraInfo: z.array(ContactExtraInfoInput).max(MAX_CONTACT_EXTRA_INFO).default([]),
+  /** The contact's owner attendant (#30.4); null or absent: nobody's. */
+  ownerId: ContactOwnerId.optional(),
+  /** #32.7 Custom field values by key (checked against the company's definitions). */
+  customFields: CustomFieldValuesInput.optional(),
 });
 export type ContactInput = z.input<typeof ContactInput>;
 export type ContactInputParsed = z.infer<typeof ContactInput>;
@@ -44,6 +52,9 @@ export const ContactUpdate = z.object({
   number: ContactNumber.optional(),
   email: ContactEmail.optional(),
   extraInfo: z.array(ContactExtraInfoInput).max(MAX_CONTACT_EXTRA_INFO).optional(),
+  ownerId: ContactOwnerId.optional(),
+  /** #32.7 The keys sent change (null or '' removes one); the others stay. */
+  customFields: CustomFieldValuesInput.optional(),
 });
 export type ContactUpdate = z.infer<typeof ContactUpdate>;
 
@@ -55,6 +66,8 @@ export const ContactListQuery = ListQuery.extend({
   date: Day.optional(),
   dateStart: Day.optional(),
   dateEnd: Day.optional(),
+  /** #32.7 `{"key": value}` as JSON: contacts whose custom fields hold every pair. */
+  customFields: CustomFieldFilter,
 });
 export type ContactListQuery = z.infer<typeof ContactListQuery>;
 export const CONTACT_SEARCH_MIN_LENGTH = 3;
@@ -70,6 +83,15 @@ export const CONTACT_UPLOAD_COLUMNS = {
   number: ['number', 'numero', 'telefone', 'phone', 'celular', 'whatsapp', 'telefono'],
   email: ['email', 'e-mail', 'mail', 'correo'],
 } as const;
+/** The contacts import's owner column (#30.4): the owner attendant's e-mail. */
+export const CONTACT_OWNER_COLUMNS = [
+  'owner',
+  'dono',
+  'responsavel',
+  'proprietario',
+  'carteira',
+  'propietario',
+];
 
 /** "Número" → "numero", " E-Mail " → "e-mail". */
 export const columnKey = (header: string): string =>
@@ -97,10 +119,14 @@ export const ContactView = z
     email: z.string(),
     profilePicUrl: z.string(),
     isGroup: z.boolean(),
+    /** The owner attendant (#30.4); null: nobody's. */
+    ownerId: z.number().nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     /** Present on single-contact answers and events. */
     extraInfo: z.array(ContactExtraInfo).optional(),
+    /** #32.7 Custom field values by key. */
+    customFields: CustomFieldValues.optional(),
   })
   .meta({ id: 'ContactView' });
 export type ContactView = Wire<typeof ContactView>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, type Wire } from './responses.js';
+import { PRESENCES } from './constants.js';
 
 /** docs/metrics.md: the dashboard's period options, in days (filter type 2). */
 export const DASHBOARD_PERIODS = [3, 7, 15, 30, 60, 90] as const;
@@ -79,6 +80,8 @@ export const DashboardAttendant = z
     /** Mean minutes from first acceptance to close, over the tickets counted in `tickets`. */
     avgSupportTime: z.number().nullable(),
     online: z.boolean(),
+    /** #30.2 The attendant's presence now: online, away or offline (the dot and its label). */
+    presence: z.enum(PRESENCES),
   })
   .meta({ id: 'DashboardAttendant' });
 export type DashboardAttendant = Wire<typeof DashboardAttendant>;
@@ -107,6 +110,23 @@ export const DashboardCounters = z
       responseRate: z.number().nullable(),
     }),
     attendants: z.array(DashboardAttendant),
+    /**
+     * The same period figures over the period of the same length just before (docs/metrics.md "Comparison"):
+     * what the screen's deltas compare with. The counts of now (open, pending) have no previous value.
+     */
+    previous: z.looseObject({
+      period: z.looseObject({ from: z.string(), to: z.string() }),
+      supportFinished: z.number(),
+      waitTime: DurationStat,
+      supportTime: DurationStat,
+      firstResponseTime: DurationStat,
+      resolutionTime: DurationStat,
+      csat: z.looseObject({
+        avg: z.number().nullable(),
+        ratings: z.number(),
+        responseRate: z.number().nullable(),
+      }),
+    }),
   })
   .meta({ id: 'DashboardCounters' });
 export type DashboardCounters = Wire<typeof DashboardCounters>;

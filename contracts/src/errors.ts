@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'ERR_DELETE_WAPP_MSG',
   'ERR_OTHER_OPEN_TICKET',
   'ERR_SESSION_EXPIRED',
+  /** The session ended because the same user signed in elsewhere (one browser per user). */
+  'ERR_SESSION_REPLACED',
   'ERR_USER_CREATION_DISABLED',
   'ERR_NO_PERMISSION',
   'ERR_DUPLICATED_CONTACT',
@@ -50,6 +52,7 @@ export const ERROR_CODES = [
   'ERR_CANNOT_DELETE_OWN_COMPANY',
   'ERR_CANNOT_DELETE_PLATFORM_COMPANY',
   'ERR_NO_TAG_FOUND',
+  'ERR_NO_SLA_POLICY_FOUND',
   'ERR_TAG_ALREADY_EXISTS',
   // campaigns (docs/product.md#states): not found, edit lock, a transition its status does not allow
   'ERR_NO_CAMPAIGN_FOUND',
@@ -73,6 +76,8 @@ export const ERROR_CODES = [
   'ERR_NO_INTEGRATION_FOUND',
   'ERR_INTEGRATION_SECRET_REQUIRED',
   'ERR_DIALOGFLOW_SESSION',
+  // an AI prompt's test exchange failed (docs/automation.md): the provider's status and code in `reason`
+  'ERR_PROMPT_TEST',
   // a tenant-supplied URL the server will not call (private or loopback host, not http(s), query tricks)
   'ERR_URL_NOT_ALLOWED',
   // WhatsApp Cloud API (docs/cloud-api.md): free text after the customer's 24-hour window, templates
@@ -88,11 +93,32 @@ export const ERROR_CODES = [
   'ERR_EXTERNAL_KEY_IN_PROGRESS',
   // outgoing webhooks (docs/webhooks.md)
   'ERR_NO_WEBHOOK_FOUND',
+  // a webhook's signed file link (docs/webhooks.md#files): altered or not ours (403), past its expiry (410)
+  'ERR_MEDIA_LINK_INVALID',
+  'ERR_MEDIA_LINK_EXPIRED',
   // billing (docs/product.md#states, #calls)
   'ERR_SUBSCRIPTION_EXPIRED',
   'ERR_NO_INVOICE_FOUND',
   'ERR_INVOICE_ALREADY_PAID',
   'ERR_PAYMENT_PROVIDER',
+  // the platform has no payment provider key yet (503): nothing the company can retry
+  'ERR_PAYMENT_NOT_CONFIGURED',
+  // personal and company API tokens (docs/api.md "API tokens"): unknown or revoked, past its expiry, a call its
+  // scope does not cover (or a token minting tokens), too many active tokens, no such token
+  'ERR_API_TOKEN_INVALID',
+  'ERR_API_TOKEN_EXPIRED',
+  'ERR_API_TOKEN_SCOPE',
+  'ERR_API_TOKEN_LIMIT',
+  'ERR_NO_API_TOKEN_FOUND',
+  // routing (docs/routing.md): skip only a ticket routing could give to someone else (open, yours, in a queue)
+  'ERR_TICKET_NOT_SKIPPABLE',
+  'ERR_TICKET_NOT_OPEN',
+  // flows (docs/flows.md): no such flow, a graph that fails validation (issues name the node), an imported
+  // file's ids that are not this company's (missing lists them to map), a flow with no published version
+  'ERR_NO_FLOW_FOUND',
+  'ERR_FLOW_INVALID',
+  'ERR_FLOW_IMPORT_UNMAPPED',
+  'ERR_FLOW_NOT_PUBLISHED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

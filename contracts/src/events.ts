@@ -1,9 +1,11 @@
 import type { AnnouncementEvent } from './announcements.js';
+import type { AutomationAlertEvent } from './automation.js';
 import type { PaymentEvent } from './billing.js';
 import type { CampaignEvent } from './campaigns.js';
 import type { ChatEvent } from './chats.js';
 import type { Company } from './companies.js';
 import type { SimulatorMessageView, Whatsapp } from './connections.js';
+import type { SlaBreachEvent } from './sla.js';
 import type { ContactListEvent, ContactListItemEvent } from './contact-lists.js';
 import type { ContactEvent } from './contacts.js';
 import type { FileListEvent } from './files.js';
@@ -11,12 +13,15 @@ import type { PromptEvent } from './prompts.js';
 import type { QueueIntegrationEvent } from './queue-integrations.js';
 import type { QueueEvent } from './queues.js';
 import type { QuickMessageEvent } from './quick-messages.js';
+import type { MacroEvent } from './macros.js';
 import type { ScheduleEvent } from './schedules.js';
 import type { Setting } from './settings.js';
 import type { TagEvent } from './tags.js';
-import type { AppMessageEvent, TicketEvent } from './tickets.js';
+import type { FlowEvent } from './flows.js';
+import type { AppMessageEvent, TicketEvent, TicketView } from './tickets.js';
 import type { UserView } from './users.js';
 import type { Webhook } from './webhooks.js';
+import type { LiveEvent, PresenceEvent } from './live.js';
 
 /**
  * Real-time event names and payloads (docs/product.md#calls). Event names carry the company id, as the spec's
@@ -53,6 +58,14 @@ export const COMPANY_ENTITIES = [
   'company',
   'simulator',
   'webhook',
+  'automationAlert',
+  'presence',
+  'live',
+  'slaBreach',
+  'ticketWoken',
+  'ticketPin',
+  'flow',
+  'macro',
 ] as const;
 export type CompanyEntity = (typeof COMPANY_ENTITIES)[number];
 
@@ -60,6 +73,10 @@ export type CompanyEntity = (typeof COMPANY_ENTITIES)[number];
 export const rooms = {
   company: (companyId: number) => `company-${companyId}`,
   admins: (companyId: number) => `company-${companyId}-admins`,
+  /** Admins and supervisors (and super users): presence changes (#30.2). */
+  supervisors: (companyId: number) => `company-${companyId}-supervisors`,
+  /** The live view's pushes (#30.8): joined with join('live') by admins and supervisors. */
+  live: (companyId: number) => `company-${companyId}-live`,
   user: (companyId: number, userId: number) => `company-${companyId}-user-${userId}`,
   session: (sessionId: string) => `session-${sessionId}`,
   notification: (companyId: number) => `company-${companyId}-notification`,
@@ -80,6 +97,9 @@ export const CLIENT_EVENTS = {
   joinNotification: 'joinNotification',
   leaveNotification: 'leaveNotification',
   userStatus: 'userStatus',
+  /** #30.2 No activity in the browser for the company's away time / activity again. */
+  presenceIdle: 'presenceIdle',
+  presenceActive: 'presenceActive',
 } as const;
 
 /** Sent to a socket whose token is no longer valid: the client refreshes or reloads. */
@@ -125,9 +145,12 @@ export interface ServerEvents {
   ticket: TicketEvent;
   appMessage: AppMessageEvent;
   contact: ContactEvent;
+  /** #32.9 The user pinned or unpinned a ticket (their own room only). */
+  ticketPin: { ticketId: number; pinned: boolean };
   queue: QueueEvent;
   tag: TagEvent;
   quickMessage: QuickMessageEvent;
+  macro: MacroEvent;
   schedule: ScheduleEvent;
   campaign: CampaignEvent;
   contactList: ContactListEvent;
@@ -141,4 +164,21 @@ export interface ServerEvents {
   company: CompanyEvent;
   simulator: SimulatorEvent;
   webhook: WebhookChangeEvent;
+  automationAlert: AutomationAlertEvent;
+  presence: PresenceEvent;
+  live: LiveEvent;
+  slaBreach: SlaBreachEvent;
+  ticketWoken: TicketWokenEvent;
+  /** A flow was created, changed, published or deleted (docs/flows.md#api): the flow list stays live. */
+  flow: FlowEvent;
 }
+
+/**
+ * #30.7 A snoozed ticket woke (its time came, the customer wrote, or a user woke it): to its attendant's
+ * browsers, which show it in the top bar's notifications.
+ */
+export type TicketWokenEvent = {
+  action: 'woken';
+  ticket: TicketView;
+  reason: 'time' | 'reply' | 'manual';
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TicketPriority } from './tickets.js';
 
 /**
  * The external messaging API (docs/external-api.md): calls authenticated with a connection's token
@@ -6,12 +7,16 @@ import { z } from 'zod';
  */
 
 /** A phone number as integrators write it: digits with optional +, spaces, dots, dashes and parentheses. */
-export const ApiNumber = z
-  .string()
-  .trim()
-  .min(1)
-  .max(30)
-  .regex(/^\+?[\d\s().-]+$/, 'phone number');
+export const API_NUMBER_PATTERN = /^\+?[\d\s().-]+$/;
+
+/**
+ * The `number` field: any text up to 30 characters here; the service answers one that is not a phone number
+ * (API_NUMBER_PATTERN, then 10 to 15 digits once normalized) with 400 ERR_WAPP_INVALID_CONTACT, as the docs
+ * promise, rather than the schema's generic ERR_VALIDATION.
+ */
+export const ApiNumber = z.string().trim().max(30).meta({
+  description: 'Digits, optionally with +, spaces, dots, dashes and parentheses (55 11 99999-8888)',
+});
 
 export const EXTERNAL_KEY_MAX = 200;
 
@@ -24,6 +29,8 @@ export const ApiSendInput = z
     quotedMsgId: z.coerce.number().int().positive().max(2147483647).optional(),
     /** The same key again (on this connection) answers the first result and sends nothing. */
     externalKey: z.string().trim().min(1).max(EXTERNAL_KEY_MAX).optional(),
+    /** Sets the ticket's priority (#30.6): low, normal, high or urgent; left out, it stays as it is. */
+    priority: TicketPriority.optional(),
   })
   .strict();
 export type ApiSendInput = z.infer<typeof ApiSendInput>;
@@ -34,6 +41,8 @@ export const ApiSendResult = z.object({
   /** Every message stored by this call, in order (one per file; one for a text). */
   messageIds: z.array(z.number().int()),
   ticketId: z.number().int(),
+  /** #32.4 The ticket's protocol number (what {{protocol}} in the text became). */
+  protocol: z.string().optional(),
   contactId: z.number().int(),
   /** True when this answer repeats the first call with the same externalKey. */
   duplicate: z.boolean(),

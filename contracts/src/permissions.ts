@@ -19,6 +19,8 @@ export const PERMISSIONS = {
   'tags:editKanban': ['admin', 'supervisor'],
   'admin-menu:view': ['admin'],
   'prompts:manage': ['admin'],
+  /** #30.8 The live view (GET /live, the live room, the menu entry). */
+  'live:view': ['admin', 'supervisor'],
 } as const satisfies Record<string, readonly Profile[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -9,6 +9,7 @@ export const PLAN_FLAGS = [
   'useSchedules',
   'useInternalChat',
   'useExternalApi',
+  'useFlows',
 ] as const;
 export type PlanFlag = (typeof PLAN_FLAGS)[number];
 
@@ -25,6 +26,8 @@ export const PlanInput = z.object({
   useSchedules: z.boolean().default(true),
   useInternalChat: z.boolean().default(true),
   useExternalApi: z.boolean().default(true),
+  /** Flows (docs/flows.md): the flow builder, its triggers and runs. */
+  useFlows: z.boolean().default(true),
   /** Offered on the signup page. */
   isPublic: z.boolean().default(true),
 });

@@ -23,11 +23,22 @@ export const PROMPT_DEFAULTS = {
   maxMessages: 10,
 };
 
+/**
+ * A model name as the provider knows it: at OpenAI (no base URL of its own) one of PROMPT_MODELS; with a
+ * custom base URL (Ollama, OpenRouter, Azure, any compatible server) any name that server serves, checked
+ * by `promptModelAllowed` (docs/automation.md).
+ */
+export const PromptModelName = z.string().trim().min(1).max(200).regex(/^\S+$/, 'a model name has no spaces');
+
+/** Free text with a custom base URL; one of PROMPT_MODELS at the server's own OpenAI. */
+export const promptModelAllowed = (model: string, baseUrl: string | undefined | null) =>
+  Boolean(baseUrl?.trim()) || (PROMPT_MODELS as readonly string[]).includes(model);
+
 /** docs/automation.md: every field required; name 5–100, prompt at least 50 characters, temperature 0–1. */
 export const PromptInput = z.object({
   name: z.string().trim().min(5).max(100),
   prompt: z.string().trim().min(50).max(10000),
-  model: z.enum(PROMPT_MODELS).default(PROMPT_DEFAULTS.model),
+  model: PromptModelName.default(PROMPT_DEFAULTS.model),
   maxTokens: z.coerce.number().int().min(1).max(32000),
   temperature: z.coerce.number().min(0).max(1),
   apiKey: z.string().trim().min(1).max(500),
@@ -38,8 +49,11 @@ export const PromptInput = z.object({
 });
 export type PromptInput = z.infer<typeof PromptInput>;
 
-/** PUT /prompt/{id}: only what is sent changes; an absent or masked apiKey keeps the stored one. */
-export const PromptUpdate = PromptInput.partial();
+/**
+ * PUT /prompt/{id}: only what is sent changes; an absent or masked apiKey keeps the stored one. The model
+ * has no default here: an edit that does not send it keeps the stored one.
+ */
+export const PromptUpdate = PromptInput.extend({ model: PromptModelName }).partial();
 export type PromptUpdate = z.infer<typeof PromptUpdate>;
 
 export const Prompt = z
@@ -76,6 +90,29 @@ export const PromptList = z
   })
   .meta({ id: 'PromptList' });
 export type PromptList = Wire<typeof PromptList>;
+
+/**
+ * POST /prompt/test: one exchange with the provider, with the dialog's values (saved or not). `promptId`
+ * names a stored prompt whose key is used when `apiKey` is absent or the mask.
+ */
+export const PromptTestInput = z.object({
+  promptId: Id.optional(),
+  prompt: z.string().trim().min(1).max(10000),
+  model: PromptModelName,
+  maxTokens: z.coerce.number().int().min(1).max(32000),
+  temperature: z.coerce.number().min(0).max(1),
+  apiKey: z.string().trim().max(500).optional(),
+  baseUrl: z.string().trim().max(500).optional(),
+  /** What the customer says in the test. */
+  message: z.string().trim().min(1).max(2000),
+});
+export type PromptTestInput = z.infer<typeof PromptTestInput>;
+
+/** The model's answer to the test: the text the customer would read and whether it asked for a person. */
+export const PromptTestAnswer = z
+  .looseObject({ reply: z.string(), handoff: z.boolean() })
+  .meta({ id: 'PromptTestAnswer' });
+export type PromptTestAnswer = Wire<typeof PromptTestAnswer>;
 
 export type PromptEvent =
   { action: 'create' | 'update'; prompt: Prompt } | { action: 'delete'; promptId: number };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Timestamp, type Wire } from './responses.js';
 import { DaySchedule, WEEKDAYS } from './companies.js';
+import { TicketPriority } from './tickets.js';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
 const MAX_ID = 2_147_483_647;
@@ -77,6 +78,13 @@ export const QueueSchedules = z
   .length(7)
   .refine((days) => new Set(days.map((d) => d.weekdayEn)).size === 7, 'each weekday once');
 
+/** #30 How a queue's waiting tickets reach attendants (docs/routing.md#assignment-policies). */
+export const ASSIGNMENT_POLICIES = ['manual', 'round_robin', 'least_busy'] as const;
+export type AssignmentPolicy = (typeof ASSIGNMENT_POLICIES)[number];
+
+/** A capacity (open tickets per attendant): a whole number from 0; null: no limit from here. */
+export const Capacity = z.number().int().min(0).max(1000).nullable();
+
 export const QueueInput = z.object({
   name: z.string().trim().min(2).max(50),
   color: QueueColor,
@@ -89,6 +97,16 @@ export const QueueInput = z.object({
   /** Queue integration and AI prompt: their modules arrive later and will check these references. */
   integrationId: Id.nullable().optional(),
   promptId: Id.nullable().optional(),
+  /** Routing (docs/routing.md): manual keeps today's behaviour (whoever clicks first). */
+  assignmentPolicy: z.enum(ASSIGNMENT_POLICIES).default('manual'),
+  /** Open tickets per attendant of this queue, over each user's maxTickets; null: the user's. */
+  capacity: Capacity.optional(),
+  /** Sent to a customer waiting in line; {{position}} and {{eta}} are filled in. Empty: none. */
+  waitingMessage: Message.default(''),
+  /** Told again when the ticket moved up this many places… */
+  waitingMessageStep: z.number().int().min(1).max(1000).default(1),
+  /** …and at most once every this many minutes. */
+  waitingMessageInterval: z.number().int().min(0).max(1440).default(5),
 });
 export type QueueInput = z.infer<typeof QueueInput>;
 /** PUT /queue/{id}: only what is sent changes (the server builds it with patchSchema). */
@@ -109,6 +127,11 @@ export const Queue = z
     schedules: z.array(DaySchedule),
     integrationId: z.number().nullable(),
     promptId: z.number().nullable(),
+    assignmentPolicy: z.enum(ASSIGNMENT_POLICIES),
+    capacity: z.number().nullable(),
+    waitingMessage: z.string(),
+    waitingMessageStep: z.number(),
+    waitingMessageInterval: z.number(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -141,6 +164,8 @@ export const QueueOptionInput = z.object({
   message: Message.default(''),
   /** Left out: the next number among its siblings. */
   option: OptionKey.optional(),
+  /** #30.6 Choosing it (a leaf) sets the ticket's priority; null or left out: the ticket keeps its own. */
+  priority: TicketPriority.nullable().optional(),
 });
 export type QueueOptionInput = z.infer<typeof QueueOptionInput>;
 
@@ -150,6 +175,7 @@ export const QueueOptionUpdate = z
     title: QueueOptionInput.shape.title,
     message: Message,
     option: OptionKey,
+    priority: TicketPriority.nullable(),
   })
   .partial();
 export type QueueOptionUpdate = z.infer<typeof QueueOptionUpdate>;
@@ -169,6 +195,7 @@ export const QueueOption = z
     title: z.string(),
     message: z.string(),
     option: z.string(),
+    priority: TicketPriority.nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

@@ -25,6 +25,13 @@ export const RESOURCES = {
     recordField: 'record',
     deleteIdField: 'id',
   },
+  macro: {
+    path: '/macros',
+    listField: 'records',
+    entity: 'macro',
+    recordField: 'record',
+    deleteIdField: 'id',
+  },
   fileList: {
     path: '/files',
     listField: 'files',

@@ -31,6 +31,29 @@ export const SETTING_DEFAULTS = {
   transcribeAudio: 'disabled',
   /** The company's OpenAI key for those transcriptions: sealed at rest, answered as the mask. */
   transcriptionApiKey: '',
+  /** #30.2 Minutes without activity in the web app before an online attendant becomes away (0: never). */
+  presenceAwayMinutes: '10',
+  /**
+   * #30 Contact owners (docs/routing.md#contact-owners-carteira): a returning customer goes straight to their
+   * owner under a round-robin or least-busy queue ('policies'), under every queue, manual too ('always'), or
+   * never ('off').
+   */
+  ownerRouting: 'policies',
+  /** Minutes a customer waits for an online owner with no free place before the queue's policy applies. */
+  ownerWaitMinutes: '5',
+  /** #30.4 The attendant who first resolves a contact's ticket becomes its owner when it has none. */
+  contactOwnerOnResolve: 'disabled',
+  /**
+   * #30.4 Attendants see only their own contacts and those without owner (contacts, tickets, rooms: the one
+   * rule in visibility.ts); admins and supervisors see every contact.
+   */
+  ownContactsOnly: 'disabled',
+  /** #32.3 Closing reasons on resolve: never asked ('off'), asked ('optional') or required ('required'). */
+  closingReasonMode: 'off',
+  /** #32.4 Ticket protocol pattern: YYYY, YY, MM, DD and one run of digits, the zero-padded sequence. */
+  protocolPattern: 'YYYYMMDD-000123',
+  /** #32.6 Days the audit log keeps an entry (docs/audit.md); a daily job purges older ones. */
+  auditRetentionDays: '365',
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
@@ -50,6 +73,17 @@ export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {
   sideMenuOpen: ['enabled', 'disabled'],
   language: ['pt', 'en', 'es'],
   transcribeAudio: ['enabled', 'disabled'],
+  ownerRouting: ['off', 'policies', 'always'],
+  contactOwnerOnResolve: ['enabled', 'disabled'],
+  ownContactsOnly: ['enabled', 'disabled'],
+  closingReasonMode: ['off', 'optional', 'required'],
+};
+
+/** Keys whose value is a whole number in a range (written as its digits, "10"). */
+export const SETTING_NUMBERS: Partial<Record<SettingKey, { min: number; max: number }>> = {
+  presenceAwayMinutes: { min: 0, max: 1440 },
+  auditRetentionDays: { min: 30, max: 3650 },
+  ownerWaitMinutes: { min: 0, max: 1440 },
 };
 
 /** Secrets kept sealed (secretBox) and answered as SECRET_MASK when set ('' when not). */

@@ -1,10 +1,23 @@
 import { ConversationWindow, TemplateSendInput } from './templates.js';
+import { TicketAutomationState } from './automation.js';
 import { Timestamp, hasMoreOf, type Wire } from './responses.js';
 import { z } from 'zod';
+import { SLA_FILTERS, TicketSla } from './sla.js';
+import { SaleValue } from './closing.js';
+import { CustomFieldFilter, CustomFieldValues, CustomFieldValuesInput } from './custom-fields.js';
 
 export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export const TICKET_PAGE_SIZE = 40;
+
+/** A ticket's priority (#30.6): stored as its index (0 low … 3 urgent); the lists read the highest first. */
+export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export type TicketPriority = (typeof TICKET_PRIORITIES)[number];
+export const TicketPriority = z.enum(TICKET_PRIORITIES);
+/** 'urgent' → 3; the stored number of a priority. */
+export const priorityRank = (p: TicketPriority): number => TICKET_PRIORITIES.indexOf(p);
+/** 3 → 'urgent'; an unknown number reads as 'normal'. */
+export const priorityOf = (rank: number): TicketPriority => TICKET_PRIORITIES[rank] ?? 'normal';
 export const MESSAGE_PAGE_SIZE = 30;
 
 /** JSON-encoded id arrays as the spec's client sends them (`queueIds=[1,2]`), or comma lists. */
@@ -47,6 +60,12 @@ export const TicketListQuery = z.object({
   date: DateOnly,
   updatedAt: DateOnly,
   isGroup: Bool,
+  /** The "Adiados" tab: only snoozed tickets (without it, the open and waiting lists leave them out). */
+  snoozed: Bool,
+  /** #30.5 Only tickets whose SLA is at risk or breached (docs/metrics.md "SLA"). */
+  sla: z.enum(SLA_FILTERS).optional(),
+  /** #32.7 `{"key": value}` as JSON: tickets whose custom fields hold every pair. */
+  customFields: CustomFieldFilter,
 });
 export type TicketListQuery = z.infer<typeof TicketListQuery>;
 
@@ -58,6 +77,9 @@ export const TicketCreate = z.object({
   whatsappId: OptionalId,
   userId: OptionalId,
   status: z.enum(['open', 'pending']).default('open'),
+  priority: TicketPriority.optional(),
+  /** #32.7 Custom field values by key (required fields must be given). */
+  customFields: CustomFieldValuesInput.optional(),
 });
 export type TicketCreate = z.infer<typeof TicketCreate>;
 
@@ -69,8 +91,27 @@ export const TicketUpdate = z.object({
   useIntegration: z.boolean().optional(),
   promptId: OptionalId,
   integrationId: OptionalId,
+  priority: TicketPriority.optional(),
+  /** #32.3 With status 'closed': the company's closing reason (required when closingReasonMode is 'required'). */
+  closingReasonId: OptionalId,
+  /** #32.3 With status 'closed': the sale value, ≥ 0 with at most two decimals. */
+  saleValue: SaleValue.nullable().optional(),
+  /** #32.7 Custom field values: the keys sent change (null or '' removes one). */
+  customFields: CustomFieldValuesInput.optional(),
 });
 export type TicketUpdate = z.infer<typeof TicketUpdate>;
+
+/** POST /tickets/{id}/snooze: until a time, until the customer writes, or both (the first to come wakes it). */
+export const TicketSnooze = z
+  .object({
+    until: z.iso.datetime({ offset: true }).optional(),
+    untilReply: z.boolean().optional(),
+  })
+  .refine((v) => v.until !== undefined || v.untilReply === true, {
+    message: 'until or untilReply',
+    path: ['until'],
+  });
+export type TicketSnooze = z.infer<typeof TicketSnooze>;
 
 export const UuidParam = z.object({ ticketId: z.string().uuid() });
 
@@ -123,6 +164,10 @@ export const TicketView = z
       email: z.string(),
       profilePicUrl: z.string(),
       isGroup: z.boolean(),
+      /** #30.4 The contact's owner attendant (null: nobody's). */
+      ownerId: z.number().nullable().optional(),
+      /** #32.7 The contact's custom field values. */
+      customFields: CustomFieldValues.optional(),
     }),
     queueId: z.number().nullable(),
     queue: z
@@ -148,12 +193,34 @@ export const TicketView = z
       })
       .nullable(),
     lastMessage: z.string(),
+    /** In search results only: the ticket's newest message whose text matched the search (docs/search.md). */
+    searchMatch: z.looseObject({ messageId: z.number(), body: z.string() }).optional(),
+    /** #32.9 Pinned by the asking user (lists and GET /tickets/{id}); absent in broadcast events. */
+    pinned: z.boolean().optional(),
     unreadMessages: z.number(),
     isGroup: z.boolean(),
     chatbot: z.boolean(),
     useIntegration: z.boolean(),
     integrationId: z.number().nullable(),
     promptId: z.number().nullable(),
+    /** The automation's state (docs/automation.md): answering, or failed and waiting for people; null: none. */
+    automation: TicketAutomationState.nullable().optional(),
+    /** low, normal, high or urgent (#30.6). */
+    priority: TicketPriority,
+    /** #32.7 The ticket's custom field values. */
+    customFields: CustomFieldValues.optional(),
+    /** #32.4 The ticket's protocol number, unique in its company (docs/productivity.md "Protocol numbers"). */
+    protocol: z.string(),
+    /** #32.3 The reason it was closed with (null: none, or not closed). */
+    closingReasonId: z.number().nullable().optional(),
+    /** #32.3 The sale value recorded on closing (null: none). */
+    saleValue: z.number().nullable().optional(),
+    /** Snoozed until this time (null: not snoozed, or only until the customer writes). */
+    snoozedUntil: Timestamp.nullable(),
+    /** Snoozed until the customer writes. */
+    snoozeUntilReply: z.boolean(),
+    /** When the current snooze started; null: not snoozed. */
+    snoozedAt: Timestamp.nullable(),
     tags: z.array(
       z.looseObject({
         id: z.number(),
@@ -174,6 +241,8 @@ export const TicketView = z
         createdAt: Timestamp,
       }),
     ),
+    /** #30.5 Due times and breaches of the ticket's SLA (docs/metrics.md "SLA"); all null without a policy. */
+    sla: TicketSla,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Timestamp, type Wire } from './responses.js';
 import { Email, UserPassword } from './auth.js';
-import { PROFILES } from './constants.js';
+import { PRESENCES, PROFILES } from './constants.js';
 
 export const UserInput = z.object({
   name: z.string().trim().min(2).max(50),
@@ -12,6 +12,8 @@ export const UserInput = z.object({
   showQueuelessTickets: z.boolean().default(true),
   whatsappId: z.coerce.number().int().positive().nullable().optional(),
   queueIds: z.array(z.coerce.number().int().positive()).max(500).default([]),
+  /** #30 The most open tickets routing gives this user (a queue's capacity overrides it); null: no limit. */
+  maxTickets: z.number().int().min(0).max(1000).nullable().optional(),
   /** Super user only: create the user in another company. */
   companyId: z.coerce.number().int().positive().optional(),
   super: z.boolean().optional(),
@@ -30,6 +32,7 @@ export const UserUpdate = z
     whatsappId: z.coerce.number().int().positive().nullable(),
     queueIds: z.array(z.coerce.number().int().positive()).max(500),
     super: z.boolean(),
+    maxTickets: z.number().int().min(0).max(1000).nullable(),
   })
   .partial();
 export type UserUpdate = z.infer<typeof UserUpdate>;
@@ -55,6 +58,9 @@ export const UserView = z
     language: z.string(),
     whatsappId: z.number().nullable(),
     online: z.boolean(),
+    maxTickets: z.number().nullable(),
+    /** #30.2 'online' | 'away' | 'offline'. */
+    presence: z.enum(PRESENCES),
     createdAt: Timestamp,
     queues: z.array(
       z.looseObject({

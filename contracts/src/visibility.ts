@@ -17,17 +17,33 @@ export interface VisibilityViewer {
   showQueuelessTickets: boolean;
   /** 'enabled': every waiting ticket that has a queue. */
   allTicket?: string;
+  /**
+   * #30.4 The company's "attendants see only their own contacts and those without owner": every grant but
+   * the viewer's own tickets ('user') narrows to contacts the viewer owns or nobody owns.
+   */
+  ownContactsOnly?: boolean;
 }
 
 export interface VisibilityTicket {
   userId: number | null;
   queueId: number | null;
   status: string;
+  /**
+   * The contact's owner (#30.4): null, nobody's. Left out (a bare ticket row): unknown, and only viewers
+   * without the own-contacts rule, or the ticket's own attendant, see it.
+   */
+  contact?: { ownerId?: number | null } | null;
 }
 
-/** Admins and super users: every ticket of their company. */
+/** #30.4 A restricted viewer's key for a grant's key: the contacts it owns, or nobody's. */
+const ownKey = (key: string, ownerId: number | null) =>
+  ownerId === null ? `${key}~unowned` : `${key}~own-${ownerId}`;
+/** Keys the own-contacts rule leaves as they are: the manager's and the viewer's own tickets. */
+const unrestricted = (key: string) => key === 'all' || key.startsWith('user-');
+
+/** Admins, supervisors (#30.8) and super users: every ticket of their company. */
 export const isTicketManager = (v: Pick<VisibilityViewer, 'profile' | 'super'>) =>
-  v.profile === 'admin' || Boolean(v.super);
+  v.profile === 'admin' || v.profile === 'supervisor' || Boolean(v.super);
 
 export const VISIBILITY_GRANTS = [
   {
@@ -69,12 +85,30 @@ export type VisibilityGrant = (typeof VISIBILITY_GRANTS)[number]['grant'];
  */
 export function viewerKeys(v: VisibilityViewer): string[] {
   if (isTicketManager(v)) return ['all'];
-  return VISIBILITY_GRANTS.flatMap((g) => [...g.holds(v)]);
+  const keys = VISIBILITY_GRANTS.flatMap((g) => [...g.holds(v)]);
+  if (!v.ownContactsOnly) return keys;
+  // The own-contacts rule (#30.4): each grant's key narrows to "owned by me" and "owned by nobody".
+  return keys.flatMap((k) => (unrestricted(k) ? [k] : [ownKey(k, v.userId), ownKey(k, null)]));
 }
 
 /** The keys that cover a ticket: whoever holds one of them may see it. */
-export const ticketKeys = (t: VisibilityTicket): string[] =>
-  VISIBILITY_GRANTS.flatMap((g) => [...g.covers(t)]);
+export function ticketKeys(t: VisibilityTicket): string[] {
+  const keys = VISIBILITY_GRANTS.flatMap((g) => [...g.covers(t)]);
+  const owner = t.contact?.ownerId;
+  if (owner === undefined) return keys;
+  return [...keys, ...keys.filter((k) => !unrestricted(k)).map((k) => ownKey(k, owner))];
+}
+
+/** #30.4 Whether a viewer may see a contact: its owner, a contact nobody owns, or the rule off (managers always). */
+export const canSeeContact = (v: VisibilityViewer, c: { ownerId: number | null }) =>
+  isTicketManager(v) || !v.ownContactsOnly || c.ownerId === null || c.ownerId === v.userId;
+
+/** Splits a restricted key ("queue-3~own-7") into its grant's key and the owner it needs (null: nobody). */
+export function splitOwnKey(key: string): { key: string; owner?: number | null } {
+  const [base, own] = key.split('~');
+  if (own === undefined) return { key: base! };
+  return { key: base!, owner: own === 'unowned' ? null : Number(own.slice(4)) };
+}
 
 export function canSeeTicket(v: VisibilityViewer, t: VisibilityTicket): boolean {
   const mine = new Set(viewerKeys(v));
@@ -83,9 +117,10 @@ export function canSeeTicket(v: VisibilityViewer, t: VisibilityTicket): boolean 
 
 /**
  * The room scopes that carry ticket events: the notification list, and one per ticket status list
- * (joinTickets 'open', 'pending', …). Each scope has one room per key.
+ * (joinTickets 'open', 'pending', …), and the schedules of tickets (join 'schedules': the schedules screen).
+ * Each scope has one room per key.
  */
-export type VisibilityScope = 'notification' | `tickets-${string}`;
+export type VisibilityScope = 'notification' | 'schedules' | `tickets-${string}`;
 export const statusScope = (status: string): VisibilityScope => `tickets-${status}`;
 
 /** A scope's room for a key. The managers' 'all' room is the scope's plain name (company-3-tickets-open). */

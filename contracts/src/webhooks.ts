@@ -7,8 +7,12 @@ export const WEBHOOK_EVENTS = [
   'message.ack',
   'ticket.created',
   'ticket.updated',
+  'ticket.assigned',
   'contact.created',
   'campaign.finished',
+  'flow.completed',
+  'flow.failed',
+  'sla.breached',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -86,12 +90,180 @@ export const WebhookDeliveryPage = z
   .meta({ id: 'WebhookDeliveryPage' });
 export type WebhookDeliveryPage = Wire<typeof WebhookDeliveryPage>;
 
+/** A message as webhooks send it. */
+export const WebhookMessage = z
+  .looseObject({
+    id: z.number(),
+    ticketId: z.number(),
+    contactId: z.number().nullable(),
+    whatsappId: z.number().nullable(),
+    /** '' once deleted. */
+    body: z.string(),
+    mediaType: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    fromMe: z.boolean(),
+    ack: z.number(),
+    userId: z.number().nullable(),
+    createdAt: z.string(),
+    /**
+     * For a file: a download link signed with an expiry (no sign-in needed until `mediaUrlExpiresAt`); null
+     * without a file. docs/webhooks.md#files.
+     */
+    mediaUrl: z.string().nullable(),
+    mediaUrlExpiresAt: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookMessage' });
+
+const named = z.looseObject({ id: z.number(), name: z.string() });
+
+/** A ticket as every ticket event sends it, whoever made the change (docs/webhooks.md#events). */
+export const WebhookTicket = z
+  .looseObject({
+    id: z.number(),
+    uuid: z.string(),
+    /** #32.4 The protocol number, unique in the company. */
+    protocol: z.string(),
+    status: z.string(),
+    queueId: z.number().nullable(),
+    queue: named.nullable(),
+    userId: z.number().nullable(),
+    user: named.nullable(),
+    contactId: z.number(),
+    contact: z.looseObject({
+      id: z.number(),
+      name: z.string(),
+      number: z.string(),
+      isGroup: z.boolean(),
+      /** #32.7 The contact's custom field values by key. */
+      customFields: z.record(z.string(), z.unknown()).optional(),
+    }),
+    whatsappId: z.number().nullable(),
+    /** The connection it runs on and its channel (`baileys`, `cloud_api`, `simulator`, …). */
+    channel: z.looseObject({ id: z.number(), name: z.string(), channel: z.string() }).nullable(),
+    tags: z.array(named),
+    isGroup: z.boolean(),
+    /** #32.7 The ticket's custom field values by key. */
+    customFields: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'WebhookTicket' });
+
+/** Who made a ticket change (`ticket.updated`'s `actor`). */
+export const WEBHOOK_TICKET_ACTORS = [
+  'user',
+  'bot',
+  'ai',
+  'integration',
+  'timer',
+  'schedule',
+  'api',
+  'routing',
+] as const;
+export type WebhookTicketActor = (typeof WEBHOOK_TICKET_ACTORS)[number];
+
+export const WebhookContact = z
+  .looseObject({
+    id: z.number(),
+    name: z.string(),
+    number: z.string(),
+    email: z.string().optional(),
+    isGroup: z.boolean().optional(),
+    createdAt: z.string().optional(),
+    /** #32.7 Custom field values by key. */
+    customFields: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'WebhookContact' });
+
+const change = z.object({ from: z.unknown(), to: z.unknown() });
+
+/** flow.completed / flow.failed: the run, where it ended and the variables it collected. */
+const flowRunData = z.looseObject({
+  flow: z.looseObject({ id: z.number(), name: z.string(), version: z.number().nullable() }),
+  runId: z.number(),
+  ticket: WebhookTicket,
+  /** The node the run ended on (a transfer, a close, an exit with no edge, the node that failed). */
+  nodeId: z.string().nullable(),
+  /** The answers and variables by name (`{ name: 'Ana', cpf: '12345678909', ... }`). */
+  variables: z.record(z.string(), z.unknown()),
+  /** flow.failed: which node and why; null otherwise. */
+  error: z.string().nullable(),
+});
+
+/**
+ * Each event's `data`. The OpenAPI document's `webhooks` section is generated from this map
+ * (server/src/http/openapi.ts): change a payload here and the document follows.
+ */
+export const WEBHOOK_EVENT_DATA = {
+  'message.created': z.looseObject({ direction: z.enum(['inbound', 'outbound']), message: WebhookMessage }),
+  'message.ack': z.looseObject({ messageId: z.number(), ticketId: z.number(), ack: z.number() }),
+  'ticket.created': z.looseObject({
+    ticket: WebhookTicket,
+    actor: z.enum(['customer', ...WEBHOOK_TICKET_ACTORS]),
+  }),
+  'ticket.updated': z.looseObject({
+    ticket: WebhookTicket,
+    /** What the change did: update, accept, reopen, return, close, transfer (a user's), or the actor's move. */
+    action: z.string(),
+    actor: z.enum(WEBHOOK_TICKET_ACTORS),
+    /** The user who changed it; null when it was not a user. */
+    by: z.number().nullable(),
+    /** Only what changed; `tags` as tag ids. */
+    changes: z.object({
+      status: change.optional(),
+      queueId: change.optional(),
+      userId: change.optional(),
+      tags: z.object({ from: z.array(z.number()), to: z.array(z.number()) }).optional(),
+    }),
+  }),
+  /** #30 Routing gave a waiting ticket to an attendant (docs/routing.md). */
+  'ticket.assigned': z.looseObject({
+    ticket: WebhookTicket,
+    user: z.looseObject({ id: z.number(), name: z.string() }),
+    /** The queue's policy: manual (an owner's customer under manual), round_robin, least_busy. */
+    policy: z.enum(['manual', 'round_robin', 'least_busy']),
+    /** policy: the queue's policy chose; owner: the contact's owner; skip: passed on after a skip. */
+    reason: z.enum(['policy', 'owner', 'skip']),
+  }),
+  'contact.created': z.looseObject({ contact: WebhookContact }),
+  'campaign.finished': z.looseObject({ campaignId: z.number() }),
+  /** A conversation's flow run ended (docs/flows.md "Webhooks"): its last node led nowhere, or a transfer/close. */
+  'flow.completed': flowRunData,
+  /** A run failed (a node's error with nothing after it): people have the ticket; `error` names the node and why. */
+  'flow.failed': flowRunData,
+  /** #30.5 A ticket missed an SLA target (docs/metrics.md "SLA"): once per due time. */
+  'sla.breached': z.looseObject({
+    ticket: WebhookTicket,
+    kind: z.enum(['first_response', 'next_response', 'resolution']),
+    policyId: z.number().nullable(),
+    dueAt: z.string(),
+    breachedAt: z.string(),
+  }),
+} satisfies Record<WebhookEvent, z.ZodType>;
+
+/** The JSON body of one event's deliveries: the envelope of every delivery around that event's `data`. */
+export const webhookPayloadSchema = (event: WebhookEvent) =>
+  z.looseObject({
+    /** Unique per event and webhook (a UUID): a receiver ignores one it has seen. */
+    id: z.string(),
+    event: z.literal(event),
+    companyId: z.number(),
+    /** The event's number in the company, growing by one per event in the order they happened. */
+    sequence: z.number(),
+    /** When it happened. */
+    occurredAt: z.string(),
+    /** When it was queued for this webhook. */
+    createdAt: z.string(),
+    data: WEBHOOK_EVENT_DATA[event],
+  });
+
 /** What every delivery's JSON body looks like. */
 export interface WebhookPayload<T = unknown> {
   /** Unique per event and webhook (a UUID): a receiver ignores one it has seen. */
   id: string;
   event: WebhookEvent;
   companyId: number;
+  /** Per company, one per event, in the order the events happened (docs/webhooks.md#order). */
+  sequence: number;
+  occurredAt: string;
   createdAt: string;
   data: T;
 }

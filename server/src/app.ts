@@ -11,13 +11,14 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installAccess } from './http/access.js';
-import { requireAuth } from './http/auth-hooks.js';
+import { requireAuth, type Authenticate } from './http/auth-hooks.js';
 import { installErrorHandler } from './http/errors.js';
 import { requestSerializer } from './http/log-redaction.js';
 import { registerOpenApi } from './http/openapi.js';
 import { briefRequestLog } from './http/request-log.js';
 import { originPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { subscriptionBlock } from './http/subscription-block.js';
+import { refuseMalformedText } from './http/well-formed-text.js';
 import { MAX_UPLOAD_BYTES } from './http/uploads.js';
 import { webClientOptions } from './http/web-client.js';
 import { jobQueue } from './jobs/job-queue.js';
@@ -34,20 +35,29 @@ import { closeSocketServer, createSocketServer } from './realtime/socket-server.
 import { makeServices, type Services } from './services.js';
 import type { AppModule } from './modules/app-module.js';
 import { announcementModule } from './modules/announcements/announcement-module.js';
+import { apiTokenModule, apiTokenRateLimit } from './modules/api-tokens/api-token-module.js';
+import { isApiToken } from './modules/api-tokens/api-token-service.js';
 import { authModule } from './modules/auth/auth-module.js';
 import { memoryCounter, redisCounter } from './modules/auth/login-throttle.js';
 import { invalidatingEvents, sessionCache } from './modules/auth/session-cache.js';
 import { automationModule, transcriptionModule } from './modules/automation/automation-module.js';
 import { billingModule } from './modules/billing/billing-module.js';
 import { botModule } from './modules/bot/bot-module.js';
+import { flowModule } from './modules/flows/flow-module.js';
+import { flowNodesModule } from './modules/flow-nodes/flow-nodes-module.js';
 import { campaignSettingModule } from './modules/campaign-settings/campaign-setting-module.js';
 import { campaignModule } from './modules/campaigns/campaign-module.js';
 import { chatModule } from './modules/chats/chat-module.js';
 import { companyModule } from './modules/companies/company-module.js';
 import { contactListModule } from './modules/contact-lists/contact-list-module.js';
 import { contactModule } from './modules/contacts/contact-module.js';
+import { contactMergeModule } from './modules/contact-merge/merge-module.js';
+import { ticketPinModule } from './modules/ticket-pins/pin-module.js';
+import { forwardModule } from './modules/forward/forward-module.js';
 import { customerMessageModule } from './modules/customer-messages/customer-messages-module.js';
 import { dashboardModule } from './modules/dashboard/dashboard-module.js';
+import { liveModule } from './modules/live/live-module.js';
+import { presenceModule } from './modules/presence/presence-module.js';
 import { externalApiModule } from './modules/external-api/external-api-module.js';
 import { fileListModule } from './modules/files/file-list-module.js';
 import { helpModule } from './modules/helps/help-module.js';
@@ -61,16 +71,27 @@ import { pushModule } from './modules/push/push-module.js';
 import { queueIntegrationModule } from './modules/queue-integrations/queue-integration-module.js';
 import { queueModule } from './modules/queues/queue-module.js';
 import { quickMessageModule } from './modules/quick-messages/quick-message-module.js';
+import { macroModule } from './modules/macros/macro-module.js';
+import { routingModule } from './modules/routing/routing-module.js';
 import { ratingModule } from './modules/ratings/rating-module.js';
 import { scheduleModule } from './modules/schedules/schedule-module.js';
 import { settingModule } from './modules/settings/setting-module.js';
 import { simulatorModule } from './modules/simulator/simulator-module.js';
 import { systemModule } from './modules/system/system-module.js';
+import { closingReasonModule } from './modules/closing/closing-module.js';
 import { tagModule } from './modules/tags/tag-module.js';
+import { customFieldModule } from './modules/custom-fields/custom-field-module.js';
 import { ticketTimerModule } from './modules/ticket-timers/ticket-timer-module.js';
 import { ticketModule } from './modules/tickets/ticket-module.js';
+import { snoozeModule } from './modules/snooze/snooze-module.js';
+import { contactOwnerModule } from './modules/contact-owners/contact-owner-module.js';
 import { userModule } from './modules/users/user-module.js';
 import { webhookModule } from './modules/webhooks/webhook-module.js';
+import { slaModule } from './modules/sla/sla-module.js';
+import { timelineModule } from './modules/timeline/timeline-module.js';
+import { auditModule } from './modules/audit/audit-module.js';
+import { installAudit } from './modules/audit/audit-hook.js';
+import { auditService } from './modules/audit/audit-service.js';
 import { whatsappModule } from './modules/whatsapps/whatsapp-module.js';
 
 export interface AppDeps {
@@ -139,6 +160,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installErrorHandler(app);
   // Every route declares who may call it (config.access); one hook enforces it (docs/security.md).
   installAccess(app, database.db);
+  // Admin writes, sign-ins, exports and imports go to the audit log (docs/audit.md), after the access check.
+  installAudit(app, database.db, app.log);
   await registerOpenApi(app);
   if (pretty) app.addHook('onResponse', briefRequestLog);
 
@@ -186,7 +209,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     loginCounter,
     loginLimit,
   });
-  const authenticate = services.auth.authenticate;
+  // One authentication for every /api route and socket: a session's access token, or an API token (rec_pat_…).
+  const authenticate: Authenticate = (token) =>
+    isApiToken(token) ? services.apiTokens.authenticate(token) : services.auth.authenticate(token);
   const ops = opsService({
     database,
     processId,
@@ -212,7 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // of registration; for listeners of the same event it matters: automation before the bot (a ticket an
   // automation takes gets no menu), transcription after it (a voice note's text never delays the menu).
   const modules: AppModule[] = [
-    systemModule(),
+    systemModule({ apiDocs: config.apiDocs }),
     cloudApiModule({
       db: database.db,
       box: services.box,
@@ -225,32 +250,55 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     externalApiModule(services.externalApi, { rateLimit: config.apiRateLimit }),
     helpModule(services.helps),
     contactModule(services.contacts),
+    contactMergeModule(services.contactMerge),
     queueModule(services.queues, services.queueOptions),
     whatsappModule(services.whatsapps),
     messageTemplateModule(services.templates),
     simulatorModule(services.simulator),
     ticketModule(services.tickets, database.db),
+    timelineModule(database.db),
     messageModule(services.messages),
+    ticketPinModule(services.ticketPins),
+    forwardModule(services.forward),
+    // Flows before automation and the bot: a message a flow takes gets no prompt, integration or queue menu.
+    flowModule(services.flows, services.flowsRuntime),
+    // Flow analytics, the queue menu's conversion, flow webhooks, held runs resumed (docs/flows.md).
+    flowNodesModule({
+      db: database.db,
+      clock: services.clock,
+      log: app.log,
+      flows: services.flows,
+      resume: services.flowsRuntime.resume,
+    }),
     automationModule(services.automation),
     botModule(services.bot),
     transcriptionModule(services.automation),
     ratingModule(services.ratings, services.customerMessages),
     customerMessageModule(services.customerMessages),
     ticketTimerModule(services.ticketTimers),
+    snoozeModule(services.snooze),
+    contactOwnerModule(database.db),
+    routingModule(services.routing),
     contactListModule(services.contactLists),
     fileListModule(services.fileLists),
     campaignSettingModule(services.campaignSettings),
     // Campaigns and schedules of a company whose subscription is blocked wait, and resume once it pays.
     campaignModule(services.campaigns, services.campaignDispatch, services.billing.pausedWhileBlocked),
     tagModule(services.tags),
+    closingReasonModule(database.db),
+    customFieldModule(services.customFields),
     quickMessageModule(services.quickMessages),
+    macroModule(services.macros),
     scheduleModule(services.schedules, services.billing.pausedWhileBlocked),
     queueIntegrationModule(services.queueIntegrations),
     promptModule(services.prompts),
     dashboardModule(services.dashboard),
+    presenceModule(services.presence),
+    liveModule(services.live),
     chatModule(services.chats),
     announcementModule(services.announcements),
     pushModule(services.push),
+    slaModule(services.sla),
     webhookModule(services.webhooks),
     billingModule(services.billing),
     authModule({
@@ -261,6 +309,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       refreshTtlSeconds: config.refreshTokenTtl,
       loginLimit,
     }),
+    apiTokenModule(services.apiTokens),
+    auditModule(auditService({ db: database.db, clock: services.clock })),
   ];
   for (const m of modules) m.listeners?.(services.bus);
   // Every durable job, registered in one place (server/src/jobs/README.md).
@@ -268,11 +318,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(
     async (api) => {
+      // A company past dueDate + 1 day may only read and pay (402 ERR_SUBSCRIPTION_EXPIRED), whatever
+      // authenticated the call: a user's session, a token, a connection's token (the external API).
+      api.addHook('preValidation', subscriptionBlock(services.billing.isBlocked));
+      // One rule for text: a lone UTF-16 surrogate anywhere in a body, query or path is a 400 (never U+FFFD).
+      api.addHook('preValidation', refuseMalformedText);
       for (const m of modules) for (const routes of m.openRoutes ?? []) await api.register(routes);
       await api.register(async (priv) => {
         priv.addHook('onRequest', requireAuth(authenticate));
-        // A company past dueDate + 1 day may only read and pay (402 ERR_SUBSCRIPTION_EXPIRED).
-        priv.addHook('onRequest', subscriptionBlock(services.billing.isBlocked));
+        // API tokens: API_RATE_LIMIT calls a minute per token (docs/api.md "API tokens").
+        priv.addHook('onRequest', apiTokenRateLimit(priv, config.apiRateLimit));
         for (const m of modules) for (const routes of m.routes ?? []) await priv.register(routes);
       });
     },
@@ -307,6 +362,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     postgresUrl: database.kind === 'postgres' ? config.databaseUrl : undefined,
     allowOrigin: originPolicy(config),
     onPresence: (t, online) => services.users.setPresence(t, online),
+    presence: services.presence,
   });
 
   sessions = sessionManager({
@@ -354,6 +410,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       // Listeners still at work finish first (never hanging a shutdown on a stuck one).
       await Promise.race([services.bus.idle(), new Promise((r) => setTimeout(r, 5000).unref?.())]);
       await jobs.stop();
+      services.live.stop();
       services.campaignDispatch.stop();
       await services.messages.outbound.stop();
       await services.messages.commands.stop();

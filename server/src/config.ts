@@ -54,6 +54,8 @@ const EnvSchema = z.object({
   GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
   /** Bearer token for GET /metrics; unset, only direct (unproxied) loopback callers may read it. */
   METRICS_TOKEN: z.string().optional(),
+  /** `off` closes /api/openapi.json and /api/docs (404); `public` (default) serves them to anyone. */
+  API_DOCS: z.enum(['public', 'off']).default('public'),
   /** Asaas REST base URL (sandbox outside production); tests point it at a local fake. */
   ASAAS_API_URL: z.string().url().optional(),
   /** The token Asaas sends in `asaas-access-token` on its webhooks; unset refuses every webhook. */
@@ -98,6 +100,8 @@ export interface Config {
   googleTokenUrl: string;
   /** METRICS_TOKEN: /metrics asks for it as a bearer token. */
   metricsToken?: string;
+  /** API_DOCS: whether /api/openapi.json and /api/docs are served (docs/security.md). */
+  apiDocs: 'public' | 'off';
   /** ASAAS_API_URL: the payment provider's base URL, ending in /v3 (docs/billing.md). */
   asaasApiUrl: string;
   /** ASAAS_WEBHOOK_TOKEN: what `asaas-access-token` must be on `POST /api/webhooks/asaas`. */
@@ -254,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ''),
     googleTokenUrl: e.GOOGLE_TOKEN_URL,
     metricsToken: e.METRICS_TOKEN || undefined,
+    apiDocs: e.API_DOCS,
     asaasApiUrl: (
       e.ASAAS_API_URL || (production ? 'https://api.asaas.com/v3' : 'https://sandbox.asaas.com/api/v3')
     ).replace(/\/+$/, ''),

@@ -7,7 +7,13 @@ import { seed } from './db/seed.js';
 import { buildApp } from './app.js';
 import { readyFields, readyLines } from './lib/startup.js';
 
-const SHUTDOWN_LIMIT_MS = 10_000;
+/**
+ * After SIGTERM or SIGINT the process is gone within this, whatever hangs — a request, a job, the database
+ * (docs/security.md): under the 10 s a service manager or `docker stop` waits before SIGKILL.
+ */
+const SHUTDOWN_LIMIT_MS = 8_000;
+/** Requests still running this long after the signal have their connections cut, so the close can finish. */
+const DRAIN_LIMIT_MS = 4_000;
 
 /** Process entry: config → database (migrations, seeds) → app → realtime → listen. */
 async function main() {
@@ -59,11 +65,21 @@ async function main() {
 
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    // A second signal while stopping: the operator insists, go now.
+    if (stopping) process.exit(1);
     stopping = true;
     built.app.log.info({ signal }, 'shutting down');
-    // A close that hangs (a stuck connection or job) must not keep the port: give up after a while.
-    setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS).unref();
+    // A close that hangs (a stuck request, job or database) must not keep the process: cut the requests
+    // still running after a while, and give up entirely at the deadline. Plain timers: nothing here waits
+    // on the event loop being free of the work that hangs.
+    setTimeout(() => {
+      built.app.log.warn('requests still running: closing their connections');
+      built.app.server.closeAllConnections();
+    }, DRAIN_LIMIT_MS).unref();
+    setTimeout(() => {
+      built.app.log.error({ limitMs: SHUTDOWN_LIMIT_MS }, 'shutdown deadline passed: exiting');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     await built.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     process.exit(0);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { WhatsappInput } from '@recado/contracts';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { domainBus } from './events/domain-events.js';
@@ -13,6 +14,7 @@ import { mediaStore } from './messaging/media-store.js';
 import type { SessionManager } from './messaging/session-manager.js';
 import type { Events } from './realtime/events.js';
 import { announcementService } from './modules/announcements/announcement-service.js';
+import { apiTokenService } from './modules/api-tokens/api-token-service.js';
 import { authService } from './modules/auth/auth-service.js';
 import { loginThrottle, type AttemptCounter } from './modules/auth/login-throttle.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
@@ -26,28 +28,40 @@ import { chatService } from './modules/chats/chat-service.js';
 import { companyService } from './modules/companies/company-service.js';
 import { contactListService } from './modules/contact-lists/contact-list-service.js';
 import { contactService } from './modules/contacts/contact-service.js';
+import { contactMergeService } from './modules/contact-merge/merge-service.js';
+import { ticketPinService } from './modules/ticket-pins/pin-service.js';
+import { forwardService } from './modules/forward/forward-service.js';
 import { customerMessages } from './modules/customer-messages/customer-messages.js';
 import { dashboardService } from './modules/dashboard/dashboard-service.js';
+import { liveService } from './modules/live/live-service.js';
+import { presenceService } from './modules/presence/presence-service.js';
 import { externalApiService } from './modules/external-api/external-api-service.js';
 import { fileListService } from './modules/files/file-list-service.js';
+import { flowRuntime } from './modules/flows/flow-runtime.js';
+import { flowService } from './modules/flows/flow-service.js';
 import { helpService } from './modules/helps/help-service.js';
 import { messageTemplateService } from './modules/message-templates/message-template-service.js';
+import { macroService } from './modules/macros/macro-service.js';
 import { messageService, type MessageService } from './modules/messages/message-service.js';
 import { voiceNotes } from './modules/messages/voice-note.js';
 import { planService } from './modules/plans/plan-service.js';
 import { promptService } from './modules/prompts/prompt-service.js';
 import { pushService } from './modules/push/push-service.js';
+import { slaService } from './modules/sla/sla-service.js';
 import { queueIntegrationService } from './modules/queue-integrations/queue-integration-service.js';
 import { queueOptionService } from './modules/queues/queue-option-service.js';
 import { queueService } from './modules/queues/queue-service.js';
+import { routingService } from './modules/routing/routing-service.js';
 import { quickMessageService } from './modules/quick-messages/quick-message-service.js';
 import { ratingService } from './modules/ratings/rating-service.js';
 import { scheduleService } from './modules/schedules/schedule-service.js';
 import { settingService } from './modules/settings/setting-service.js';
 import { simulatorService } from './modules/simulator/simulator-service.js';
 import { tagService } from './modules/tags/tag-service.js';
+import { customFieldService } from './modules/custom-fields/custom-field-service.js';
 import { ticketTimerService } from './modules/ticket-timers/ticket-timer-service.js';
 import { ticketService } from './modules/tickets/ticket-service.js';
+import { snoozeService } from './modules/snooze/snooze-service.js';
 import { userService } from './modules/users/user-service.js';
 import { webhookService } from './modules/webhooks/webhook-service.js';
 import { whatsappService } from './modules/whatsapps/whatsapp-service.js';
@@ -98,9 +112,11 @@ export function makeServices(deps: {
     log,
     listen: deps.listen,
     outboundPollMs: deps.outboundPollMs,
+    // Read at send time: billing is made below.
+    blocked: (companyId) => billing.isBlocked(companyId),
   });
   const ratings = ratingService({ db, events, clock, jobs, messages, log });
-  const tickets = ticketService({ db, events, log, bus });
+  const tickets = ticketService({ db, events, log, bus, clock });
   const ticketTimers = ticketTimerService({
     db,
     clock,
@@ -118,6 +134,19 @@ export function makeServices(deps: {
     log,
     bus,
   });
+  const tags = tagService({ db, events, emitTicket: tickets.emitTicket });
+  const customFields = customFieldService({ db });
+  // #30 The routing engine (docs/routing.md): bus listeners and durable jobs, outside the ticket service.
+  const routing = routingService({
+    db,
+    clock,
+    jobs,
+    events,
+    messages,
+    emitTicket: tickets.emitTicket,
+    bus,
+    log,
+  });
   const automation = automationService({
     db,
     box,
@@ -128,6 +157,55 @@ export function makeServices(deps: {
     config,
     log,
     jobs,
+    events,
+    bus,
+    // Made below; called only once the app runs.
+    notifyUsers: (companyId, userIds, payload) => push.notifyUsers(companyId, userIds, payload),
+    // A hook's tag action, under the tag service's rules (a kanban tag moves the card).
+    addTag: (companyId, ticketId, tagId) =>
+      tags.addToTicket(
+        { userId: 0, companyId, profile: 'admin', super: false, sessionId: 'automation' },
+        ticketId,
+        tagId,
+      ),
+  });
+  // Flows (docs/flows.md): the runtime comes before the bot, which asks it whether a flow took a message.
+  const flowsRuntime = flowRuntime({
+    db,
+    clock,
+    jobs,
+    messages,
+    emitTicket: tickets.emitTicket,
+    bus,
+    box,
+    media,
+    log,
+    events,
+    config: { allowPrivateUrls: config.allowPrivateUrls, openaiBaseUrl: config.openaiBaseUrl },
+    // ai_prompt / typebot / n8n nodes hand the ticket to the automation engine's hold (flows/nodes).
+    automation,
+  });
+  const whatsapps = whatsappService({
+    db,
+    events,
+    sessions,
+    box,
+    // Cloud API secrets are sealed before they are stored; other channels keep no secrets in their config.
+    sealConfig: (channel, cfg, previous) =>
+      channel === 'cloud_api'
+        ? sealCloudConfig(cfg, box, previous, { allowPrivateUrls: config.allowPrivateUrls })
+        : cfg,
+  });
+  const flows = flowService({
+    db,
+    clock,
+    runtime: flowsRuntime,
+    allowPrivateUrls: config.allowPrivateUrls,
+    events,
+    // Try-it runs on the company's simulator connection, made when it has none.
+    simulatorConnection: async (t) =>
+      (await flows.simulatorOf(t.companyId)) ??
+      (await whatsapps.create(t, WhatsappInput.parse({ name: 'Simulator', channel: 'simulator' }))).id,
   });
   const bot = botService({
     db,
@@ -137,6 +215,7 @@ export function makeServices(deps: {
     jobs,
     log,
     onQueued: automation.onQueued,
+    flowTook: flowsRuntime.took,
   });
   const automaticMessages = customerMessages({ db, messages, log });
   const push = pushService({ db, jobs, vapid: config.vapid, allowPrivateUrls: config.allowPrivateUrls, log });
@@ -163,6 +242,9 @@ export function makeServices(deps: {
     jobs,
     log,
     allowPrivateUrls: config.allowPrivateUrls,
+    media,
+    appSecret: config.appSecret,
+    publicUrl: config.publicUrl,
   });
   const billing = billingService({
     db,
@@ -174,7 +256,10 @@ export function makeServices(deps: {
     webhookToken: config.asaasWebhookToken,
     log,
   });
+  const contacts = contactService({ db, events, sessions, reach, log, bus });
   return {
+    flows,
+    flowsRuntime,
     billing,
     customerMessages: automaticMessages,
     bus,
@@ -184,27 +269,44 @@ export function makeServices(deps: {
     jobs,
     ratings,
     ticketTimers,
+    snooze: snoozeService({
+      db,
+      events,
+      clock,
+      jobs,
+      bus,
+      emitTicket: tickets.emitTicket,
+      notifyUsers: (companyId, userIds, payload) => push.notifyUsers(companyId, userIds, payload),
+      log,
+    }),
+    routing,
     messages,
     templates,
     tickets,
-    tags: tagService({ db, events, emitTicket: tickets.emitTicket }),
+    tags,
+    customFields,
     dashboard: dashboardService({ db, clock }),
+    presence: presenceService({ db, events, bus, clock, jobs }),
+    live: liveService({ db, events, clock, log }),
+    apiTokens: apiTokenService({ db, events, clock }),
     quickMessages: quickMessageService({ db, events, media }),
+    // #32.1 Macros: each run on the ticket services, rebuilt on each ticket's transaction.
+    macros: macroService({
+      db,
+      events,
+      bus,
+      clock,
+      jobs,
+      media,
+      templates,
+      blocked: (companyId) => billing.isBlocked(companyId),
+      log,
+    }),
     schedules,
     media,
     pipeline: inboundPipeline({ db, events, media, log, bus, intercept: ratings }),
     box,
-    whatsapps: whatsappService({
-      db,
-      events,
-      sessions,
-      box,
-      // Cloud API secrets are sealed before they are stored; other channels keep no secrets in their config.
-      sealConfig: (channel, cfg, previous) =>
-        channel === 'cloud_api'
-          ? sealCloudConfig(cfg, box, previous, { allowPrivateUrls: config.allowPrivateUrls })
-          : cfg,
-    }),
+    whatsapps,
     simulator: simulatorService({ db, media, events, sessions, log }),
     tokens,
     auth: authService({
@@ -224,11 +326,15 @@ export function makeServices(deps: {
     }),
     companies: companyService({ db, events }),
     plans: planService({ db }),
-    users: userService({ db, events }),
+    users: userService({ db, events, bus }),
     settings: settingService({ db, events, box }),
     helps: helpService({ db }),
-    contacts: contactService({ db, events, sessions, reach, log, bus }),
-    queues: queueService({ db, events }),
+    contacts,
+    // #32.8 and #32.9 (docs/productivity.md): contact merge, pinned tickets, forwarding.
+    contactMerge: contactMergeService({ db, contacts, emitTicket: tickets.emitTicket }),
+    ticketPins: ticketPinService({ db, events }),
+    forward: forwardService({ db, media, messages, tickets }),
+    queues: queueService({ db, events, bus }),
     queueOptions: queueOptionService({ db }),
     queueIntegrations: queueIntegrationService({
       db,
@@ -237,7 +343,13 @@ export function makeServices(deps: {
       allowPrivateUrls: config.allowPrivateUrls,
       testDialogflow: automation.testDialogflow,
     }),
-    prompts: promptService({ db, events, box, allowPrivateUrls: config.allowPrivateUrls }),
+    prompts: promptService({
+      db,
+      events,
+      box,
+      allowPrivateUrls: config.allowPrivateUrls,
+      openaiBaseUrl: config.openaiBaseUrl,
+    }),
     contactLists,
     fileLists: fileListService({ db, events, media }),
     campaignSettings: campaignSettingService({ db }),
@@ -247,13 +359,24 @@ export function makeServices(deps: {
     announcements: announcementService({ db, events, media }),
     push,
     webhooks,
+    // #30.5 SLA clocks and breaches (docs/metrics.md "SLA").
+    sla: slaService({
+      db,
+      events,
+      clock,
+      jobs,
+      bus,
+      log,
+      notifyUsers: (companyId, userIds, payload) => push.notifyUsers(companyId, userIds, payload),
+    }),
     externalApi: externalApiService({
       db,
       messages,
       schedules,
       sessions,
       reach,
-      emitTicket: tickets.emitTicket,
+      // The external API announces the tickets it opens (its only ticket change).
+      emitTicket: (companyId, view) => tickets.emitTicket(companyId, view, { actor: 'api', before: null }),
       bus,
       log,
     }),

@@ -30,13 +30,19 @@ export interface AsaasFake {
   paymentLinks: Map<string, Record<string, unknown>>;
   /** Every request the fake received (method, path, access_token). */
   calls: { method: string; path: string; token: string | undefined }[];
+  /** While set, requests to this method and path answer this status with an Asaas error body. */
+  failing?: { method: string; path: string; status: number };
   /** Where webhooks go, and with which token. */
   webhook: { url: string; token: string };
   /**
    * Sends one webhook event for a payment (status updated like Asaas does) and answers the HTTP status
    * Recado gave. `eventId` repeats a delivery (Asaas delivers at least once).
    */
-  send(event: string, paymentId: string, opts?: { eventId?: string; token?: string }): Promise<number>;
+  send(
+    event: string,
+    paymentId: string,
+    opts?: { eventId?: string; token?: string; payment?: Partial<FakePayment> },
+  ): Promise<number>;
   /** The customer pays a Pix charge: RECEIVED, then the PAYMENT_RECEIVED webhook. */
   pay(paymentId: string, opts?: { eventId?: string }): Promise<number>;
   close(): Promise<void>;
@@ -85,6 +91,9 @@ export async function asaasFake(
     const error = (status: number, description: string) =>
       send(status, { errors: [{ code: 'invalid_action', description }] });
     if (token !== apiKey) return send(401, {});
+    const failing = fake.failing;
+    if (failing && failing.method === req.method && failing.path === path)
+      return error(failing.status, 'Serviço indisponível no momento.');
     const raw = await readBody(req);
     let body: Record<string, unknown> = {};
     try {
@@ -184,7 +193,7 @@ export async function asaasFake(
           id: o.eventId ?? `evt_${randomUUID().replace(/-/g, '')}&${seq++}`,
           event,
           dateCreated: new Date().toISOString().replace('T', ' ').slice(0, 19),
-          payment: p,
+          payment: { ...p, ...o.payment },
         }),
       });
       await res.arrayBuffer();

@@ -77,6 +77,9 @@ async function start(command: string[], env: Record<string, string>) {
     if (child.exitCode !== null) throw new Error(`the server stopped:\n${output}`);
     return (await fetch(`${base}/api/health`).catch(() => undefined))?.ok;
   }, 150_000);
+  // The health check answers as soon as the server listens; the ready line is logged right after and
+  // reaches our pipe a moment later on a loaded machine: what the operator reads is the line.
+  await waitFor(() => /Recado is ready[^\n]*\n/.test(output), 30_000);
   return { child, port, base, exited, output: () => output };
 }
 

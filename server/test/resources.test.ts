@@ -24,6 +24,7 @@ describe('resources answer and emit under the names contracts declare', async ()
   const bodies: Record<ResourceName, () => Record<string, unknown>> = {
     tag: () => ({ name: unique('Tag ') }),
     quickMessage: () => ({ shortcode: unique('kit'), message: 'Olá, tudo bem?' }),
+    macro: () => ({ name: unique('Macro '), actions: [{ type: 'set_priority', priority: 2 }] }),
     fileList: () => ({ name: unique('Arquivos '), message: 'Veja os anexos' }),
     prompt: () => ({
       name: unique('Assistente '),

@@ -1,7 +1,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { BASE_URL, DEMO_ADMIN, DEMO_USER, SUPER_USER, launch, newPage, screenshot } from './browser.js';
+import {
+  BASE_URL,
+  DEMO_ADMIN,
+  DEMO_USER,
+  SUPER_USER,
+  launch,
+  newPage,
+  screenshot,
+  typeDate,
+} from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -304,7 +313,7 @@ test('super user: creates a plan, a company and a help on the settings tabs', as
     await choose(dialog, page, /Plano/, plan);
     const due = new Date(Date.now() + 2 * 86400_000);
     const dueIso = `${due.getFullYear()}-${String(due.getMonth() + 1).padStart(2, '0')}-${String(due.getDate()).padStart(2, '0')}`;
-    await dialog.locator('input[name="dueDate"]').fill(dueIso);
+    await typeDate(page, 'company-due-date', dueIso);
     await choose(dialog, page, /Recorrência/, 'Trimestral');
     await dialog.locator('input[name="adminName"]').fill('Admin E2E');
     await dialog.locator('input[name="adminPassword"]').fill('Admin@123');

@@ -89,7 +89,7 @@ test('announcements: the super user posts one with an image; another company use
   await su.goto('/announcements');
   await su.getByTestId('announcement-add').click();
   await su.getByTestId('announcement-title').fill(title);
-  await su.getByTestId('announcement-text').fill('O sistema ficará fora do ar hoje das 22h às 23h.');
+  await su.getByTestId('announcement-text').fill('O sistema ficará *fora do ar* hoje das _22h às 23h_.');
   await su.getByTestId('announcement-priority').click();
   await su.getByTestId('announcement-priority-1').click();
   await su
@@ -115,6 +115,10 @@ test('announcements: the super user posts one with an image; another company use
   const card = user.getByTestId('announcement-card').filter({ hasText: title });
   await card.waitFor();
   assert.equal(await card.getAttribute('data-priority'), '1');
+  // WhatsApp's formatting, as the ticket chat renders it: no raw asterisks (#29.16).
+  assert.equal(await card.locator('strong').innerText(), 'fora do ar');
+  assert.equal(await card.locator('em').innerText(), '22h às 23h');
+  assert.doesNotMatch(await card.innerText(), /\*fora do ar\*/);
   const borderColor = await card.evaluate((el) => getComputedStyle(el).borderLeftColor);
   assert.match(borderColor, /^rgb\(2[0-9]{2}, [0-9]{1,2}, [0-9]{1,2}\)$/, `red border, got ${borderColor}`);
   const image = card.getByTestId('announcement-image');

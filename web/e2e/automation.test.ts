@@ -240,3 +240,99 @@ test('automation: an admin turns on voice-note transcription; the attendant read
     await page.context().close();
   }
 });
+
+test('automation: the list and the chat say "IA respondendo" (no Aceitar) while the AI has the ticket, then why it failed; admins see repeated failures in the top bar', async () => {
+  const key = `sk-e2e-state-${stamp}`;
+  openai.state.answer = (req) => {
+    const last = [...req.body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    return { content: `Claro! ${last}` };
+  };
+  const adminEmail = await createCompany('EstadoIA', PLAN_WITH_AI, stamp);
+  for (const dark of [false, true]) {
+    const page = await newPage(browser, { width: 500, height: 900 });
+    try {
+      await page.goto('/login');
+      await page.evaluate((d) => localStorage.setItem('preferredTheme', d ? 'dark' : 'light'), dark);
+      const token = await signIn(page, adminEmail);
+      const call = async <T>(method: string, path: string, data?: unknown) => {
+        const res = await page.request.fetch(`/api${path}`, {
+          method,
+          data,
+          headers: { authorization: `Bearer ${token}` },
+        });
+        assert.ok(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`);
+        return (await res.json()) as T;
+      };
+      const suffix = dark ? 'escuro' : 'claro';
+      const queue = await call<{ id: number }>('POST', '/queue', {
+        name: `IA ${suffix} ${stamp}`,
+        color: dark ? '#6A1B9A' : '#00838F',
+      });
+      const connection = await call<{ id: number }>('POST', '/whatsapp', {
+        name: `Simulador ${suffix} ${stamp}`,
+        channel: 'simulator',
+        queueIds: [queue.id],
+      });
+      await call('POST', '/prompt', {
+        name: `Assistente ${suffix} ${stamp}`,
+        prompt: PROMPT,
+        model: 'gpt-4o-mini',
+        maxTokens: 100,
+        temperature: 0.5,
+        apiKey: `${key}-${suffix}`,
+        queueId: queue.id,
+        maxMessages: 10,
+      });
+      const customer = `Cliente ${suffix}`;
+      const say = (number: string, body: string, name = customer) =>
+        call('POST', `/simulator/${connection.id}/inbound`, { from: number, name, body });
+      const number = `55117${String(Date.now()).slice(-8)}`;
+
+      await page.goto('/tickets');
+      await page.getByTestId('tab-pending').click();
+      await say(number, 'Oi, tudo bem?');
+      const row = page
+        .getByTestId('ticket-list-pending')
+        .locator('[data-testid="ticket-row"]')
+        .filter({ hasText: customer });
+      await row.getByTestId('ticket-automation').filter({ hasText: 'IA respondendo' }).waitFor(LONG);
+      assert.equal(await row.getByTestId('ticket-accept').count(), 0, 'no Aceitar while the AI answers');
+      await page.mouse.move(1, 1);
+      await screenshot(page, `automation-state-list-${suffix}-500`);
+      await row.getByTestId('ticket-open').click();
+      const line = page.getByTestId('chat-automation');
+      await line.filter({ hasText: 'IA respondendo' }).waitFor(LONG);
+      assert.equal((await page.getByTestId('chat-accept').textContent())?.trim(), 'Assumir');
+      await page.mouse.move(1, 1);
+      await screenshot(page, `automation-state-answering-${suffix}-500`);
+
+      // The key stops working: the next message fails, people take the ticket, the line says why (live).
+      openai.state.invalidKeys.add(`${key}-${suffix}`);
+      await say(number, 'Ainda está aí?');
+      await line.filter({ hasText: 'IA falhou: 401 invalid_api_key' }).waitFor(LONG);
+      assert.equal((await page.getByTestId('chat-accept').textContent())?.trim(), 'Aceitar');
+      await page.mouse.move(1, 1);
+      await screenshot(page, `automation-state-failed-${suffix}-500`);
+      await page.goto('/tickets');
+      await page.getByTestId('tab-pending').click();
+      await row.getByTestId('ticket-automation').filter({ hasText: 'IA falhou' }).waitFor(LONG);
+      await row.getByTestId('ticket-accept').waitFor(LONG);
+
+      // Two more customers fail: three in a row, the admins' top bar shows the incident, live.
+      for (const n of [1, 2])
+        await say(`55115${String(Date.now()).slice(-7)}${n}`, 'Olá', `Outro ${n} ${suffix}`);
+      const alerts = page.getByTestId('automation-alerts');
+      await alerts.waitFor(LONG);
+      await alerts.click();
+      const card = page.getByTestId('automation-alert').filter({ hasText: `Assistente ${suffix} ${stamp}` });
+      await card.waitFor(LONG);
+      assert.match(await card.innerText(), /3 falhas seguidas/);
+      await page.waitForTimeout(300);
+      await screenshot(page, `automation-alerts-${suffix}-500`);
+      await page.keyboard.press('Escape');
+      openai.state.invalidKeys.delete(`${key}-${suffix}`);
+    } finally {
+      await page.context().close();
+    }
+  }
+});

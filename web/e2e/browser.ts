@@ -127,6 +127,7 @@ export function apiClient(token: string) {
     get: <T>(path: string) => call<T>('GET', path),
     post: <T>(path: string, data?: unknown) => call<T>('POST', path, data ?? {}),
     put: <T>(path: string, data: unknown) => call<T>('PUT', path, data),
+    delete: <T>(path: string) => call<T>('DELETE', path),
   };
 }
 
@@ -199,6 +200,24 @@ export function pageApi(page: Page, token: string) {
 }
 export type PageApi = ReturnType<typeof pageApi>;
 
+/** The queue-less simulator connection that tests about tickets use (see quietSimulator). */
+export const QUIET_SIMULATOR = 'Simulador direto';
+
+/**
+ * A simulator connection of the signed-in company without queues or greeting, made once: the demo's own
+ * "Simulador" answers a customer's first message with its greeting and menu of departments (docs/bot.md),
+ * which tests about the ticket list, the chat or the dashboard would read as the conversation's last word.
+ */
+export async function quietSimulator(http: PageApi): Promise<{ id: number; name: string }> {
+  type Connection = { id: number; name: string };
+  let list = await http.get<Connection[]>('/whatsapp');
+  if (!list.some((w) => w.name === QUIET_SIMULATOR)) {
+    await http.post('/whatsapp', { name: QUIET_SIMULATOR, channel: 'simulator' });
+    list = await http.get<Connection[]>('/whatsapp');
+  }
+  return list.find((w) => w.name === QUIET_SIMULATOR)!;
+}
+
 /** A small valid PNG (a colour gradient), written to a temporary file; answers its path. */
 export function writePng(width = 96, height = 64): string {
   const crcTable = Array.from({ length: 256 }, (_v, n) => {
@@ -241,4 +260,18 @@ export function writePng(width = 96, height = 64): string {
   const path = join(tmpdir(), `recado-e2e-${Date.now()}-${Math.random().toString(36).slice(2)}.png`);
   writeFileSync(path, png);
   return path;
+}
+
+/**
+ * Types a day (`YYYY-MM-DD`) or a day and time (`YYYY-MM-DDTHH:mm`) into a DateField (web/src/components/
+ * DateField.tsx) the way a person does, in the Portuguese order the tests' interface uses (dd/mm/yyyy hh:mm):
+ * focus the field, clear it, type the digits.
+ */
+export async function typeDate(page: Page, testId: string, value: string): Promise<void> {
+  const [day, time] = value.split('T');
+  const [y, m, d] = day!.split('-');
+  await page.getByTestId(testId).getByRole('group').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(`${d}${m}${y}${time ? time.replace(':', '') : ''}`);
 }

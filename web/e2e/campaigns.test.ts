@@ -44,7 +44,8 @@ async function signIn(page: Page, token: string, theme: 'light' | 'dark') {
 }
 
 test('campaigns: a campaign for now, created on the screen, reaches 100% while the customers receive it', async () => {
-  const page = await newPage(browser);
+  // A browser set to American English with the app in Portuguese: the schedule follows the app (#29.16).
+  const page = await newPage(browser, { locale: 'en-US' });
   await page.goto('/login');
   const { token, headers } = await ownCompany();
   const api = page.request;
@@ -102,6 +103,18 @@ test('campaigns: a campaign for now, created on the screen, reaches 100% while t
   await dialog.getByTestId('campaign-variant-tab-2').click();
   await dialog.getByLabel('Mensagem 2').fill('Oi {primeiro-nome}! Oferta especial hoje.');
   await dialog.getByTestId('campaign-schedule-now').click();
+  // The app's order and clock (27/11/2026 14:30), not the browser's (11/27/2026, 02:30 PM).
+  const scheduled = (
+    await dialog.getByTestId('campaign-scheduled-at').getByRole('group').innerText()
+  ).replace(/[\u2066-\u2069\u200e\u200f\s]+/g, ' ');
+  const now = new Date();
+  const dd = String(now.getDate()).padStart(2, '0');
+  const mm = String(now.getMonth() + 1).padStart(2, '0');
+  assert.match(
+    scheduled.trim(),
+    new RegExp(`^${dd} ?/ ?${mm} ?/ ?${now.getFullYear()} \\d{2} ?: ?\\d{2}\\b`),
+  );
+  assert.doesNotMatch(scheduled, /AM|PM/);
   await settle(page);
   await screenshot(page, 'campaigns-dialog-light');
   await dialog.getByRole('button', { name: 'Salvar' }).click();

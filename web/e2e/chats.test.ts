@@ -1,7 +1,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { COMPANY_ADMIN_PASSWORD, createCompany, launch, newPage, screenshot } from './browser.js';
+import {
+  apiClient,
+  apiLogin,
+  COMPANY_ADMIN_PASSWORD,
+  createCompany,
+  launch,
+  newPage,
+  screenshot,
+} from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -110,9 +118,14 @@ test('internal chat: A starts a chat with B and writes; B sees the dot and the p
     assert.equal(await pageB.getByTestId('chat-delete').count(), 0);
 
     // B answers; A reads it live.
-    await pageB.getByTestId('chat-input').fill('Posso sim, Ana.');
+    await pageB.getByTestId('chat-input').fill('Posso sim, Ana. *Sábado* e ~domingo~ _não_.');
     await pageB.getByTestId('chat-send').click();
-    await messages(pageA).filter({ hasText: 'Posso sim, Ana.' }).waitFor(LONG);
+    const answer = messages(pageA).filter({ hasText: 'Posso sim, Ana.' });
+    await answer.waitFor(LONG);
+    // WhatsApp's formatting, as the ticket chat renders it: no raw markers (#29.16).
+    assert.equal(await answer.locator('strong').innerText(), 'Sábado');
+    assert.equal(await answer.locator('s, del').first().innerText(), 'domingo');
+    assert.equal(await answer.locator('em').innerText(), 'não');
     await screenshot(pageB, 'chats-dark');
 
     // 500 px: two tabs, the chosen chat's messages shown.
@@ -134,5 +147,83 @@ test('internal chat: A starts a chat with B and writes; B sees the dot and the p
   } finally {
     await pageA.context().close();
     await pageB.context().close();
+  }
+});
+
+test('a chat deleted by its owner: the member is told live and leaves it; a message sent into a deleted chat says so', async () => {
+  const emailB = `saida-b-${stamp}@e2e.local`;
+  const adminEmail = await createCompany('Saida', 5, stamp, 'Olga Dona', [
+    { name: 'Paulo Membro', email: emailB, password: 'User@1234', profile: 'user' },
+  ]);
+  const owner = apiClient(await apiLogin(adminEmail, COMPANY_ADMIN_PASSWORD));
+  const users = await owner.get<{ id: number; name: string; email: string }[]>('/users/list');
+  const member = users.find((u) => u.email === emailB)!;
+  const newChat = (title: string) =>
+    owner.post<{ id: number; uuid: string }>('/chats', {
+      title,
+      users: [{ id: member.id, name: member.name }],
+    });
+  const page = await newPage(browser, { width: 500, height: 860 });
+  // Socket events reach the page through this relay; `hold` keeps delete events back (a member whose event
+  // is late, or whose connection dropped for a moment, still types into the deleted chat).
+  let hold = false;
+  await page.routeWebSocket(/socket\.io/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => {
+      if (hold && typeof m === 'string' && m.includes('"action":"delete"')) return;
+      ws.send(m);
+    });
+  });
+  try {
+    await signIn(page, emailB, 'User@1234', true);
+
+    // Live: the owner deletes the chat the member has open, with a message half typed.
+    const first = await newChat(`Escala ${stamp}`);
+    await page.goto(`/chats/${first.uuid}`);
+    await page
+      .getByTestId('chat-pane-title')
+      .filter({ hasText: `Escala ${stamp}` })
+      .waitFor(LONG);
+    // The page hears this chat live (its socket has joined) before the owner deletes it: the owner's
+    // question arrives on screen.
+    await owner.post(`/chats/${first.id}/messages`, { message: `Quem cobre o sábado? ${stamp}` });
+    await page.getByTestId('chat-pane').getByText(`Quem cobre o sábado? ${stamp}`).waitFor(LONG);
+    await page.getByTestId('chat-input').fill('Eu cubro o sábado');
+    await owner.delete(`/chats/${first.id}`);
+    await page
+      .locator('#notistack-snackbar')
+      .filter({ hasText: `A conversa “Escala ${stamp}” foi excluída ou você foi removido dela.` })
+      .waitFor(LONG);
+    await page.waitForURL('**/chats', LONG);
+    await page.getByTestId('chat-pane').waitFor({ state: 'detached', ...LONG });
+    assert.equal(
+      await page
+        .getByTestId('chat-row')
+        .filter({ hasText: `Escala ${stamp}` })
+        .count(),
+      0,
+    );
+    await screenshot(page, 'chat-deleted-live-dark');
+
+    // Late news: the delete event does not arrive; sending answers 404 and the screen says so and leaves.
+    const second = await newChat(`Plantão ${stamp}`);
+    await page.goto(`/chats/${second.uuid}`);
+    await page
+      .getByTestId('chat-pane-title')
+      .filter({ hasText: `Plantão ${stamp}` })
+      .waitFor(LONG);
+    hold = true;
+    await owner.delete(`/chats/${second.id}`);
+    await page.getByTestId('chat-input').fill('Alguém viu o pedido 42?');
+    await page.getByTestId('chat-send').click();
+    await page
+      .locator('#notistack-snackbar')
+      .filter({ hasText: `A conversa “Plantão ${stamp}” foi excluída: sua mensagem não foi enviada.` })
+      .waitFor(LONG);
+    await page.waitForURL('**/chats', LONG);
+    await page.getByTestId('chat-pane').waitFor({ state: 'detached', ...LONG });
+  } finally {
+    await page.context().close();
   }
 });

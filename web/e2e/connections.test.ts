@@ -193,9 +193,14 @@ test('connections: list, add a simulator connection, session buttons, live updat
     await sent.waitFor();
     // Accepted by the server: one tick (or more once the company reads it).
     await sent.locator('[data-testid="ack"]:not([data-ack="0"]):not([data-ack="failed"])').waitFor();
-    // The customer list shows the new customer with the last message.
+    // A connection without queues still greets (docs/bot.md): the phone gets the greeting, and the customer
+    // list shows the new customer with that last message.
+    await phone
+      .locator('[data-testid="sim-message"][data-from="company"]')
+      .filter({ hasText: 'Bem-vindo ao atendimento de teste' })
+      .waitFor();
     const customer = page.locator(`[data-testid="sim-customer"][data-number="${canonical}"]`);
-    await customer.filter({ hasText: 'quero saber do meu pedido' }).waitFor();
+    await customer.filter({ hasText: 'Bem-vindo ao atendimento de teste' }).waitFor();
     assert.match(await customer.innerText(), /Maria Teste/);
 
     // An image, as base64 media.

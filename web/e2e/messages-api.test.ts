@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { createCompany, launch, newPage, screenshot } from './browser.js';
+import { BASE_URL, createCompany, launch, newPage, screenshot } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -113,6 +113,51 @@ test('messages API: an admin picks the connection, sends a text from the page, t
     } finally {
       await page.context().close();
     }
+  }
+});
+
+test('simulator: conversations the API started show their last file by name, a captioned PDF its name and caption', async () => {
+  const email = await createCompany('ApiSim', PLAN_WITH_API, `${stamp}s`);
+  const page = await newPage(browser);
+  try {
+    const token = await signIn(page, email);
+    const call = api(page, token);
+    const conn = await call<{ id: number; name: string }>('POST', '/whatsapp', {
+      name: `Sim ${stamp}`,
+      channel: 'simulator',
+    });
+    const { token: apiToken } = await call<{ token: string }>('GET', `/whatsapp/${conn.id}/token`);
+    const send = async (number: string, body: string, filename: string) => {
+      const form = new FormData();
+      form.set('number', number);
+      form.set('body', body);
+      form.set('medias', new Blob([Buffer.from('%PDF-1.4 e2e')], { type: 'application/pdf' }), filename);
+      const res = await fetch(`${BASE_URL}/api/messages/send`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiToken}` },
+        body: form,
+      });
+      assert.equal(res.status, 201, await res.text());
+    };
+    const bare = `5511986${String(Date.now()).slice(-6)}`;
+    const captioned = `5511985${String(Date.now()).slice(-6)}`;
+    await send(bare, '', 'contrato.pdf');
+    await send(captioned, 'Segue o boleto', 'boleto-novembro.pdf');
+
+    await page.goto(`/connections/${conn.id}/simulator`);
+    const row = (n: string) => page.locator(`[data-testid="sim-customer"][data-number="${n}"]`);
+    await row(bare).waitFor(LONG);
+    // Not "Nenhuma mensagem": the file the API sent.
+    assert.match(await row(bare).innerText(), /contrato\.pdf/);
+    assert.doesNotMatch(await row(bare).innerText(), /Nenhuma mensagem/);
+    await row(captioned).click();
+    const bubble = page.getByTestId('sim-message').filter({ hasText: 'Segue o boleto' });
+    await bubble.waitFor(LONG);
+    // The document's name on its chip, the caption under it.
+    assert.equal(await bubble.getByTestId('sim-file').innerText(), 'boleto-novembro.pdf');
+    await screenshot(page, 'simulator-api-files');
+  } finally {
+    await page.context().close();
   }
 });
 

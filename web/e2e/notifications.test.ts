@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { launch, newPage, PageApi, pageApi, screenshot, signInPage } from './browser.js';
+import { launch, newPage, PageApi, pageApi, quietSimulator, screenshot, signInPage } from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -45,12 +45,7 @@ test('notifications: the bell counts waiting and unread tickets live, on any pag
   try {
     const token = await signInPage(page);
     http = pageApi(page, token);
-    let connections = await http.get<{ id: number; name: string }[]>('/whatsapp');
-    if (!connections.some((w) => w.name === 'Simulador')) {
-      await http.post('/whatsapp', { name: 'Simulador', channel: 'simulator' });
-      connections = await http.get<{ id: number; name: string }[]>('/whatsapp');
-    }
-    const simulator = connections.find((w) => w.name === 'Simulador')!;
+    const simulator = await quietSimulator(http);
 
     // Another page than the tickets one: the bell lives in the top bar.
     await page.evaluate(() => localStorage.setItem('volume', '0.6'));

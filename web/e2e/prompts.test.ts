@@ -2,13 +2,18 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { createCompany, launch, newPage, screenshot } from './browser.js';
+import { fakeOpenAi } from '../../server/test/fake-openai.js';
 
 let browser: Browser;
+// The server's OPENAI_BASE_URL points at this port (e2e/run.mjs): the dialog's test runs against it.
+let openai: Awaited<ReturnType<typeof fakeOpenAi>>;
 before(async () => {
   browser = await launch();
+  openai = await fakeOpenAi(Number(process.env.E2E_OPENAI_PORT ?? 0));
 });
 after(async () => {
   await browser.close();
+  await openai.close();
 });
 
 const stamp = Date.now().toString(36);
@@ -216,5 +221,74 @@ test('prompts: a company whose plan has no useOpenAi is sent back to / with an e
     assert.equal(await page.getByTestId('prompt-add').count(), 0);
   } finally {
     await page.context().close();
+  }
+});
+
+test('prompts: the dialog explains the hand-off line, takes a free model name with a base URL, and its test button runs one exchange', async () => {
+  const adminEmail = await company('PromptTest', PLAN_WITH_AI);
+  for (const dark of [false, true]) {
+    const page = await newPage(browser, { width: 500, height: 900 });
+    try {
+      const token = await signIn(page, adminEmail, dark);
+      const call = api(page, token);
+      const queueName = `Teste IA ${dark ? 'escuro' : 'claro'} ${stamp}`;
+      await call('POST', '/queue', { name: queueName, color: dark ? '#00897B' : '#5E35B1' });
+      await page.goto('/prompts');
+      await page.getByTestId('prompt-add').click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('heading', { name: 'Adicionar prompt' }).waitFor(LONG);
+      // The hand-off line is explained with the exact text to use.
+      const help = dialog.getByTestId('prompt-handoff-help');
+      await help.getByText('Ação: Transferir para o setor de atendimento').waitFor(LONG);
+      assert.match(await help.innerText(), /não é enviada ao cliente/);
+
+      const promptName = `Assistente teste ${dark ? 'b' : 'a'} ${stamp}`;
+      await dialog.locator('input[data-field="name"]').fill(promptName);
+      await dialog
+        .locator('textarea[data-field="prompt"]')
+        .fill('Você é o assistente da loja. Responda em português, com educação, em no máximo duas frases.');
+      const revoked = `sk-e2e-revoked-${stamp}`;
+      openai.state.invalidKeys.add(revoked);
+      await dialog.locator('input[data-field="apiKey"]').fill(revoked);
+
+      // A refused key: a clear error with the provider's status, in the dialog.
+      await dialog.getByTestId('prompt-test-button').click();
+      const error = dialog.getByTestId('prompt-test-error');
+      await error.waitFor(LONG);
+      assert.match(await error.innerText(), /recusou o teste.*401 invalid_api_key/s);
+
+      // A good key: the model's answer to the test message.
+      await dialog.locator('input[data-field="apiKey"]').fill(`sk-e2e-good-${stamp}`);
+      await dialog.locator('input[data-field="testMessage"]').fill('Vocês entregam no sábado?');
+      const before = openai.completions.length;
+      await dialog.getByTestId('prompt-test-button').click();
+      const reply = dialog.getByTestId('prompt-test-reply');
+      await reply.getByText('Eco: Vocês entregam no sábado?').waitFor(LONG);
+      assert.equal(openai.completions.length, before + 1);
+      assert.equal(openai.completions.at(-1)!.body.messages[0]!.role, 'system');
+      await reply.scrollIntoViewIfNeeded();
+      await settle(page);
+      await screenshot(page, `prompts-test-${dark ? 'dark' : 'light'}-500`);
+
+      // A model of another server: refused without a base URL, kept with one.
+      await dialog.getByRole('combobox', { name: 'Fila' }).click();
+      await page.getByRole('option', { name: queueName }).click();
+      await dialog.locator('input[data-field="model"]').fill('llama3.1:8b');
+      await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+      await dialog.getByText('Este modelo não é da OpenAI').waitFor(LONG);
+      await dialog.locator('input[data-field="baseUrl"]').fill('https://openrouter.ai/api/v1');
+      await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+      await toast(page, 'Prompt salvo com sucesso.').waitFor(LONG);
+      const { prompts } = await call<{ prompts: { name: string; model: string; baseUrl: string }[] }>(
+        'GET',
+        '/prompt',
+      );
+      assert.deepEqual(
+        prompts.filter((p) => p.name === promptName).map((p) => [p.model, p.baseUrl]),
+        [['llama3.1:8b', 'https://openrouter.ai/api/v1']],
+      );
+    } finally {
+      await page.context().close();
+    }
   }
 });

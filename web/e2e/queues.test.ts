@@ -197,8 +197,11 @@ test('queues: create with a colour, schedules and a two-level option tree; dupli
     const users = await http.get<User[]>('/users/list');
     const att = users.find((u) => u.email === 'atendente@demo.local')!;
     assert.deepEqual(att.queues.map((q) => q.name).sort(), ['Suporte', name].sort());
-    const connections = await http.get<{ id: number; name: string }[]>('/whatsapp');
-    assert.equal(att.whatsappId, connections.find((w) => w.name === 'Simulador')?.id);
+    const connections = await http.get<{ id: number; name: string; queues: { id: number }[] }[]>('/whatsapp');
+    const demoConnection = connections.find((w) => w.name === 'Simulador')!;
+    assert.equal(att.whatsappId, demoConnection.id);
+    // The demo's simulator offers its departments (docs/bot.md): start this step from none.
+    await http.put(`/whatsapp/${demoConnection.id}`, { queueIds: [] });
 
     // The connections dialog: two queues need a greeting; the server's error is shown.
     await page.goto('/connections');
@@ -238,8 +241,8 @@ test('queues: create with a colour, schedules and a two-level option tree; dupli
       after.queues.map((q) => q.name),
       ['Suporte'],
     );
-    // Put the demo connection back as it was (Vendas stays, greeting set).
-    await http.put(`/whatsapp/${connections.find((w) => w.name === 'Simulador')!.id}`, { queueIds: [] });
+    // Put the demo connection back as it was: its departments, its menu.
+    await http.put(`/whatsapp/${demoConnection.id}`, { queueIds: demoConnection.queues.map((q) => q.id) });
   } finally {
     await http?.put('/settings/scheduleType', { value: scheduleType }).catch(() => undefined);
     await page.context().close();

@@ -2,7 +2,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_ADMIN, launch, newPage, PageApi, pageApi, screenshot, signInPage } from './browser.js';
+import {
+  DEMO_ADMIN,
+  launch,
+  newPage,
+  PageApi,
+  pageApi,
+  quietSimulator,
+  screenshot,
+  signInPage,
+} from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -15,14 +24,8 @@ after(async () => {
 const stamp = Date.now().toString(36);
 const suffix = String(Date.now() % 10_000).padStart(4, '0');
 
-async function simulatorOf(http: PageApi) {
-  let list = await http.get<{ id: number; name: string; channel: string }[]>('/whatsapp');
-  if (!list.some((w) => w.channel === 'simulator')) {
-    await http.post('/whatsapp', { name: 'Simulador', channel: 'simulator' });
-    list = await http.get('/whatsapp');
-  }
-  return list.find((w) => w.channel === 'simulator')!;
-}
+/** A simulator connection of the demo company without the demo's menu. */
+const simulatorOf = (http: PageApi) => quietSimulator(http);
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) =>

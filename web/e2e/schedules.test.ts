@@ -7,9 +7,11 @@ import {
   newPage,
   PageApi,
   pageApi,
+  quietSimulator,
   screenshot,
   signInPage,
   writePng,
+  typeDate,
   until,
 } from './browser.js';
 
@@ -27,15 +29,8 @@ interface PhoneMessage {
   mediaType: string | null;
 }
 
-/** The demo company's simulator connection (created when the seed has none). */
-async function simulatorOf(http: PageApi) {
-  let list = await http.get<{ id: number; name: string }[]>('/whatsapp');
-  if (!list.some((w) => w.name === 'Simulador')) {
-    await http.post('/whatsapp', { name: 'Simulador', channel: 'simulator' });
-    list = await http.get<{ id: number; name: string }[]>('/whatsapp');
-  }
-  return list.find((w) => w.name === 'Simulador')!;
-}
+/** A simulator connection of the demo company without the demo's menu. */
+const simulatorOf = (http: PageApi) => quietSimulator(http);
 
 /** A fresh Brazilian mobile number (11 digits; stored with 55). */
 const freshNumber = (prefix: string) => `119${prefix}${String(Date.now()).slice(-6)}`;
@@ -49,7 +44,10 @@ test('schedules: a message scheduled from /schedules?contactId reaches the simul
   try {
     const token = await signInPage(page);
     const http = pageApi(page, token);
-    const simulator = await simulatorOf(http);
+    // A schedule goes out on the company's default connection: the demo's simulator.
+    const simulator = (await http.get<{ id: number; isDefault: boolean }[]>('/whatsapp')).find(
+      (w) => w.isDefault,
+    )!;
     const number = freshNumber('71');
     const contact = await http.post<{ id: number; number: string }>('/contacts', {
       name: `Agenda E2E ${number.slice(-4)}`,
@@ -66,7 +64,13 @@ test('schedules: a message scheduled from /schedules?contactId reaches the simul
       (v) => v.includes('Agenda E2E'),
       'the contact of ?contactId= in the dialog',
     );
-    const defaultAt = Date.parse(await page.getByTestId('schedule-send-at').inputValue());
+    // The field writes the app's dd/mm/yyyy hh:mm (#29.16); read back as a local time.
+    const shown = (await page.getByTestId('schedule-send-at').getByRole('group').innerText()).replace(
+      /\D+/g,
+      ' ',
+    );
+    const [d, mo, y, h, mi] = shown.trim().split(' ').map(Number);
+    const defaultAt = new Date(y!, mo! - 1, d!, h!, mi!).getTime();
     assert.ok(Math.abs(defaultAt - (Date.now() + 3600_000)) < 5 * 60_000, 'one hour from now by default');
     // Too short a text is refused on the form.
     await page.getByTestId('schedule-body').fill('Oi');
@@ -77,7 +81,7 @@ test('schedules: a message scheduled from /schedules?contactId reaches the simul
     let when = new Date(Math.ceil((Date.now() + 10_000) / 60_000) * 60_000);
     if (when.getTime() - Date.now() < 10_000) when = new Date(when.getTime() + 60_000);
     await page.getByTestId('schedule-body').fill(body);
-    await page.getByTestId('schedule-send-at').fill(localInput(when));
+    await typeDate(page, 'schedule-send-at', localInput(when));
     await page.getByTestId('schedule-save').click();
     await dialog.waitFor({ state: 'detached' });
     assert.ok(!page.url().includes('contactId'), 'the query parameter is consumed');

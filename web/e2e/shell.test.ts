@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DATA_DIR, DEMO_ADMIN, launch, newPage, screenshot } from './browser.js';
+import {
+  apiLogin,
+  COMPANY_ADMIN_PASSWORD,
+  createCompany,
+  DATA_DIR,
+  DEMO_ADMIN,
+  launch,
+  newPage,
+  screenshot,
+} from './browser.js';
 
 let browser: Browser;
 before(async () => {
@@ -17,6 +26,7 @@ const stamp = Date.now().toString(36);
 /** The company signed up below; the password-reset test reuses its admin. */
 const signup = {
   company: `E2E Shell ${stamp}`,
+  person: 'Rita Fundadora',
   email: `shell-${stamp}@e2e.local`,
   password: 'Shell@123',
 };
@@ -192,7 +202,7 @@ test('between 600 and 1200 px the menu starts collapsed to icons', async () => {
   await page.context().close();
 });
 
-test('sign up a company and log in with it', async () => {
+test('sign up a company: signed in at once as the person named, on the chosen plan, and welcomed until done', async () => {
   const page = await newPage(browser);
   await page.goto('/signup');
   await page.getByText('Crie sua conta').waitFor();
@@ -208,12 +218,20 @@ test('sign up a company and log in with it', async () => {
   await page.getByText('CPF/CNPJ inválido').waitFor();
 
   await page.locator('input[name="name"]').fill(signup.company);
+  await page.locator('input[name="adminName"]').fill(signup.person);
   await page.locator('input[name="email"]').fill(signup.email);
   await page.locator('input[name="document"]').fill('52998224725');
   assert.equal(await page.locator('input[name="document"]').inputValue(), '529.982.247-25');
   await page.locator('input[name="phone"]').fill('11987654321');
   assert.equal(await page.locator('input[name="phone"]').inputValue(), '(11) 98765-4321');
   await page.locator('input[name="password"]').fill(signup.password);
+  // Another plan than the trial default: it is kept.
+  await page.getByTestId('signup-plan').click();
+  await page.getByRole('option', { name: /Ouro/ }).click();
+  await page.getByTestId('signup-plan').getByText('Ouro').waitFor();
+  await page.setViewportSize({ width: 500, height: 1000 });
+  await settle(page);
+  await screenshot(page, 'signup-narrow');
   const created = page.waitForResponse((r) => r.url().endsWith('/api/companies/cadastro'));
   await page.getByTestId('signup-submit').click();
   const res = await created;
@@ -221,19 +239,44 @@ test('sign up a company and log in with it', async () => {
   const sent = JSON.parse(res.request().postData() ?? '{}') as Record<string, unknown>;
   assert.equal(sent.document, '52998224725');
   assert.equal(sent.phone, '11987654321');
-  assert.equal(sent.planId, 7);
-  await page.waitForURL('**/login');
+  assert.equal(sent.planId, 3);
+  assert.equal(sent.adminName, signup.person);
+  // Signed in at once (no login page), greeted by the person's own name, on the chosen plan.
   await page.getByText('Conta criada!').waitFor();
-
-  await login(page, signup.email, signup.password);
-  assert.match(await page.getByTestId('greeting').innerText(), /E2E Shell/);
-  // The welcome walkthrough greets a new signup once: three steps, then the app.
+  await page.getByTestId('greeting').waitFor();
+  assert.equal(new URL(page.url()).pathname, '/');
+  assert.match(await page.getByTestId('greeting').innerText(), /Olá, Rita/);
+  const me = await page.evaluate(async () => {
+    const token = JSON.parse(localStorage.getItem('token') ?? '""') as string;
+    const res = await fetch('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
+    return (await res.json()) as { name: string; company: { name: string; planId: number } };
+  });
+  assert.equal(me.name, signup.person);
+  assert.equal(me.company.name, signup.company);
+  assert.equal(me.company.planId, 3);
+  // The welcome walkthrough: it stays across a reload (on the step reached) until finished.
   const welcome = page.getByTestId('welcome-walkthrough');
   await welcome.waitFor();
   await page.getByTestId('welcome-next').click();
+  await welcome.getByText('Tudo em um só lugar').waitFor();
+  await settle(page);
+  await screenshot(page, 'welcome-walkthrough-narrow');
+  // The reload comes back to the same step (here in the dark theme).
+  await page.evaluate(() => localStorage.setItem('preferredTheme', 'dark'));
+  await page.reload();
+  await welcome.getByText('Tudo em um só lugar').waitFor();
+  await settle(page);
+  await screenshot(page, 'welcome-walkthrough-narrow-dark');
+  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
   await page.getByTestId('welcome-next').click();
+  // "Começar" opens the first task's screen: connections.
   await page.getByTestId('welcome-start').click();
   await welcome.waitFor({ state: 'detached' });
+  await page.waitForURL('**/connections');
+  await page.reload();
+  await page.getByTestId('greeting').waitFor();
+  assert.equal(await welcome.count(), 0, 'finished: it does not come back');
+  await page.setViewportSize({ width: 1366, height: 800 });
   // A trial company sees the premium button.
   await page.getByTestId('premium-button').click();
   await page.getByText('Recado Premium').waitFor();
@@ -319,17 +362,59 @@ test('reset a password with the code from the mail', async () => {
   await page.getByText('Senha redefinida!').waitFor();
 
   await login(page, signup.email, newPassword);
-  assert.match(await page.getByTestId('greeting').innerText(), /E2E Shell/);
+  assert.match(await page.getByTestId('greeting').innerText(), /Rita Fundadora/);
 
   // The profile dialog edits the user's own name.
   await page.getByTestId('profile-button').click();
   await page.getByTestId('profile-open').click();
   const name = page.locator('input[name="name"]');
-  assert.match(await name.inputValue(), /E2E Shell/);
+  assert.match(await name.inputValue(), /Rita Fundadora/);
   await name.fill('Sofia Shell');
   await settle(page);
   await screenshot(page, 'profile-dialog');
   await page.getByTestId('profile-save').click();
   await page.getByText('Olá, Sofia Shell').waitFor();
+  await page.context().close();
+});
+
+test('signed out by a login on another device: the login page says why (live, and when the tab comes back)', async () => {
+  const email = await createCompany('Outro', 5, `${stamp}x`);
+  for (const [theme, width] of [
+    ['light', 1280],
+    ['dark', 500],
+  ] as const) {
+    const page = await newPage(browser, { width, height: 860 });
+    if (theme === 'dark') {
+      await page.goto('/login');
+      await page.evaluate(() => localStorage.setItem('preferredTheme', 'dark'));
+    }
+    await login(page, email, COMPANY_ADMIN_PASSWORD);
+    // Live: the same user signs in elsewhere while this tab is open.
+    await apiLogin(email, COMPANY_ADMIN_PASSWORD);
+    const reason = page.getByTestId('signed-out-reason');
+    await reason.waitFor({ timeout: 15_000 });
+    assert.equal(
+      await reason.innerText(),
+      'Sua sessão foi encerrada porque você entrou em outro dispositivo.',
+    );
+    await settle(page);
+    await screenshot(page, `login-session-replaced-${theme}`);
+    // Said once: a reload of the login page no longer shows it.
+    await page.reload();
+    await page.locator('input[name="email"]').waitFor();
+    assert.equal(await reason.count(), 0);
+    await page.context().close();
+  }
+
+  // Away meanwhile (no socket to hear it): the next request of the tab answers why.
+  const page = await newPage(browser);
+  await login(page, email, COMPANY_ADMIN_PASSWORD);
+  await page.goto('about:blank');
+  await apiLogin(email, COMPANY_ADMIN_PASSWORD);
+  await page.goto('/contacts');
+  await page
+    .getByTestId('signed-out-reason')
+    .filter({ hasText: 'Sua sessão foi encerrada porque você entrou em outro dispositivo.' })
+    .waitFor({ timeout: 15_000 });
   await page.context().close();
 });

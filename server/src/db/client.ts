@@ -1,3 +1,4 @@
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -42,7 +43,69 @@ export interface DatabaseOptions {
   /** PGlite data directory; absent means in memory (tests). */
   dataDir?: string;
   poolSize?: number;
+  /**
+   * The transaction guard (below): on by default on PGlite, where the mistake freezes the server, and on
+   * PostgreSQL under tests (vitest), where it would only run a query outside its transaction.
+   */
+  transactionGuard?: boolean;
 }
+
+/** What the transaction guard throws: code inside `db.transaction()` used the outer handle. */
+export class OuterHandleInTransactionError extends Error {
+  constructor(what: string) {
+    super(
+      `${what} through the outer database handle inside a transaction: pass the transaction (tx) instead. ` +
+        'On PGlite (one session) the query would wait for the transaction that waits for it, forever.',
+    );
+    this.name = 'OuterHandleInTransactionError';
+  }
+}
+
+/** The guard's error, as thrown or as the cause drizzle wraps a failed query's error around. */
+export const isOuterHandleError = (err: unknown): boolean =>
+  err instanceof OuterHandleInTransactionError ||
+  (err instanceof Error && err.cause instanceof OuterHandleInTransactionError);
+
+/**
+ * The transaction guard (docs/security.md): while `db.transaction(fn)` runs, a query that `fn` (or anything it
+ * awaits) sends through the outer handle — `db.select()…`, `database.raw()`, another `db.transaction()` —
+ * throws OuterHandleInTransactionError at once instead of queueing behind the transaction. The scope follows
+ * the async context of `fn` only: other requests' queries meanwhile wait their turn as usual, and work that
+ * outlives the transaction is free again once it has ended.
+ */
+function transactionGuard(db: Db) {
+  const scope = new AsyncLocalStorage<{ open: boolean }>();
+  const check = (what: string) => {
+    if (scope.getStore()?.open) throw new OuterHandleInTransactionError(what);
+  };
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn, config) => {
+    check('a new transaction');
+    const store = { open: true };
+    return scope
+      .run(store, () => transaction(fn, config))
+      .finally(() => {
+        store.open = false;
+      });
+  }) as Db['transaction'];
+  /** Wraps the driver's query methods (a pg Pool's `query`, PGlite's `query` and `exec`). */
+  const guard = <T extends object>(target: T, methods: (keyof T)[]) => {
+    for (const m of methods) {
+      const original = (target[m] as (...a: unknown[]) => unknown).bind(target);
+      (target as Record<keyof T, unknown>)[m] = (...args: unknown[]) => {
+        try {
+          check('a query');
+        } catch (err) {
+          return Promise.reject(err);
+        }
+        return original(...args);
+      };
+    }
+  };
+  return { guard };
+}
+
+const underTests = () => Boolean(process.env.VITEST) || process.env.NODE_ENV === 'test';
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
@@ -54,6 +117,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // closing) must not take the process down: the pool drops it and the next query opens another.
     pool.on('error', () => undefined);
     const db = drizzle(pool, { schema }) as unknown as Db;
+    if (opts.transactionGuard ?? underTests()) transactionGuard(db).guard(pool, ['query']);
     return {
       db,
       kind: 'postgres',
@@ -91,6 +155,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     : new PGlite({ extensions });
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
+  if (opts.transactionGuard ?? true) transactionGuard(db).guard(client, ['query', 'exec']);
   return {
     db,
     kind: 'pglite',
@@ -101,7 +166,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       return { rows: r.rows };
     },
     listen: async (channel, onNotify) => {
-      const stop = await client.listen(channel, onNotify);
+      // PGlite calls back from inside the query that received the notification — often a transaction's COMMIT,
+      // whose async context the transaction guard reads as "inside the transaction". The callback runs in the
+      // context it was registered in instead, so a listener's own queries are never taken for the transaction's.
+      const stop = await client.listen(channel, AsyncResource.bind(onNotify));
       return async () => {
         await stop().catch(() => undefined);
       };

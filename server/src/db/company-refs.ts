@@ -7,6 +7,7 @@ import {
   contactLists,
   contacts,
   files,
+  flows,
   prompts,
   queueIntegrations,
   queues,
@@ -33,6 +34,7 @@ const REFS = {
   tag: { table: tags, code: 'ERR_NO_TAG_FOUND', status: 404 },
   contactList: { table: contactLists, code: 'ERR_NO_CONTACT_LIST_FOUND', status: 404 },
   file: { table: files, code: 'ERR_NO_FILE_FOUND', status: 404 },
+  flow: { table: flows, code: 'ERR_NO_FLOW_FOUND', status: 404 },
 } satisfies Record<string, { table: Owned; code: ErrorCode; status: number; message?: string }>;
 
 export type CompanyRef = keyof typeof REFS;

@@ -3,7 +3,16 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from './client.js';
-import { companies, plans, queues, userQueues, users, whatsapps } from './schema/index.js';
+import {
+  companies,
+  plans,
+  queueOptions,
+  queues,
+  userQueues,
+  users,
+  whatsappQueues,
+  whatsapps,
+} from './schema/index.js';
 import { hashPassword, verifyPassword } from '../lib/passwords.js';
 
 /** Plan 7 is the signup default (docs/product.md#constants): the free trial plan. */
@@ -121,7 +130,38 @@ export const DEMO = {
   admin: { name: 'Ana Admin', email: 'admin@demo.local', password: 'Demo@1234' },
   attendant: { name: 'Beto Atendente', email: 'atendente@demo.local', password: 'Demo@1234' },
   connection: 'Simulador',
+  greeting: 'Olá! Bem-vindo à Empresa Demo. Escolha um setor:',
 };
+
+/** The demo's departments, in the order its menu offers them (migration 0035 links them for older data dirs). */
+const DEMO_QUEUES = [
+  {
+    name: 'Suporte',
+    color: '#1976D2',
+    orderQueue: 1,
+    greetingMessage: 'Você está no Suporte. Conte o que houve.',
+  },
+  {
+    name: 'Vendas',
+    color: '#2E7D32',
+    orderQueue: 2,
+    greetingMessage: 'Você está em Vendas. Em que podemos ajudar?',
+  },
+  {
+    name: 'Financeiro',
+    color: '#ED6C02',
+    orderQueue: 3,
+    greetingMessage: 'Você está no Financeiro. Escolha o assunto:',
+  },
+];
+const DEMO_FINANCE_OPTIONS = [
+  { option: '1', title: 'Segunda via de boleto', message: 'Certo! Um atendente já envia a sua segunda via.' },
+  {
+    option: '2',
+    title: 'Outro assunto',
+    message: 'Certo! Um atendente do Financeiro já vai falar com você.',
+  },
+];
 
 export interface SeedOptions {
   superuserEmail?: string;
@@ -227,40 +267,42 @@ export async function seed(db: Db, opts: SeedOptions): Promise<{ superuserPasswo
             },
           ])
           .returning({ id: users.id });
-        // Two departments: the attendant works in Suporte, the admin in both (transfers can be tried at once).
-        const [support, sales] = await tx
+        // Three departments offered by the simulator's menu: the attendant works in Suporte, the admin in
+        // all (transfers can be tried at once); Financeiro has a small option tree under its greeting.
+        const [support, sales, finance] = await tx
           .insert(queues)
-          .values([
-            {
-              companyId: c!.id,
-              name: 'Suporte',
-              color: '#1976D2',
-              orderQueue: 1,
-              greetingMessage: 'Você está no Suporte.',
-            },
-            {
-              companyId: c!.id,
-              name: 'Vendas',
-              color: '#2E7D32',
-              orderQueue: 2,
-              greetingMessage: 'Você está em Vendas.',
-            },
-          ])
+          .values(DEMO_QUEUES.map((q) => ({ ...q, companyId: c!.id })))
           .returning({ id: queues.id });
+        await tx.insert(queueOptions).values(
+          DEMO_FINANCE_OPTIONS.map((o) => ({
+            ...o,
+            companyId: c!.id,
+            queueId: finance!.id,
+            parentId: null,
+          })),
+        );
         await tx.insert(userQueues).values([
           { userId: admin!.id, queueId: support!.id },
           { userId: admin!.id, queueId: sales!.id },
+          { userId: admin!.id, queueId: finance!.id },
           { userId: attendant!.id, queueId: support!.id },
         ]);
-        // A simulator connection: a newcomer can hold a conversation with no phone at all.
-        await tx.insert(whatsapps).values({
-          companyId: c!.id,
-          name: DEMO.connection,
-          channel: 'simulator',
-          status: 'OPENING',
-          isDefault: true,
-          greetingMessage: 'Olá! Bem-vindo à Empresa Demo. Em que podemos ajudar?',
-        });
+        // A simulator connection: a newcomer can hold a conversation with no phone at all, and its first
+        // message gets the greeting and the menu of departments (docs/bot.md).
+        const [sim] = await tx
+          .insert(whatsapps)
+          .values({
+            companyId: c!.id,
+            name: DEMO.connection,
+            channel: 'simulator',
+            status: 'OPENING',
+            isDefault: true,
+            greetingMessage: DEMO.greeting,
+          })
+          .returning({ id: whatsapps.id });
+        await tx
+          .insert(whatsappQueues)
+          .values([support, sales, finance].map((q) => ({ whatsappId: sim!.id, queueId: q!.id })));
       }
     }
     return superCreated;

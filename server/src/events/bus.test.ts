@@ -120,4 +120,37 @@ describe('event bus', () => {
     expect(seen).toEqual(['close']);
     await expect(bus.emit('note.added', { text: 'nobody listens' })).resolves.toBeUndefined();
   });
+
+  test('a tap sees every event inside emit, in emit order across keys; idle() waits for its work', async () => {
+    const { log, warned } = quietLog();
+    const bus = eventBus<Map>({ log, keyOf: { 'ticket.changed': (e) => `ticket:${e.id}` } });
+    const seen: string[] = [];
+    const done: string[] = [];
+    const held = gate();
+    bus.tap(({ event, payload }) => {
+      const label = event === 'note.added' ? payload.text : `${payload.id}:${payload.step}`;
+      seen.push(label);
+      if (label === 'boom') throw new Error('tap failed');
+      // Its own follow-up work: idle() waits for it.
+      return held.opened.then(() => void done.push(label));
+    }, 'test-tap');
+    // A listener on one key held: the tap does not wait for it (nor for any listener).
+    const listenerHeld = gate();
+    bus.on('ticket.changed', () => listenerHeld.opened);
+    bus.emit('ticket.changed', { id: 1, step: 'a' });
+    bus.emit('note.added', { text: 'loose' });
+    bus.emit('ticket.changed', { id: 2, step: 'b' });
+    bus.emit('note.added', { text: 'boom' });
+    bus.emit('ticket.changed', { id: 1, step: 'c' });
+    expect(seen).toEqual(['1:a', 'loose', '2:b', 'boom', '1:c']);
+    expect(warned.map((w) => w.m)).toEqual(['event tap failed']);
+    let idle = false;
+    void bus.idle().then(() => (idle = true));
+    await new Promise((r) => setImmediate(r));
+    expect(idle).toBe(false);
+    listenerHeld.open();
+    held.open();
+    await bus.idle();
+    expect(done).toEqual(['1:a', 'loose', '2:b', '1:c']);
+  });
 });

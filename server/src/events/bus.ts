@@ -11,6 +11,9 @@
  */
 export type Listener<P> = (payload: P) => void | Promise<void>;
 
+/** One emitted event, name and payload (what a tap sees). */
+export type Emitted<M> = { [K in keyof M & string]: { event: K; payload: M[K] } }[keyof M & string];
+
 export interface EventBus<M> {
   /** Adds a listener; `name` labels it in the log. Returns a function that removes it. */
   on<K extends keyof M & string>(event: K, listener: Listener<M[K]>, name?: string): () => void;
@@ -23,6 +26,12 @@ export interface EventBus<M> {
   emit<K extends keyof M & string>(event: K, payload: M[K]): Promise<void>;
   /** Resolves when every event emitted so far has been handled by all its listeners (tests, shutdown). */
   idle(): Promise<void>;
+  /**
+   * Sees every event inside `emit` itself, synchronously and in emit order, whatever its order key: for a
+   * consumer that must record the order things happened in across keys (webhooks number their events). It
+   * must only record (no I/O, no throw); a promise it returns (its own follow-up work) is awaited by `idle()`.
+   */
+  tap(observer: (e: Emitted<M>) => void | Promise<void>, name?: string): () => void;
 }
 
 export function eventBus<M>(deps: {
@@ -36,6 +45,12 @@ export function eventBus<M>(deps: {
   const listeners = new Map<keyof M, { fn: Listener<never>; name: string }[]>();
   const chains = new Map<string, Promise<void>>();
   const loose = new Set<Promise<void>>();
+  const taps: { fn: (e: Emitted<M>) => void | Promise<void>; name: string }[] = [];
+
+  function track(run: Promise<void>) {
+    loose.add(run);
+    void run.finally(() => loose.delete(run));
+  }
 
   async function deliver<K extends keyof M & string>(event: K, payload: M[K]) {
     for (const l of [...(listeners.get(event) ?? [])]) {
@@ -59,14 +74,33 @@ export function eventBus<M>(deps: {
       };
     },
 
+    tap(fn, name = 'tap') {
+      const entry = { fn, name };
+      taps.push(entry);
+      return () => {
+        const at = taps.indexOf(entry);
+        if (at >= 0) taps.splice(at, 1);
+      };
+    },
+
     emit(event, payload) {
+      for (const t of taps) {
+        try {
+          const after = t.fn({ event, payload } as Emitted<M>);
+          if (after)
+            track(
+              after.catch((err: unknown) => deps.log.warn({ err, event, tap: t.name }, 'event tap failed')),
+            );
+        } catch (err) {
+          deps.log.warn({ err, event, tap: t.name }, 'event tap failed');
+        }
+      }
       if (!listeners.get(event)?.length) return Promise.resolve();
       const raw = deps.keyOf?.[event]?.(payload);
       if (raw === undefined) {
         // Never inside the emitter's call stack: a microtask later.
         const run = Promise.resolve().then(() => deliver(event, payload));
-        loose.add(run);
-        void run.finally(() => loose.delete(run));
+        track(run);
         return run;
       }
       const key = String(raw);

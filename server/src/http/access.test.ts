@@ -39,7 +39,9 @@ describe('access declared on the route', () => {
     expect((await t.request('GET', '/health')).status).toBe(200);
   });
 
-  test('the table of every route and its access', () => {
+  test('the table of every route and its access', async () => {
+    // DUMP_ACCESS=<file> writes the table as it is, to review a change of routes against EXPECTED.
+    if (process.env.DUMP_ACCESS) (await import('node:fs')).writeFileSync(process.env.DUMP_ACCESS, table());
     expect(table()).toBe(EXPECTED);
   });
 });
@@ -63,6 +65,7 @@ POST   /api/messages/send                               connection
 POST   /api/messages/schedule                           connection
 GET    /api/messages/status/:id                         connection
 POST   /api/contacts/check                              connection
+GET    /api/webhook-media/:id                           public
 POST   /api/webhooks/asaas                              public
 POST   /api/auth/login                                  public
 POST   /api/auth/refresh_token                          public
@@ -108,6 +111,9 @@ PUT    /api/contacts/:id                                user
 DELETE /api/contacts/:id                                admin
 POST   /api/contacts/import                             user
 POST   /api/contacts/upload                             user
+GET    /api/contacts/duplicates                         user
+GET    /api/contacts/:id/merge-preview                  user
+POST   /api/contacts/:id/merge                          user
 GET    /api/queue                                       user
 GET    /api/queue/:id                                   user
 POST   /api/queue                                       admin
@@ -146,12 +152,38 @@ GET    /api/ticket/:id/histories                        user
 POST   /api/ticket-notes                                user
 GET    /api/ticket-notes/list                           user
 DELETE /api/ticket-notes/:id                            user
+GET    /api/tickets/:id/events                          user
 GET    /api/messages/:ticketId                          user
 POST   /api/messages/:ticketId                          user
 DELETE /api/messages/:id                                user
 PUT    /api/messages/:id                                user
 POST   /api/messages/:ticketId/read                     user
 GET    /api/messages/:id/media                          user
+POST   /api/tickets/:id/pin                             user
+DELETE /api/tickets/:id/pin                             user
+PUT    /api/tickets/:id/pin                             user
+POST   /api/messages/forward                            user
+GET    /api/flows                                       user + useFlows
+GET    /api/flows/list                                  user + useFlows
+POST   /api/flows/import                                admin + useFlows
+GET    /api/flows/:id                                   user + useFlows
+POST   /api/flows                                       admin + useFlows
+PUT    /api/flows/:id                                   admin + useFlows
+DELETE /api/flows/:id                                   admin + useFlows
+POST   /api/flows/:id/validate                          user + useFlows
+POST   /api/flows/:id/publish                           admin + useFlows
+GET    /api/flows/:id/versions/:version                 user + useFlows
+GET    /api/flows/:id/export                            user + useFlows
+POST   /api/flows/:id/try                               admin + useFlows
+POST   /api/tickets/:id/flow                            user + useFlows
+POST   /api/flows/convert                               admin + useFlows
+GET    /api/flows/:id/stats                             admin + useFlows
+POST   /api/tickets/:id/handoff                         user
+GET    /api/automation/alerts                           admin
+POST   /api/tickets/:id/snooze                          user
+DELETE /api/tickets/:id/snooze                          user
+POST   /api/tickets/:id/skip                            user
+GET    /api/routing/stats                               supervisor
 GET    /api/contact-lists                               user + useCampaigns
 GET    /api/contact-lists/list                          user + useCampaigns
 GET    /api/contact-lists/:id                           user + useCampaigns
@@ -196,6 +228,16 @@ GET    /api/ticket/kanban                               user + useKanban
 PUT    /api/ticket-tags/:ticketId/:tagId                user
 DELETE /api/ticket-tags/:ticketId/:tagId                user
 DELETE /api/ticket-tags/:ticketId                       user
+GET    /api/closing-reasons                             user
+GET    /api/closing-reasons/:id                         user
+POST   /api/closing-reasons                             admin
+PUT    /api/closing-reasons/:id                         admin
+DELETE /api/closing-reasons/:id                         admin
+GET    /api/custom-fields                               user
+GET    /api/custom-fields/:id                           user
+POST   /api/custom-fields                               admin
+PUT    /api/custom-fields/:id                           admin
+DELETE /api/custom-fields/:id                           admin
 GET    /api/quick-messages                              user
 GET    /api/quick-messages/list                         user
 GET    /api/quick-messages/:id                          user
@@ -205,6 +247,13 @@ DELETE /api/quick-messages/:id                          user
 POST   /api/quick-messages/:id/media-upload             user
 DELETE /api/quick-messages/:id/media-upload             user
 GET    /api/quick-messages/:id/media                    user
+GET    /api/macros                                      user
+GET    /api/macros/list                                 user
+GET    /api/macros/:id                                  user
+POST   /api/macros                                      user
+PUT    /api/macros/:id                                  user
+DELETE /api/macros/:id                                  user
+POST   /api/macros/:id/run                              user
 GET    /api/schedules                                   user + useSchedules
 GET    /api/schedules/connection                        user + useSchedules
 GET    /api/schedules/:id                               user + useSchedules
@@ -218,18 +267,25 @@ GET    /api/queueIntegration                            user + useIntegrations
 GET    /api/queueIntegration/:id                        user + useIntegrations
 POST   /api/queueIntegration                            user + useIntegrations
 POST   /api/queueIntegration/testSession                user + useIntegrations
+GET    /api/queueIntegration/:id/secret                 admin + useIntegrations
+POST   /api/queueIntegration/:id/secret                 admin + useIntegrations
 PUT    /api/queueIntegration/:id                        user + useIntegrations
 DELETE /api/queueIntegration/:id                        user + useIntegrations
 GET    /api/prompt                                      user + useOpenAi
 GET    /api/prompt/:id                                  user + useOpenAi
 POST   /api/prompt                                      admin + useOpenAi
+POST   /api/prompt/test                                 admin + useOpenAi
 PUT    /api/prompt/:id                                  admin + useOpenAi
 DELETE /api/prompt/:id                                  admin + useOpenAi
 GET    /api/dashboard                                   admin
 GET    /api/dashboard/ticketsUsers                      admin
 GET    /api/dashboard/ticketsDay                        admin
+GET    /api/dashboard/closing                           admin
 GET    /api/dashboard/sourceTracking                    admin
 GET    /api/dashboard/export                            admin
+GET    /api/users/me/presence                           user
+PUT    /api/users/me/presence                           user
+GET    /api/live                                        supervisor
 GET    /api/chats                                       user + useInternalChat
 GET    /api/chats/:id                                   user + useInternalChat
 POST   /api/chats                                       user + useInternalChat
@@ -253,6 +309,13 @@ POST   /api/push/subscriptions                          user
 POST   /api/push/subscriptions/status                   user
 POST   /api/push/unsubscribe                            user
 POST   /api/push/test                                   user
+GET    /api/sla-policies                                admin
+GET    /api/sla-policies/:id                            admin
+POST   /api/sla-policies                                admin
+PUT    /api/sla-policies/:id                            admin
+DELETE /api/sla-policies/:id                            admin
+GET    /api/sla-breaches                                user
+GET    /api/dashboard/sla                               admin
 GET    /api/webhooks                                    admin
 GET    /api/webhooks/:id                                admin
 POST   /api/webhooks                                    admin
@@ -266,4 +329,12 @@ GET    /api/invoices/all                                admin
 POST   /api/subscription                                admin
 POST   /api/asaas/subscriptions                         admin
 GET    /api/asaas/subscriptions/link                    admin
+GET    /api/api-tokens                                  user
+POST   /api/api-tokens                                  user
+DELETE /api/api-tokens/:id                              user
+GET    /api/api-tokens/company                          admin
+POST   /api/api-tokens/company                          admin
+DELETE /api/api-tokens/company/:id                      admin
+GET    /api/audit-log                                   admin
+GET    /api/audit-log.csv                               admin
 `.trim();

@@ -10,9 +10,9 @@ import { AppError } from './errors.js';
  * - `'public'`: anyone (login, signup, health, Meta's signed webhook);
  * - `'connection'`: the route checks a connection's API token itself (the external messaging API);
  * - `{ role }`: a signed-in user — `'user'` any profile, `'admin'` an admin (or a super user), `'super'` a
- *   platform super user — and, with `plan`, only in a company whose plan has that flag.
+ *   platform super user, `'supervisor'` an admin or a supervisor (#30.8: the live view) — and, with `plan`, only in a company whose plan has that flag.
  */
-export type Role = 'user' | 'admin' | 'super';
+export type Role = 'user' | 'supervisor' | 'admin' | 'super';
 export type Access = 'public' | 'connection' | { role: Role; plan?: PlanFlag };
 
 declare module 'fastify' {
@@ -27,6 +27,7 @@ export const access = {
   connection: { access: 'connection' },
   user: { access: { role: 'user' } },
   admin: { access: { role: 'admin' } },
+  supervisor: { access: { role: 'supervisor' } },
   super: { access: { role: 'super' } },
   plan: (plan: PlanFlag, role: Role = 'user') => ({ access: { role, plan } }),
 } as const satisfies Record<string, { access: Access } | ((...a: never[]) => { access: Access })>;
@@ -91,6 +92,8 @@ export function installAccess(app: FastifyInstance, db: Db): void {
     if (!t) throw new AppError('ERR_SESSION_EXPIRED', 401, 'Missing token');
     if (rule.role === 'super' && !t.super) throw new AppError('ERR_NO_PERMISSION', 403);
     if (rule.role === 'admin' && t.profile !== 'admin' && !t.super)
+      throw new AppError('ERR_NO_PERMISSION', 403);
+    if (rule.role === 'supervisor' && t.profile !== 'admin' && t.profile !== 'supervisor' && !t.super)
       throw new AppError('ERR_NO_PERMISSION', 403);
     if (rule.plan) {
       const flag = rule.plan;

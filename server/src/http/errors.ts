@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody, ErrorCode } from '@recado/contracts';
+import { ERROR_MESSAGES } from './error-messages.js';
 
 export class AppError extends Error {
   constructor(
@@ -9,7 +10,8 @@ export class AppError extends Error {
     message?: string,
     public readonly extra?: Record<string, unknown>,
   ) {
-    super(message ?? code);
+    // Without a message of its own, the code's sentence (never the code itself).
+    super(message ?? ERROR_MESSAGES[code] ?? code);
   }
 }
 
@@ -19,7 +21,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (err instanceof AppError) {
       const body: ErrorBody & Record<string, unknown> = {
         error: err.code,
-        message: err.message,
+        // A message that only repeats the code (a channel's error passed on) gets the code's sentence.
+        message: err.message && err.message !== err.code ? err.message : ERROR_MESSAGES[err.code],
         ...err.extra,
       };
       return reply.status(err.statusCode).send(body);

@@ -5,6 +5,8 @@ export interface Tenant {
   profile: string;
   super: boolean;
   sessionId: string;
+  /** Set when the caller came with a personal or company API token (`sessionId` is then `pat-{id}`). */
+  apiToken?: { id: number; kind: 'user' | 'company'; scope: 'read' | 'write' | 'admin' };
 }
 
 declare module 'fastify' {

@@ -35,11 +35,11 @@ describe('address classification', () => {
     ['169.254.0.1', true, true],
     ['0.0.0.0', true, false],
     ['0.1.2.3', true, false],
-    ['224.0.0.1', true, false],
-    ['239.255.255.250', true, false],
-    ['240.0.0.1', true, false],
-    ['255.255.255.255', true, false],
-    ['192.0.2.5', true, false],
+    ['224.0.0.1', true, true], // multicast, documentation, reserved: never a service (#28.8)
+    ['239.255.255.250', true, true],
+    ['240.0.0.1', true, true],
+    ['255.255.255.255', true, true],
+    ['192.0.2.5', true, true],
     ['198.18.0.1', true, false],
     ['::1', true, false],
     ['::', true, false],
@@ -47,8 +47,8 @@ describe('address classification', () => {
     ['fd12:3456:789a::1', true, false],
     ['fe80::1', true, true],
     ['fd00:ec2::254', true, true], // AWS metadata over IPv6
-    ['ff02::1', true, false],
-    ['2001:db8::1', true, false],
+    ['ff02::1', true, true],
+    ['2001:db8::1', true, true],
     ['2a03:2880:f12f:83:face:b00c:0:25de', false, false], // a Meta IPv6 address
     ['2606:4700:4700::1111', false, false],
     ['::ffff:127.0.0.1', true, false], // IPv4-mapped
@@ -59,7 +59,8 @@ describe('address classification', () => {
     ['64:ff9b::808:808', false, false], // NAT64 of 8.8.8.8
     ['2002:7f00:1::', true, false], // 6to4 of 127.0.0.1
     ['2002:c0a8:101::1', true, false], // 6to4 of 192.168.1.1
-    ['::127.0.0.1', true, false], // IPv4-compatible
+    ['::127.0.0.1', true, true], // IPv4-compatible (deprecated): refused whole
+    ['::ffff:0:127.0.0.1', true, true], // IPv4-translated: refused whole (#28.8)
   ];
   test.each(table)('%s: refused=%s, refused with ALLOW_PRIVATE_URLS=%s', (ip, refused, alwaysRefused) => {
     expect(blockedAddressReason(ip) !== null).toBe(refused);

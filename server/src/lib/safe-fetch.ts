@@ -16,57 +16,79 @@ import { AppError } from '../http/errors.js';
  *   total time are bounded.
  */
 
-type Range = readonly [network: string, prefix: number, why: string];
+/**
+ * A special-purpose block (IANA's IPv4 and IPv6 Special-Purpose Address Registries, plus the addresses cloud
+ * metadata services answer on) and what ALLOW_PRIVATE_URLS does to it: `private` blocks are where a
+ * self-hosted service may live, so the flag lets them through; `never` blocks stay refused with it (metadata,
+ * documentation, multicast, reserved, protocol anycast and translation prefixes: nothing a tenant's URL may
+ * name). The most specific block decides (169.254.169.254 is `never` inside nothing broader; fd00:ec2::254 is
+ * `never` inside the private fc00::/7). docs/outbound-urls.md has the table.
+ */
+type Range = readonly [network: string, prefix: number, why: string, policy: 'private' | 'never'];
 
-const V4: Range[] = [
-  ['0.0.0.0', 8, 'this network'],
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'carrier-grade NAT'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link-local (cloud metadata)'],
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'IETF protocol assignments'],
-  ['192.0.2.0', 24, 'documentation'],
-  ['192.88.99.0', 24, '6to4 relay'],
-  ['192.168.0.0', 16, 'private'],
-  ['198.18.0.0', 15, 'benchmarking'],
-  ['198.51.100.0', 24, 'documentation'],
-  ['203.0.113.0', 24, 'documentation'],
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'],
+const V4_RANGES: readonly Range[] = [
+  ['0.0.0.0', 8, 'this network', 'private'],
+  ['10.0.0.0', 8, 'private', 'private'],
+  ['100.64.0.0', 10, 'carrier-grade NAT', 'private'],
+  ['100.100.100.200', 32, 'cloud metadata (Alibaba)', 'never'],
+  ['127.0.0.0', 8, 'loopback', 'private'],
+  ['168.63.129.16', 32, 'cloud metadata (Azure host)', 'never'],
+  ['169.254.0.0', 16, 'link-local (cloud metadata)', 'never'],
+  ['172.16.0.0', 12, 'private', 'private'],
+  ['192.0.0.0', 24, 'IETF protocol assignments (cloud metadata at 192.0.0.192)', 'never'],
+  ['192.0.2.0', 24, 'documentation', 'never'],
+  ['192.31.196.0', 24, 'AS112 anycast', 'never'],
+  ['192.52.193.0', 24, 'AMT anycast', 'never'],
+  ['192.88.99.0', 24, '6to4 relay anycast', 'never'],
+  ['192.168.0.0', 16, 'private', 'private'],
+  ['192.175.48.0', 24, 'AS112 direct delegation', 'never'],
+  ['198.18.0.0', 15, 'benchmarking', 'private'],
+  ['198.51.100.0', 24, 'documentation', 'never'],
+  ['203.0.113.0', 24, 'documentation', 'never'],
+  ['224.0.0.0', 4, 'multicast', 'never'],
+  ['240.0.0.0', 4, 'reserved', 'never'],
+  ['255.255.255.255', 32, 'broadcast', 'never'],
 ];
-const V6: Range[] = [
-  ['::', 128, 'unspecified'],
-  ['::1', 128, 'loopback'],
-  ['::', 96, 'IPv4-compatible (deprecated)'],
-  ['64:ff9b:1::', 48, 'local NAT64'],
-  ['100::', 64, 'discard'],
-  ['2001::', 32, 'Teredo'],
-  ['2001:db8::', 32, 'documentation'],
-  ['fc00::', 7, 'unique local (private)'],
-  ['fe80::', 10, 'link-local'],
-  ['fec0::', 10, 'site-local'],
-  ['ff00::', 8, 'multicast'],
-];
-/** Where cloud metadata services answer: refused even when ALLOW_PRIVATE_URLS is on. */
-const METADATA: Range[] = [
-  ['169.254.0.0', 16, 'link-local (cloud metadata)'],
-  ['fe80::', 10, 'link-local'],
-  ['fd00:ec2::', 64, 'cloud metadata'],
+const V6_RANGES: readonly Range[] = [
+  ['::', 128, 'unspecified', 'private'],
+  ['::1', 128, 'loopback', 'private'],
+  ['::', 96, 'IPv4-compatible (deprecated)', 'never'],
+  ['::ffff:0:0:0', 96, 'IPv4-translated', 'never'],
+  ['64:ff9b:1::', 48, 'local NAT64', 'never'],
+  ['100::', 64, 'discard', 'never'],
+  ['100:0:0:1::', 64, 'dummy prefix', 'never'],
+  ['2001::', 23, 'IETF protocol assignments (Teredo, benchmarking, ORCHID, anycast)', 'never'],
+  ['2001:db8::', 32, 'documentation', 'never'],
+  ['2620:4f:8000::', 48, 'AS112 direct delegation', 'never'],
+  ['3fff::', 20, 'documentation', 'never'],
+  ['5f00::', 16, 'segment routing (SRv6 SIDs)', 'never'],
+  ['fc00::', 7, 'unique local (private)', 'private'],
+  ['fd00:ec2::', 64, 'cloud metadata', 'never'],
+  ['fe80::', 10, 'link-local', 'never'],
+  ['fec0::', 10, 'site-local (deprecated, private)', 'private'],
+  ['ff00::', 8, 'multicast', 'never'],
 ];
 
-const blockListOf = (ranges: Range[], family: 'ipv4' | 'ipv6') =>
-  ranges.map(([net, prefix, why]) => {
-    const list = new BlockList();
-    list.addSubnet(net, prefix, family);
-    return { list, why };
-  });
-const V4_LISTS = blockListOf(V4, 'ipv4');
-const V6_LISTS = blockListOf(V6, 'ipv6');
-const META_V4 = blockListOf(METADATA.slice(0, 1), 'ipv4');
-const META_V6 = blockListOf(METADATA.slice(1), 'ipv6');
+/** Each family's blocks, most specific first: the first that holds an address decides. */
+const listsOf = (ranges: readonly Range[], family: 'ipv4' | 'ipv6') =>
+  [...ranges]
+    .sort((a, b) => b[1] - a[1])
+    .map(([net, prefix, why, policy]) => {
+      const list = new BlockList();
+      list.addSubnet(net, prefix, family);
+      return { list, why, policy };
+    });
+const V4_LISTS = listsOf(V4_RANGES, 'ipv4');
+const V6_LISTS = listsOf(V6_RANGES, 'ipv6');
+/** IPv6 global unicast: anything outside it that no block above names is refused too (never allocated). */
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6');
 
-/** The IPv4 address carried inside an IPv6 one (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16). */
+/**
+ * The IPv4 address an IPv6 one stands for, where connecting to it reaches that IPv4 host: mapped
+ * ::ffff:a.b.c.d (::ffff:0:0/96), NAT64 64:ff9b::/96 and 6to4 2002::/16 — judged by that IPv4 address.
+ * (IPv4-translated ::ffff:0:a.b.c.d, IPv4-compatible ::a.b.c.d and Teredo are refused whole above.)
+ */
 function embeddedV4(ip6: string): string | undefined {
   const words = expandV6(ip6);
   if (!words) return undefined;
@@ -100,9 +122,11 @@ function expandV6(ip: string): number[] | undefined {
 
 /**
  * Why an IP address must not be reached from the server, or null when it is an ordinary public address.
- * With `allowPrivate` (ALLOW_PRIVATE_URLS) only the cloud metadata ranges are still refused.
+ * With `allowPrivate` (ALLOW_PRIVATE_URLS) only the `private` blocks pass; the `never` ones stay refused.
+ * A zone id (`fe80::1%eth0`, as a resolver may answer) does not change the verdict.
  */
-export function blockedAddressReason(ip: string, opts: { allowPrivate?: boolean } = {}): string | null {
+export function blockedAddressReason(raw: string, opts: { allowPrivate?: boolean } = {}): string | null {
+  const ip = raw.split('%')[0]!;
   const family = isIP(ip);
   if (family === 0) return 'not an IP address';
   if (family === 6) {
@@ -112,9 +136,11 @@ export function blockedAddressReason(ip: string, opts: { allowPrivate?: boolean 
       return why ? `${why}, inside IPv6` : null;
     }
   }
-  const lists = opts.allowPrivate ? (family === 4 ? META_V4 : META_V6) : family === 4 ? V4_LISTS : V6_LISTS;
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  return lists.find((l) => l.list.check(ip, type))?.why ?? null;
+  const hit = (family === 4 ? V4_LISTS : V6_LISTS).find((l) => l.list.check(ip, type));
+  if (hit) return opts.allowPrivate && hit.policy === 'private' ? null : hit.why;
+  if (family === 6 && !GLOBAL_UNICAST.check(ip, 'ipv6')) return 'reserved (not global unicast)';
+  return null;
 }
 
 /** A URL the server may not call (refused before a byte is sent). */

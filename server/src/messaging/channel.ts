@@ -130,6 +130,8 @@ export interface SendResult {
 
 export interface OutboundOptions {
   quotedProviderId?: string;
+  /** #32.9 Marked as forwarded ("Encaminhada") where the channel supports it (Baileys' contextInfo). */
+  forwarded?: boolean;
   /**
    * The provider id to send under, chosen by the caller (campaign sends): sending again with the same id is
    * a no-op where the channel supports it (simulator, Baileys), so a resend after a crash never duplicates.
@@ -143,6 +145,26 @@ export interface TemplateSend {
   language: { code: string };
   components?: { type: 'header' | 'body'; parameters: Record<string, unknown>[] }[];
 }
+
+/**
+ * An interactive message (WhatsApp Cloud API): Graph's `interactive` object, reply buttons (at most 3, titles
+ * of at most 20 characters) or a list (at most 10 rows, titles of at most 24). Replies come back as
+ * `interactive.button_reply` / `list_reply` with the chosen id (the inbound message's `data.reply.id`).
+ */
+export type InteractiveSend =
+  | {
+      type: 'button';
+      body: { text: string };
+      action: { buttons: { type: 'reply'; reply: { id: string; title: string } }[] };
+    }
+  | {
+      type: 'list';
+      body: { text: string };
+      action: {
+        button: string;
+        sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[];
+      };
+    };
 
 export interface Channel {
   readonly kind: ChannelKind;
@@ -169,6 +191,8 @@ export interface Channel {
   editMessage?(to: string, providerId: string, body: string): Promise<void>;
   /** WhatsApp Cloud API only: an approved message template (Graph's `template` object, docs/cloud-api.md). */
   sendTemplate?(to: string, template: TemplateSend): Promise<SendResult>;
+  /** WhatsApp Cloud API only: reply buttons or a list. Channels without it get the message's text. */
+  sendInteractive?(to: string, interactive: InteractiveSend, opts?: OutboundOptions): Promise<SendResult>;
   /** Whether the number has WhatsApp, and the address to reach it. */
   checkNumber(number: string): Promise<{ exists: boolean; replyTo?: string; number?: string }>;
   profilePicture(replyTo: string): Promise<string | null>;

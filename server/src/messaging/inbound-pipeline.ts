@@ -372,6 +372,10 @@ export function inboundPipeline(deps: {
         email: c.email,
         profilePicUrl: c.profilePicUrl,
         isGroup: c.isGroup,
+        // The owner decides who hears the ticket when the company shows attendants only their own contacts.
+        ownerId: c.ownerId,
+        // The same contact view GET /tickets/{id} answers (#32.7 custom fields included).
+        customFields: c.customFields ?? {},
       };
       stored.set(r.i, {
         contact,

@@ -75,30 +75,41 @@ export function outboundSender(deps: OutboundSenderDeps) {
   const me = () => deps.sessions()?.processId ?? '';
 
   /** Hands a claimed row to the channel and records the outcome; the row is gone afterwards either way. */
-  async function sendClaimed(row: ClaimedRow, channel: Channel | undefined): Promise<OutboundOutcome> {
+  async function sendClaimed(
+    row: ClaimedRow,
+    channel: Channel | undefined,
+    announce = true,
+  ): Promise<
+    OutboundOutcome & {
+      message?: Pick<typeof messages.$inferSelect, 'ack' | 'providerId' | 'updatedAt' | 'data'>;
+    }
+  > {
     let outcome: OutboundOutcome;
     try {
       if (!channel) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not running');
       const { job } = row;
       const opts = {
         quotedProviderId: job.quotedProviderId,
+        ...(job.forwarded ? { forwarded: true } : {}),
         ...(channel.chosenIds ? { providerId: outboxProviderId(row.whatsapp_id, row.message_id) } : {}),
       };
       const sent = job.template
         ? await sendTemplate(channel, job.to, job.template)
-        : job.file
-          ? await channel.sendMedia(
-              job.to,
-              {
-                data: await deps.media.read(job.file.path),
-                mimetype: job.file.mimetype,
-                filename: job.file.filename,
-                asVoice: job.file.asVoice,
-                caption: job.body || undefined,
-              },
-              opts,
-            )
-          : await channel.sendText(job.to, job.body, opts);
+        : job.interactive && channel.sendInteractive && !job.file
+          ? await channel.sendInteractive(job.to, job.interactive, opts)
+          : job.file
+            ? await channel.sendMedia(
+                job.to,
+                {
+                  data: await deps.media.read(job.file.path),
+                  mimetype: job.file.mimetype,
+                  filename: job.file.filename,
+                  asVoice: job.file.asVoice,
+                  caption: job.body || undefined,
+                },
+                opts,
+              )
+            : await channel.sendText(job.to, job.body, opts);
       outcome = { ok: true, providerId: sent.providerId };
     } catch (err) {
       outcome = {
@@ -107,32 +118,43 @@ export function outboundSender(deps: OutboundSenderDeps) {
         reason: err instanceof Error ? err.message : String(err),
       };
     }
-    await record(row.id, row.message_id, outcome);
-    return outcome;
+    const message = await record(row.id, row.message_id, outcome, announce);
+    return { ...outcome, message };
   }
 
-  async function record(queueId: number, messageId: number, outcome: OutboundOutcome) {
-    await db.transaction(async (tx) => {
-      await tx
-        .update(messages)
-        .set(
-          outcome.ok
-            ? {
-                providerId: outcome.providerId,
-                ack: sql`greatest(${messages.ack}, 1)`,
-                updatedAt: new Date(),
-              }
-            : {
-                data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify({ error: outcome.reason })}::jsonb`,
-                updatedAt: new Date(),
-              },
-        )
-        .where(eq(messages.id, messageId));
-      await tx.delete(outboundQueue).where(eq(outboundQueue.id, queueId));
-    });
-    await deps
-      .onDone(messageId, outcome)
-      .catch((err) => log.warn({ err, messageId }, 'outbound event failed'));
+  /**
+   * Stores the outcome on the message and removes the outbox row, in one statement (atomic without a
+   * transaction); answers what changed on the message. `announce`: onDone tells the browsers.
+   */
+  async function record(queueId: number, messageId: number, outcome: OutboundOutcome, announce = true) {
+    const set = outcome.ok
+      ? sql`provider_id = ${outcome.providerId}, ack = greatest(ack, 1), updated_at = ${new Date()}`
+      : sql`data = coalesce(data, '{}'::jsonb) || ${JSON.stringify({ error: outcome.reason })}::jsonb,
+          updated_at = ${new Date()}`;
+    const [m] = await executeRows<{
+      ack: number;
+      providerId: string;
+      updatedAt: Date | string;
+      data: Record<string, unknown> | null;
+    }>(
+      db,
+      sql`with gone as (delete from ${outboundQueue} where id = ${queueId})
+        update ${messages} set ${set} where id = ${messageId}
+        returning ack, provider_id as "providerId", updated_at as "updatedAt", data`,
+    );
+    const message = m && {
+      ack: Number(m.ack),
+      providerId: m.providerId,
+      updatedAt: new Date(m.updatedAt),
+      data: (typeof m.data === 'string'
+        ? JSON.parse(m.data)
+        : m.data) as (typeof messages.$inferSelect)['data'],
+    };
+    if (announce)
+      await deps
+        .onDone(messageId, outcome)
+        .catch((err) => log.warn({ err, messageId }, 'outbound event failed'));
+    return message;
   }
 
   /**
@@ -260,11 +282,15 @@ export function outboundSender(deps: OutboundSenderDeps) {
       return q!.id;
     },
 
-    /** Sends a row `enqueue` stored claimed by this process. */
+    /**
+     * Sends a row `enqueue` stored claimed by this process. The caller announces the outcome (onDone is not
+     * called): the answer carries the message as the outcome left it.
+     */
     async sendNow(queueId: number, row: { messageId: number; whatsappId: number; job: OutboundJob }) {
       return sendClaimed(
         { id: queueId, message_id: row.messageId, whatsapp_id: row.whatsappId, job: row.job },
         deps.sessions()?.get(row.whatsappId),
+        false,
       );
     },
 

@@ -20,6 +20,16 @@ describe('initialRooms', () => {
     expect(initialRooms(tenant({ profile: 'supervisor' }))).not.toContain('company-3-admins');
   });
 
+  test('admins, supervisors and super users hear presence (#30.2); plain users do not', () => {
+    for (const t of [
+      tenant({ profile: 'admin' }),
+      tenant({ profile: 'supervisor' }),
+      tenant({ super: true }),
+    ])
+      expect(initialRooms(t)).toContain('company-3-supervisors');
+    expect(initialRooms(tenant())).not.toContain('company-3-supervisors');
+  });
+
   test('an admin also joins the admins room of its own company only', () => {
     const list = initialRooms(tenant({ profile: 'admin' }));
     expect(list).toContain('company-3-admins');
@@ -34,6 +44,16 @@ describe('initialRooms', () => {
 
 describe('resolveJoin', () => {
   const none: RoomGuards = {};
+
+  test("'live' is the company's live view room for admins and supervisors only (#30.8)", async () => {
+    expect(await resolveJoin(tenant({ profile: 'supervisor' }), 'live', none)).toBe('company-3-live');
+    expect(await resolveJoin(tenant({ profile: 'admin', companyId: 4 }), 'live', none)).toBe(
+      'company-4-live',
+    );
+    expect(await resolveJoin(tenant(), 'live', none)).toBeNull();
+    // The client never names a company: another company's room is not a thing it can ask for.
+    expect(await resolveJoin(tenant({ profile: 'supervisor' }), 'company-4-live', none)).toBeNull();
+  });
 
   const viewer = async (t: Tenant) => ({
     userId: t.userId,

@@ -1,4 +1,5 @@
 import {
+  flowTryRoom,
   rooms,
   statusScope,
   ticketRooms,
@@ -23,6 +24,8 @@ export interface RoomGuards {
    * with `number` null, every conversation of the connection (managers: the simulator page's list).
    */
   simulator?: (t: Tenant, whatsappId: number, number: string | null) => Promise<boolean>;
+  /** Whether the caller may follow a flow's try runs (docs/flows.md#try-it): an admin of its company. */
+  flowTry?: (t: Tenant, flowId: number) => Promise<boolean>;
 }
 
 /** A join that stands for a set of rooms: a new join of the same scope replaces the socket's old set. */
@@ -62,10 +65,24 @@ export function ticketEventRooms(
   return [...set];
 }
 
+/**
+ * Where a schedule's events go (docs/visibility.md): a schedule on a ticket, to the 'schedules' rooms of the
+ * keys that cover that ticket (those who may see it and joined 'schedules'); one without a ticket, to the
+ * whole company, like its contact.
+ */
+export const scheduleEventRooms = (companyId: number, ticket: VisibilityTicket | null): string[] =>
+  ticket ? ticketRooms(companyId, 'schedules', ticket) : [rooms.company(companyId)];
+
+/** #30.8 Who may see everyone's presence and join the live view's room: admins, supervisors, super users. */
+export const mayWatchLive = (t: Pick<Tenant, 'profile' | 'super'>): boolean =>
+  t.profile === 'admin' || t.profile === 'supervisor' || t.super;
+
 /** The rooms a socket is put in at connection, decided from its token alone. */
 export function initialRooms(t: Tenant): string[] {
   const list = [rooms.company(t.companyId), rooms.user(t.companyId, t.userId), rooms.session(t.sessionId)];
   if (t.profile === 'admin') list.push(rooms.admins(t.companyId));
+  // #30.2 Presence changes reach the company's admins and supervisors.
+  if (mayWatchLive(t)) list.push(rooms.supervisors(t.companyId));
   if (t.super) list.push(rooms.platform());
   return list;
 }
@@ -85,11 +102,17 @@ export async function resolveJoin(
   // Status lists and notifications carry whole tickets and messages: each socket joins only the rooms of
   // the tickets its user may see (one room for managers, one per queue/assignment/setting otherwise).
   const scope: VisibilityScope | null =
-    asked === 'notification' ? 'notification' : TICKET_STATUSES.has(asked) ? statusScope(asked) : null;
+    asked === 'notification' || asked === 'schedules'
+      ? asked
+      : TICKET_STATUSES.has(asked)
+        ? statusScope(asked)
+        : null;
   if (scope) {
     if (!guards.viewer) return null;
     return { scope, rooms: viewerRooms(t.companyId, scope, await guards.viewer(t)) };
   }
+  // #30.8 The live view's pushes: the company's own room, for admins and supervisors only.
+  if (asked === 'live') return mayWatchLive(t) ? rooms.live(t.companyId) : null;
   const sim = /^simulator-(\d{1,10})(?:-(\d{6,20}))?$/.exec(asked);
   if (sim && guards.simulator) {
     const id = Number(sim[1]);
@@ -104,6 +127,12 @@ export async function resolveJoin(
     const id = Number(ticket[1]);
     if (!isDbId(id)) return null;
     return (await guards.ticket(t, id)) ? rooms.ticket(t.companyId, id) : null;
+  }
+  const flowTry = /^flow-try-(\d{1,10})$/.exec(asked);
+  if (flowTry && guards.flowTry) {
+    const id = Number(flowTry[1]);
+    if (!isDbId(id)) return null;
+    return (await guards.flowTry(t, id)) ? flowTryRoom(t.companyId, id) : null;
   }
   const chat = /^chat-(\d{1,10})$/.exec(asked);
   if (chat && guards.chat) {

@@ -1,8 +1,9 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import { CLIENT_EVENTS, isScopeRoom, rooms } from '@recado/contracts';
+import { CLIENT_EVENTS, FLOW_TRY_CLIENT_EVENTS, isScopeRoom, rooms } from '@recado/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tenant } from '../http/tenant.js';
+import { AppError } from '../http/errors.js';
 import { coalesceWrites, type EngineConn } from './coalesce-writes.js';
 import { initialRooms, resolveJoin, type RoomGuards } from './room-policy.js';
 
@@ -11,6 +12,16 @@ export interface SocketServerDeps {
   log: FastifyBaseLogger;
   authenticate: (token: string) => Promise<Tenant | 'expired' | null>;
   onPresence?: (t: Tenant, online: boolean) => Promise<void>;
+  /**
+   * #30.2 Presence (modules/presence): every socket's opening and closing in this process, and the browser's
+   * reports of idleness and activity.
+   */
+  presence?: {
+    socketOpened(t: Tenant): Promise<void>;
+    socketClosed(t: Tenant): Promise<void>;
+    idle(t: Tenant): Promise<void>;
+    active(t: Tenant): Promise<void>;
+  };
   guards: RoomGuards;
   redisUrl?: string;
   /** Without Redis: PostgreSQL carries browser events between processes (LISTEN/NOTIFY). */
@@ -72,15 +83,21 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
   io.use(async (socket, next) => {
     const raw = socket.handshake.auth?.token ?? socket.handshake.query?.token;
     const token = typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '') : '';
-    const result = token ? await deps.authenticate(token).catch(() => null) : null;
+    // A session ended by a login elsewhere answers ERR_SESSION_REPLACED: the browser says why it signed out.
+    let refused: string | undefined;
+    const result = token
+      ? await deps.authenticate(token).catch((e: unknown) => {
+          if (e instanceof AppError && e.code === 'ERR_SESSION_REPLACED') refused = e.code;
+          return null;
+        })
+      : null;
     if (result && result !== 'expired') {
       socket.data.tenant = result;
       return next();
     }
-    const err = new Error(result === 'expired' ? 'ERR_SESSION_EXPIRED' : 'ERR_INVALID_TOKEN') as Error & {
-      data?: unknown;
-    };
-    err.data = { code: result === 'expired' ? 'ERR_SESSION_EXPIRED' : 'ERR_INVALID_TOKEN' };
+    const code = refused ?? (result === 'expired' ? 'ERR_SESSION_EXPIRED' : 'ERR_INVALID_TOKEN');
+    const err = new Error(code) as Error & { data?: unknown };
+    err.data = { code };
     next(err);
   });
 
@@ -88,6 +105,13 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
     const tenant = socket.data.tenant as Tenant;
     void socket.join(initialRooms(tenant));
     void deps.onPresence?.(tenant, true).catch((err) => deps.log.warn({ err }, 'presence update failed'));
+    const presence = deps.presence;
+    const presenceFailed = (err: unknown) => deps.log.warn({ err }, 'presence change failed');
+    if (presence) {
+      void presence.socketOpened(tenant).catch(presenceFailed);
+      socket.on(CLIENT_EVENTS.presenceIdle, () => void presence.idle(tenant).catch(presenceFailed));
+      socket.on(CLIENT_EVENTS.presenceActive, () => void presence.active(tenant).catch(presenceFailed));
+    }
 
     const join = async (request: unknown, ack?: unknown) => {
       const room = await resolveJoin(tenant, request, deps.guards).catch(() => null);
@@ -112,6 +136,14 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
     socket.on(CLIENT_EVENTS.leave, leave);
     socket.on(CLIENT_EVENTS.joinChatBox, (id: unknown, ack?: unknown) => join(`ticket-${String(id)}`, ack));
     socket.on(CLIENT_EVENTS.leaveChatBox, (id: unknown, ack?: unknown) => leave(`ticket-${String(id)}`, ack));
+    // Flows' try-it panel (docs/flows.md#try-it): `{ flowId }`, authorised by the flows module's guard.
+    const flowTryId = (p: unknown) => String((p as { flowId?: unknown } | null)?.flowId ?? '');
+    socket.on(FLOW_TRY_CLIENT_EVENTS.join, (p: unknown, ack?: unknown) =>
+      join(`flow-try-${flowTryId(p)}`, ack),
+    );
+    socket.on(FLOW_TRY_CLIENT_EVENTS.leave, (p: unknown, ack?: unknown) =>
+      leave(`flow-try-${flowTryId(p)}`, ack),
+    );
     socket.on(CLIENT_EVENTS.joinTickets, join);
     socket.on(CLIENT_EVENTS.leaveTickets, leave);
     socket.on(CLIENT_EVENTS.joinNotification, (ack?: unknown) => join('notification', ack));
@@ -124,6 +156,7 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
       void deps.onPresence?.(tenant, true).catch(() => undefined);
     });
     socket.on('disconnect', async () => {
+      if (presence) void presence.socketClosed(tenant).catch(presenceFailed);
       const left = await io
         .in(rooms.user(tenant.companyId, tenant.userId))
         .fetchSockets()

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import {
   useInfiniteQuery,
   useMutation,
@@ -18,6 +19,7 @@ import {
 import { api, request } from './client.js';
 import { defineResource } from './resource.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
+import { getSocket } from '../realtime/socket.js';
 
 export const chatKeys = {
   all: ['chats'] as const,
@@ -99,6 +101,17 @@ export function useChatMessages(chatId: number | undefined) {
  */
 export function useChatsRealtime(enabled = true) {
   const client = useQueryClient();
+  // Events reach this user's room only while the socket is connected: each connection (the first one too,
+  // which may come after the page's first reads) reads the lists and open conversations again.
+  useEffect(() => {
+    if (!enabled) return;
+    const socket = getSocket();
+    const onConnect = () => void client.invalidateQueries({ queryKey: chatKeys.all });
+    socket.on('connect', onConnect);
+    return () => {
+      socket.off('connect', onConnect);
+    };
+  }, [enabled, client]);
   useCompanyEvent(
     'chat',
     (e) => {
@@ -111,7 +124,13 @@ export function useChatsRealtime(enabled = true) {
         for (const ref of [e.chat.uuid, String(e.chat.id)])
           if (client.getQueryData(chatKeys.one(ref))) client.setQueryData(chatKeys.one(ref), e.chat);
       }
-      if (e.action === 'new-message')
+      // A conversation still being read when its message arrives is read again (the answer may predate it).
+      if (
+        e.action === 'new-message' &&
+        client.getQueryState(chatKeys.messages(e.chat.id))?.status === 'pending'
+      )
+        void client.invalidateQueries({ queryKey: chatKeys.messages(e.chat.id) });
+      else if (e.action === 'new-message')
         client.setQueryData<MessagePages>(chatKeys.messages(e.chat.id), (data) => {
           if (!data?.pages.length) return data;
           if (data.pages.some((p) => p.records.some((m) => m.id === e.newMessage.id))) return data;

@@ -48,13 +48,33 @@ export function clearSession() {
   localStorage.removeItem(USER_ID_KEY);
 }
 
+/**
+ * Why this tab was signed out, when the server said (docs/security.md: a login elsewhere ends this session):
+ * kept in the tab's session storage across the reload, and shown once by the login page.
+ */
+const SIGNED_OUT_REASON_KEY = 'signedOutReason';
+const EXPLAINED_SIGN_OUTS = new Set(['ERR_SESSION_REPLACED']);
+/** Noted once per page load: the other requests failing after it must not bring it back once it was shown. */
+let noted = false;
+export function noteSignedOut(code: string | undefined) {
+  if (noted || !code || !EXPLAINED_SIGN_OUTS.has(code)) return;
+  noted = true;
+  sessionStorage.setItem(SIGNED_OUT_REASON_KEY, code);
+}
+export const signedOutReason = () => sessionStorage.getItem(SIGNED_OUT_REASON_KEY);
+export const forgetSignedOutReason = () => sessionStorage.removeItem(SIGNED_OUT_REASON_KEY);
+
 let refreshing: Promise<string> | null = null;
 
 /** One refresh at a time; every caller waiting on a 403 shares it. */
 export function refreshToken(): Promise<string> {
   refreshing ??= fetch('/api/auth/refresh_token', { method: 'POST', credentials: 'include' })
     .then(async (res) => {
-      if (!res.ok) throw new ApiError(res.status, 'ERR_SESSION_EXPIRED', 'refresh failed');
+      if (!res.ok) {
+        const body = (await res.json().catch(() => ({}))) as Partial<ErrorBody>;
+        const code = body.error === 'ERR_SESSION_REPLACED' ? body.error : 'ERR_SESSION_EXPIRED';
+        throw new ApiError(res.status, code, 'refresh failed');
+      }
       const body = (await res.json()) as AuthAnswer;
       setToken(body.token);
       return body.token;
@@ -65,7 +85,9 @@ export function refreshToken(): Promise<string> {
   return refreshing;
 }
 
-function forceLogout() {
+/** Signs this tab out (the session is gone), remembering why when the server said. */
+export function forceLogout(code?: string) {
+  noteSignedOut(code);
   clearSession();
   logoutListeners.forEach((fn) => fn());
 }
@@ -113,9 +135,10 @@ export async function request<T>(
     if ((body as ErrorBody).error === 'ERR_SESSION_EXPIRED') {
       try {
         await refreshToken();
-      } catch {
-        forceLogout();
-        throw new ApiError(401, 'ERR_SESSION_EXPIRED', 'session expired');
+      } catch (err) {
+        const code = err instanceof ApiError ? err.code : 'ERR_SESSION_EXPIRED';
+        forceLogout(code);
+        throw new ApiError(401, code, 'session expired');
       }
       return request<T>(method, path, opts, true);
     }
@@ -129,7 +152,7 @@ export async function request<T>(
       !opts.anonymous &&
       (res.status === 401 || (res.status === 403 && retried && body.error === 'ERR_SESSION_EXPIRED'))
     )
-      forceLogout();
+      forceLogout(body.error);
     throw new ApiError(
       res.status,
       body.error ?? 'ERR_INTERNAL_SERVER_ERROR',

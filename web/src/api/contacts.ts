@@ -19,7 +19,7 @@ import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
 export const contactKeys = {
   all: ['contacts'] as const,
   lists: () => ['contacts', 'list'] as const,
-  list: (search: string) => ['contacts', 'list', search] as const,
+  list: (search: string, fields = '') => ['contacts', 'list', search, fields] as const,
   detail: (id: number) => ['contacts', 'detail', id] as const,
 };
 
@@ -35,6 +35,12 @@ const byName = (a: ContactView, b: ContactView) =>
 
 /** Whether a contact belongs in the list cached under `['contacts', 'list', search]`. */
 const matchesSearch = (key: QueryKey, c: ContactView) => {
+  // #32.7 A list filtered by custom fields (key[3], the filter's JSON) holds only contacts with those values.
+  if (key[3]) {
+    const wanted = JSON.parse(String(key[3])) as Record<string, unknown>;
+    if (Object.entries(wanted).some(([k, v]) => String(c.customFields?.[k] ?? '') !== String(v)))
+      return false;
+  }
   const search = String(key[2] ?? '');
   if (!search) return true;
   const digits = onlyDigits(search);
@@ -53,24 +59,42 @@ export function dropContactFromLists(client: QueryClient, contactId: number) {
   removeListItem(client, contactKeys.lists(), contactId);
 }
 
-/** GET /contacts?searchParam&pageNumber, paged while hasMore. */
-export function useContactsList(search: string) {
+/** The list's custom-field filter as the query sends it (#32.7): JSON, or '' for none. */
+export const customFieldsParam = (filter?: Record<string, unknown> | null) =>
+  filter && Object.keys(filter).length ? JSON.stringify(filter) : '';
+
+/** GET /contacts?searchParam&pageNumber(&customFields), paged while hasMore. */
+export function useContactsList(search: string, filter?: Record<string, unknown> | null) {
   const searchParam = effectiveSearch(search);
+  const customFields = customFieldsParam(filter);
   return useInfiniteList<ContactView>({
-    queryKey: contactKeys.list(searchParam),
+    queryKey: contactKeys.list(searchParam, customFields),
     fetchPage: async (pageNumber) => {
-      const r = await api.get<ContactPage>('/contacts', { searchParam, pageNumber });
+      const r = await api.get<ContactPage>('/contacts', {
+        searchParam,
+        pageNumber,
+        ...(customFields ? { customFields } : {}),
+      });
       return { items: r.contacts, hasMore: r.hasMore };
     },
   });
 }
 
 /** Every contact matching the search, page after page (the CSV export). */
-export async function fetchAllContacts(search: string, onProgress?: (loaded: number) => void) {
+export async function fetchAllContacts(
+  search: string,
+  onProgress?: (loaded: number) => void,
+  filter?: Record<string, unknown> | null,
+) {
   const searchParam = effectiveSearch(search);
+  const customFields = customFieldsParam(filter);
   const out: ContactView[] = [];
   for (let pageNumber = 1; ; pageNumber++) {
-    const r = await api.get<ContactPage>('/contacts', { searchParam, pageNumber });
+    const r = await api.get<ContactPage>('/contacts', {
+      searchParam,
+      pageNumber,
+      ...(customFields ? { customFields } : {}),
+    });
     out.push(...r.contacts);
     onProgress?.(out.length);
     if (!r.hasMore || r.contacts.length === 0) return out;

@@ -1,5 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { DashboardCounters, SourceTrackingList, TicketsPerDay, TicketsPerUser } from '@recado/contracts';
+import type {
+  ClosingStats,
+  DashboardCounters,
+  SourceTrackingList,
+  TicketsPerDay,
+  TicketsPerUser,
+} from '@recado/contracts';
 import { api } from './client.js';
 
 /** What the dashboard asks for: a period of days (filter type 2) or a date range (type 1). */
@@ -63,6 +69,9 @@ export const useTicketsPerDay = (r: DashboardRange | null) =>
   useRangeQuery<TicketsPerDay[]>('ticketsDay', '/dashboard/ticketsDay', r);
 export const useSourceTracking = (r: DashboardRange | null) =>
   useRangeQuery<SourceTrackingList>('sourceTracking', '/dashboard/sourceTracking', r);
+/** #32.3 GET /dashboard/closing: the period's closed tickets by reason and by attendant. */
+export const useClosingStats = (r: DashboardRange | null) =>
+  useRangeQuery<ClosingStats>('closing', '/dashboard/closing', r);
 
 /** GET /dashboard/export: the period's tickets as CSV, saved by the browser. */
 export async function downloadDashboardCsv(range: DashboardRange) {

@@ -5,6 +5,7 @@ import {
   type QueueIntegration,
   type QueueIntegrationInput,
   type QueueIntegrationTestSession,
+  type WebhookSecret,
 } from '@recado/contracts';
 import { api, request } from './client.js';
 import { defineResource } from './resource.js';
@@ -72,3 +73,7 @@ export function useTestDialogflowSession() {
       api.post<{ message: string }>('/queueIntegration/testSession', input),
   });
 }
+
+/** The n8n / webhook integration's signing secret (admins): GET shows it, POST replaces it. */
+export const revealHookSecret = (id: number) => api.get<WebhookSecret>(`/queueIntegration/${id}/secret`);
+export const regenerateHookSecret = (id: number) => api.post<WebhookSecret>(`/queueIntegration/${id}/secret`);

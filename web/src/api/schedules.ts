@@ -1,7 +1,9 @@
+import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Schedule, ScheduleInput, SchedulePage, ScheduleUpdate } from '@recado/contracts';
 import { api } from './client.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
+import { joinRoom, leaveRoom } from '../realtime/socket.js';
 
 export const scheduleKeys = {
   all: ['schedules'] as const,
@@ -54,9 +56,20 @@ export function useScheduleRange(from: Date, to: Date, enabled = true) {
   });
 }
 
-/** `company-{id}-schedule` patches the cached calendar ranges (status changes as the sender works too). */
+/**
+ * `company-{id}-schedule` patches the cached calendar ranges (status changes as the sender works too). The
+ * schedules of tickets come only through the 'schedules' rooms of the tickets this user may see
+ * (docs/visibility.md): the screen joins them, and reads again each time the join is confirmed (first time,
+ * after a reconnection) for what happened in between.
+ */
 export function useSchedulesRealtime(enabled = true) {
   const client = useQueryClient();
+  useEffect(() => {
+    if (!enabled) return;
+    const reread = () => void client.invalidateQueries({ queryKey: scheduleKeys.ranges() });
+    joinRoom('schedules', reread);
+    return () => leaveRoom('schedules', reread);
+  }, [client, enabled]);
   useCompanyEvent(
     'schedule',
     (e) => {

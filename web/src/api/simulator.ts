@@ -14,6 +14,8 @@ export interface SimulatorMessage {
   body: string;
   mediaType: string | null;
   mediaUrl: string | null;
+  /** The file's name (absent on the page's own copy until the server's arrives). */
+  mediaName?: string | null;
   /** 0 while the page is still sending it; 1 sent, 2 delivered, 3 read. */
   ack: number;
   isDeleted: boolean;
@@ -30,6 +32,9 @@ export interface SimulatorCustomer {
   number: string;
   name: string;
   lastMessage: string;
+  /** The last message's file kind and name: a file without a caption still shows in the list. */
+  lastMediaType?: string | null;
+  lastMediaName?: string | null;
   lastAt: string;
 }
 
@@ -64,9 +69,6 @@ export const mediaTypeOf = (mimetype: string) => {
   return top === 'image' || top === 'audio' || top === 'video' ? top : 'application';
 };
 
-export const mediaLabel = (m: Pick<SimulatorMessage, 'body' | 'mediaType'>) =>
-  m.body || (m.mediaType ? `[${m.mediaType}]` : '');
-
 function touchCustomer(client: QueryClient, whatsappId: number, message: SimulatorMessage, name?: string) {
   client.setQueryData<SimulatorCustomer[]>(simulatorKeys.customers(whatsappId), (list) => {
     if (!list) return list;
@@ -74,7 +76,9 @@ function touchCustomer(client: QueryClient, whatsappId: number, message: Simulat
     const customer: SimulatorCustomer = {
       number: message.number,
       name: name || current?.name || message.number,
-      lastMessage: mediaLabel(message),
+      lastMessage: message.body,
+      lastMediaType: message.mediaType,
+      lastMediaName: message.mediaName ?? message.local?.filename ?? null,
       lastAt: message.createdAt,
     };
     return [customer, ...list.filter((c) => c.number !== message.number)];

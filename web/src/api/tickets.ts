@@ -17,7 +17,7 @@ import {
   type TicketView,
   type VisibilityViewer,
 } from '@recado/contracts';
-import { containsSearch } from '@recado/contracts';
+import { containsSearch, priorityRank, slaStatusOf } from '@recado/contracts';
 import { ApiError, api, request } from './client.js';
 import { useInfiniteList, type ListData, type ListPage } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
@@ -34,6 +34,12 @@ export interface TicketFilter {
   queueIds: number[];
   users: number[];
   tags: number[];
+  /** #30.5 Only tickets at risk or breached (GET /tickets?sla=). */
+  sla?: 'at_risk' | 'breached';
+  /** #30.7 The "Adiados" tab: only snoozed tickets (the open list leaves them out). */
+  snoozed?: boolean;
+  /** #32.7 Only tickets whose custom fields hold these values (GET /tickets?customFields=). */
+  customFields?: Record<string, string | number | boolean>;
 }
 
 export interface TicketNote {
@@ -111,9 +117,12 @@ const visibilityOf = (v: Viewer): VisibilityViewer => ({
   allTicket: v.allTicket,
 });
 
-/** Server order of GET /tickets: updatedAt desc, then id desc. */
+/** Server order of GET /tickets: one's pinned first (#32.9), priority desc (#30.6), updatedAt desc, id desc. */
 export const ticketOrder = (a: TicketView, b: TicketView) =>
-  Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || b.id - a.id;
+  Number(Boolean(b.pinned)) - Number(Boolean(a.pinned)) ||
+  priorityRank(b.priority ?? 'normal') - priorityRank(a.priority ?? 'normal') ||
+  Date.parse(b.updatedAt) - Date.parse(a.updatedAt) ||
+  b.id - a.id;
 
 /**
  * Whether a ticket belongs in a list, as ticket-queries.ts decides it. `null` when it cannot be known
@@ -121,6 +130,8 @@ export const ticketOrder = (a: TicketView, b: TicketView) =>
  */
 export function ticketFits(filter: TicketFilter, t: TicketView, v: Viewer): boolean | null {
   if (filter.status && t.status !== filter.status) return false;
+  // #30.7 Snoozed tickets live in the "Adiados" tab only.
+  if (filter.snoozed ? !t.snoozedAt : filter.status === 'open' && t.snoozedAt) return false;
   // The one visibility rule (contracts/visibility.ts), as the server applies it to every list.
   if (!canSeeTicket(visibilityOf(v), t)) return false;
   const queueOk = (ids: number[]) => t.queueId === null || ids.includes(t.queueId);
@@ -136,6 +147,13 @@ export function ticketFits(filter: TicketFilter, t: TicketView, v: Viewer): bool
   if (filter.users.length && isManager(v) && (t.userId === null || !filter.users.includes(t.userId)))
     return false;
   if (filter.tags.length && !t.tags.some((tag) => filter.tags.includes(tag.id))) return false;
+  // The SLA filter, as the server's (contracts' slaStatusOf), at this moment.
+  if (filter.sla && slaStatusOf(t.sla, Date.now()) !== filter.sla) return false;
+  if (
+    filter.customFields &&
+    Object.entries(filter.customFields).some(([k, v]) => String(t.customFields?.[k] ?? '') !== String(v))
+  )
+    return false;
   const search = filter.searchParam.trim();
   if (search) {
     const digits = onlyDigits(search);
@@ -167,6 +185,11 @@ function insertSorted(pages: ListPage<TicketView>[], t: TicketView): ListPage<Ti
  * ticket's detail. No refetch.
  */
 export function putTicket(client: QueryClient, ticket: TicketView, viewer: Viewer) {
+  // #32.9 Events carry no `pinned` (a pin is each user's own): the cached copy's stays.
+  if (ticket.pinned === undefined) {
+    const known = cachedTicket(client, ticket.id)?.pinned;
+    if (known !== undefined) ticket = { ...ticket, pinned: known };
+  }
   for (const [key, data] of client.getQueriesData<ListData<TicketView>>({ queryKey: ticketKeys.lists() })) {
     if (!data?.pages) continue;
     const filter = key[2] as TicketFilter | undefined;
@@ -314,6 +337,9 @@ export function useTicketList(filter: TicketFilter, enabled = true) {
           queueIds: filter.queueIds.length ? filter.queueIds : undefined,
           users: filter.users.length ? filter.users : undefined,
           tags: filter.tags.length ? filter.tags : undefined,
+          sla: filter.sla,
+          snoozed: filter.snoozed ? 'true' : undefined,
+          customFields: filter.customFields ? JSON.stringify(filter.customFields) : undefined,
         },
       });
       return { items: r.tickets, hasMore: r.hasMore };
@@ -420,7 +446,8 @@ async function optionalList<T>(path: string): Promise<T[] | null> {
 
 /** The queues to choose from: admins see all of the company's (GET /queue), others their own. */
 export function useQueueOptions(user: AuthUser | null) {
-  const manager = user?.profile === 'admin' || Boolean(user?.super);
+  // Those who see every ticket (admins, supervisors, super users) choose among every queue.
+  const manager = Boolean(user) && isTicketManager(user!);
   const all = useQuery({
     queryKey: ['queues', 'all'],
     queryFn: () => optionalList<QueueOption>('/queue'),
@@ -529,6 +556,15 @@ export function useTicketsRealtime(viewer: Viewer | null) {
     Boolean(viewer),
   );
 
+  // #32.9 This user pinned or unpinned a ticket (here or in another tab): it moves to its place.
+  useCompanyEvent(
+    'ticketPin',
+    (e) => {
+      const known = cachedTicket(client, e.ticketId);
+      if (viewer && known) putTicket(client, { ...known, pinned: e.pinned }, viewer);
+    },
+    Boolean(viewer),
+  );
   useCompanyEvent(
     'contact',
     (e) => {
@@ -558,3 +594,15 @@ export function useTicketsRealtime(viewer: Viewer | null) {
 
 /** Keys a list by what it shows; exported for tests. */
 export const listKeyOf = (key: QueryKey) => key[2] as TicketFilter;
+
+/** #30.7 POST /tickets/{id}/snooze (until a time and/or a reply) and DELETE (back now). */
+export function useSnoozeTicket(viewer: Viewer) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { id: number; until?: string; untilReply?: boolean; wake?: boolean }) =>
+      v.wake
+        ? api.delete<TicketView>(`/tickets/${v.id}/snooze`)
+        : api.post<TicketView>(`/tickets/${v.id}/snooze`, { until: v.until, untilReply: v.untilReply }),
+    onSuccess: (t) => putTicket(client, t, viewer),
+  });
+}

@@ -19,6 +19,8 @@ interface AuthState {
   /** Signed out by choice (the profile menu): the login page then forgets the page they were on. */
   loggedOut: boolean;
   login(email: string, password: string): Promise<AuthUser>;
+  /** Takes a session the server opened another way (signup signs the new admin in). */
+  signedIn(answer: AuthAnswer): AuthUser;
   logout(): Promise<void>;
   reload(): Promise<void>;
 }
@@ -88,16 +90,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     });
   }, [reload, queryClient]);
 
-  const login = useCallback(
-    async (email: string, password: string) => {
-      const answer = await request<AuthAnswer>('POST', '/auth/login', {
-        body: { email, password },
-        anonymous: true,
-      });
+  const signedIn = useCallback(
+    (answer: AuthAnswer) => {
       setToken(answer.token);
       localStorage.setItem(COMPANY_KEY, String(answer.user.companyId));
       localStorage.setItem(USER_ID_KEY, String(answer.user.id));
-      const days = daysUntil(answer.user.company.dueDate);
+      // The server counts on the company's calendar (its time zone), not the browser's.
+      const days = answer.user.company.subscription?.daysLeft ?? daysUntil(answer.user.company.dueDate);
       if (days !== null && days < 0) toast.warning('auth.subscriptionExpired', { count: -days });
       else if (days !== null && days < SUBSCRIPTION_WARNING_DAYS)
         toast.warning('auth.subscriptionExpiring', { count: days });
@@ -107,6 +106,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       return answer.user;
     },
     [toast],
+  );
+
+  const login = useCallback(
+    async (email: string, password: string) =>
+      signedIn(
+        await request<AuthAnswer>('POST', '/auth/login', { body: { email, password }, anonymous: true }),
+      ),
+    [signedIn],
   );
 
   const logout = useCallback(async () => {
@@ -120,8 +127,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [reset]);
 
   const value = useMemo(
-    () => ({ user, loading, loggedOut, login, logout, reload }),
-    [user, loading, loggedOut, login, logout, reload],
+    () => ({ user, loading, loggedOut, login, signedIn, logout, reload }),
+    [user, loading, loggedOut, login, signedIn, logout, reload],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

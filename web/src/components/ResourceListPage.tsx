@@ -99,6 +99,8 @@ export interface ResourceListPageProps<T extends Record_> {
   maxHeight?: string;
   /** Shown under the table when the list could not be read. */
   loadError?: ReactNode;
+  /** More buttons in the header, before the search and the add button (import, convert...). */
+  tools?: ReactNode;
 }
 
 /**
@@ -141,6 +143,7 @@ export function ResourceListPage<T extends Record_>(props: ResourceListPageProps
 
   const tools = (
     <>
+      {props.tools}
       {props.search !== false ? <SearchField value={search} onChange={setSearch} /> : null}
       {canManage ? (
         <Button

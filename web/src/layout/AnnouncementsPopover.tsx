@@ -7,6 +7,7 @@ import { announcementMediaUrl, useAnnouncementFeed } from '../api/announcements.
 import { useMediaUrl } from '../api/messages.js';
 import { priorityColor } from '../pages/announcements/announcement-ui.js';
 import { PopoverEmpty, TopBarPopover } from './TopBarPopover.js';
+import { WhatsAppText } from '../components/WhatsAppText.js';
 
 function AnnouncementImage({ announcement }: { announcement: Announcement }) {
   const { src } = useMediaUrl(announcementMediaUrl(announcement));
@@ -73,7 +74,7 @@ function AnnouncementCard({ announcement }: { announcement: Announcement }) {
         {t(`announcements.priorities.${announcement.priority}`)}
       </Typography>
       <Typography variant="body2" sx={{ mt: 0.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-        {announcement.text}
+        <WhatsAppText text={announcement.text} links />
       </Typography>
       <AnnouncementImage announcement={announcement} />
     </Box>

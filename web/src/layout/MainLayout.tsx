@@ -8,6 +8,7 @@ import { useAuth } from '../app/auth.js';
 import { SideMenu } from './SideMenu.js';
 import { TopBar } from './TopBar.js';
 import { SessionWatcher } from '../app/SessionWatcher.js';
+import { CommandBar } from './CommandBar.js';
 
 const DRAWER_WIDTH = 260;
 const MINI_WIDTH = 72;
@@ -40,6 +41,7 @@ export default function MainLayout() {
   return (
     <Box sx={{ display: 'flex', height: '100dvh', bgcolor: 'background.default' }}>
       <SessionWatcher />
+      <CommandBar />
       {narrow ? (
         <Drawer
           variant="temporary"

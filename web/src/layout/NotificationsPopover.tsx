@@ -23,6 +23,7 @@ import { listTime } from '../pages/tickets/ticket-format.js';
 import { useNotificationPermission, useTicketNotifications } from '../pages/tickets/notifications.js';
 import { PopoverEmpty, TopBarPopover } from './TopBarPopover.js';
 import { useNotificationTickets } from './useNotificationTickets.js';
+import { useTicketWokenNotifications } from '../pages/tickets/PrioritySnooze.js';
 import { WhatsAppText } from '../components/WhatsAppText.js';
 
 function NotificationRow({ ticket, onOpen }: { ticket: TicketView; onOpen(): void }) {
@@ -124,6 +125,7 @@ export function NotificationsPopover() {
   const { t } = useTranslation();
   const { user } = useAuth();
   useTicketNotifications();
+  useTicketWokenNotifications();
   const { tickets, more, loading } = useNotificationTickets(Boolean(user));
   const count = tickets.length;
   const badge = more ? `${count}+` : count;

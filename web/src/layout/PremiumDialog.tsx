@@ -9,7 +9,8 @@ import { CheckoutDialog } from '../pages/financeiro/CheckoutDialog.js';
 export function PremiumDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const { user } = useAuth();
-  const days = daysUntil(user?.company.dueDate);
+  // The server counts on the company's calendar (its time zone), not the browser's.
+  const days = user?.company.subscription?.daysLeft ?? daysUntil(user?.company.dueDate);
   const [checkout, setCheckout] = useState(false);
   return (
     <>

@@ -13,6 +13,7 @@ import {
 } from '@mui/material';
 import PersonOutlineOutlinedIcon from '@mui/icons-material/PersonOutlineOutlined';
 import LogoutOutlinedIcon from '@mui/icons-material/LogoutOutlined';
+import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import NotificationsActiveOutlinedIcon from '@mui/icons-material/NotificationsActiveOutlined';
 import NotificationsOffOutlinedIcon from '@mui/icons-material/NotificationsOffOutlined';
 import { useTranslation } from 'react-i18next';
@@ -71,7 +72,7 @@ function PushMenuItem({ onDone }: { onDone(): void }) {
   );
 }
 
-/** The avatar menu: own profile, push notifications and logout. */
+/** The avatar menu: own profile, push notifications, API tokens and logout. */
 export function ProfileMenu() {
   const { t } = useTranslation();
   const { user, logout } = useAuth();
@@ -128,6 +129,18 @@ export function ProfileMenu() {
           {t('layout.profile')}
         </MenuItem>
         <PushMenuItem onDone={() => setAnchor(null)} />
+        <MenuItem
+          data-testid="api-tokens-open"
+          onClick={() => {
+            setAnchor(null);
+            navigate('/tokens');
+          }}
+        >
+          <ListItemIcon>
+            <KeyOutlinedIcon fontSize="small" />
+          </ListItemIcon>
+          {t('apiTokens.title')}
+        </MenuItem>
         <MenuItem
           data-testid="logout"
           onClick={async () => {

@@ -19,6 +19,7 @@ import type { SvgIconProps, Theme } from '@mui/material';
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import SpaceDashboardOutlinedIcon from '@mui/icons-material/SpaceDashboardOutlined';
+import SensorsOutlinedIcon from '@mui/icons-material/SensorsOutlined';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import ViewKanbanOutlinedIcon from '@mui/icons-material/ViewKanbanOutlined';
 import BoltOutlinedIcon from '@mui/icons-material/BoltOutlined';
@@ -38,10 +39,16 @@ import HubOutlinedIcon from '@mui/icons-material/HubOutlined';
 import SyncAltOutlinedIcon from '@mui/icons-material/SyncAltOutlined';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
+import TimerOutlinedIcon from '@mui/icons-material/TimerOutlined';
+import DynamicFormOutlinedIcon from '@mui/icons-material/DynamicFormOutlined';
+import TaskAltOutlinedIcon from '@mui/icons-material/TaskAltOutlined';
 import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
 import ApiOutlinedIcon from '@mui/icons-material/ApiOutlined';
+import FactCheckOutlinedIcon from '@mui/icons-material/FactCheckOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
 import ReceiptLongOutlinedIcon from '@mui/icons-material/ReceiptLongOutlined';
+import SchemaOutlinedIcon from '@mui/icons-material/SchemaOutlined';
+import AutoFixHighOutlinedIcon from '@mui/icons-material/AutoFixHighOutlined';
 import { useTranslation } from 'react-i18next';
 import { PLAN_FLAGS, type PlanFlag } from '@recado/contracts';
 import { api } from '../api/client.js';
@@ -54,9 +61,11 @@ import { useUnreadChats } from '../api/chats.js';
 
 const ICONS: Record<string, ComponentType<SvgIconProps>> = {
   dashboard: SpaceDashboardOutlinedIcon,
+  live: SensorsOutlinedIcon,
   tickets: WhatsAppIcon,
   kanban: ViewKanbanOutlinedIcon,
   quickMessages: BoltOutlinedIcon,
+  macros: AutoFixHighOutlinedIcon,
   contacts: ContactPhoneOutlinedIcon,
   schedules: EventOutlinedIcon,
   tags: LocalOfferOutlinedIcon,
@@ -73,9 +82,14 @@ const ICONS: Record<string, ComponentType<SvgIconProps>> = {
   connections: SyncAltOutlinedIcon,
   files: FolderOutlinedIcon,
   queues: AccountTreeOutlinedIcon,
+  sla: TimerOutlinedIcon,
+  customFields: DynamicFormOutlinedIcon,
+  closingReasons: TaskAltOutlinedIcon,
+  flows: SchemaOutlinedIcon,
   users: PeopleAltOutlinedIcon,
   messagesApi: ApiOutlinedIcon,
   settings: SettingsOutlinedIcon,
+  auditLog: FactCheckOutlinedIcon,
   invoices: ReceiptLongOutlinedIcon,
 };
 

@@ -13,10 +13,13 @@ import { LanguageMenu } from '../components/LanguageMenu.js';
 import { ThemeToggle } from '../components/ThemeToggle.js';
 import { VolumeControl } from './VolumeControl.js';
 import { NotificationsPopover } from './NotificationsPopover.js';
+import { AutomationAlertsPopover } from './AutomationAlertsPopover.js';
+import { SlaBreachesPopover } from '../pages/sla/SlaBreachesPopover.js';
 import { AnnouncementsPopover } from './AnnouncementsPopover.js';
 import { ChatsPopover } from './ChatsPopover.js';
 import { ProfileMenu } from './ProfileMenu.js';
 import { PremiumDialog } from './PremiumDialog.js';
+import { PresenceSwitch } from './PresenceSwitch.js';
 import { shortName } from './menu-entries.js';
 
 export function TopBar({
@@ -104,6 +107,7 @@ export function TopBar({
               {t('layout.premium')}
             </Button>
           ))}
+        <PresenceSwitch narrow={narrow} />
         <LanguageMenu onChange={setLanguage} tooltip={Tooltip} />
         <ThemeToggle tooltip={Tooltip} />
         <VolumeControl />
@@ -117,6 +121,8 @@ export function TopBar({
             <RefreshOutlinedIcon fontSize="small" />
           </IconButton>
         </Tooltip>
+        <AutomationAlertsPopover />
+        <SlaBreachesPopover />
         <NotificationsPopover />
         <AnnouncementsPopover />
         <ChatsPopover />

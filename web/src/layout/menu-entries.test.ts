@@ -10,35 +10,58 @@ const allFlags = {
   useSchedules: true,
   useInternalChat: true,
   useExternalApi: true,
+  useFlows: true,
 };
 
 describe('side menu entries', () => {
   test('an attendant sees no dashboard and no administration', () => {
     const { main, admin } = menuEntries({ profile: 'user' }, allFlags, false);
     expect(keys(main)).not.toContain('dashboard');
+    expect(keys(main)).not.toContain('live');
     expect(keys(main)).toContain('tickets');
+    expect(admin).toEqual([]);
+  });
+  test('a supervisor sees the live view, but no dashboard and no administration (#30.8)', () => {
+    const { main, admin } = menuEntries({ profile: 'supervisor' }, allFlags, false);
+    expect(keys(main).slice(0, 2)).toEqual(['live', 'tickets']);
+    expect(keys(main)).not.toContain('dashboard');
     expect(admin).toEqual([]);
   });
   test('plan flags hide their entries', () => {
     const { main, admin } = menuEntries({ profile: 'admin' }, {}, false);
     expect(keys(main)).toEqual([
       'dashboard',
+      'live',
       'tickets',
       'quickMessages',
+      'macros',
       'contacts',
       'tags',
       'helps',
       'todolist',
     ]);
-    expect(keys(admin)).toEqual(['connections', 'files', 'queues', 'users', 'settings', 'invoices']);
+    expect(keys(admin)).toEqual([
+      'connections',
+      'files',
+      'queues',
+      'sla',
+      'customFields',
+      'closingReasons',
+      'users',
+      'settings',
+      'auditLog',
+      'invoices',
+    ]);
   });
   test('everything for a super admin with a full plan; announcements only for super users', () => {
     const full = menuEntries({ profile: 'admin', super: true }, allFlags, false);
     expect(keys(full.main)).toEqual([
       'dashboard',
+      'live',
       'tickets',
       'kanban',
       'quickMessages',
+      'macros',
       'contacts',
       'schedules',
       'tags',
@@ -54,9 +77,14 @@ describe('side menu entries', () => {
       'connections',
       'files',
       'queues',
+      'sla',
+      'customFields',
+      'closingReasons',
+      'flows',
       'users',
       'messagesApi',
       'settings',
+      'auditLog',
       'invoices',
     ]);
     expect(keys(menuEntries({ profile: 'admin' }, allFlags, false).admin)).not.toContain('announcements');

@@ -27,9 +27,13 @@ export function menuEntries(
   const admin: MenuEntry[] = [];
   const isAdmin = can(user, 'admin-menu:view');
   if (can(user, 'dashboard:view')) main.push({ key: 'dashboard', to: '/' });
+  // #30.8 Under the dashboard: the supervisor's live view (admins and supervisors).
+  if (can(user, 'live:view')) main.push({ key: 'live', to: '/live' });
   main.push({ key: 'tickets', to: '/tickets', match: /^\/tickets(\/|$)/ });
   if (plan.useKanban) main.push({ key: 'kanban', to: '/kanban' });
   main.push({ key: 'quickMessages', to: '/quick-messages' });
+  // #32.1 Macros: everyone has personal ones; admins share them with the company.
+  main.push({ key: 'macros', to: '/macros' });
   main.push({ key: 'contacts', to: '/contacts' });
   if (plan.useSchedules) main.push({ key: 'schedules', to: '/schedules' });
   main.push({ key: 'tags', to: '/tags' });
@@ -54,9 +58,18 @@ export function menuEntries(
     admin.push({ key: 'connections', to: '/connections' });
     admin.push({ key: 'files', to: '/files' });
     admin.push({ key: 'queues', to: '/queues' });
+    // #30.5 SLA policies (docs/metrics.md "SLA").
+    admin.push({ key: 'sla', to: '/sla' });
+    // #32.7 Custom fields of contacts and tickets (docs/productivity.md "Custom fields").
+    admin.push({ key: 'customFields', to: '/custom-fields' });
+    // #32.3 Closing reasons, the reason mode and the protocol pattern (docs/productivity.md).
+    admin.push({ key: 'closingReasons', to: '/closing-reasons' });
+    if (plan.useFlows) admin.push({ key: 'flows', to: '/flows', match: /^\/flows(\/|$)/ });
     admin.push({ key: 'users', to: '/users' });
     if (plan.useExternalApi) admin.push({ key: 'messagesApi', to: '/messages-api' });
     admin.push({ key: 'settings', to: '/settings' });
+    // #32.6 The audit log (docs/audit.md).
+    admin.push({ key: 'auditLog', to: '/audit-log' });
     admin.push({ key: 'invoices', to: '/financeiro' });
   }
   return { main, admin };

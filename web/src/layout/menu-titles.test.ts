@@ -11,9 +11,13 @@ import { menuEntries, type MenuEntry } from './menu-entries.js';
  */
 const PAGE_TITLE: Record<string, string | null> = {
   dashboard: null,
+  // The live view's title is the menu label itself.
+  live: null,
   tickets: 'tickets.title',
   kanban: 'kanban.title',
   quickMessages: 'quickMessages.title',
+  // #32.1 Its own namespace (pages/macros/i18n): the page title is the menu label in each language.
+  macros: null,
   contacts: 'contacts.title',
   schedules: 'schedules.title',
   tags: 'tags.title',
@@ -30,9 +34,19 @@ const PAGE_TITLE: Record<string, string | null> = {
   connections: 'connections.title',
   files: 'files.title',
   queues: 'queues.title',
+  // The SLA screen's texts are their own namespace (pages/sla/i18n): its title is "SLA" in every language.
+  sla: null,
+  // #32.7 Its own namespace (pages/custom-fields/i18n): the page title is the menu label in each language.
+  customFields: null,
+  // The flow screens' texts are their own namespace (pages/flows/i18n); flow-i18n.test.ts checks the title.
+  flows: null,
   users: 'users.title',
   messagesApi: null,
   settings: 'settings.title',
+  // #32.6 Its own namespace (pages/audit/i18n): the page title is the menu label in each language.
+  auditLog: null,
+  // #32.3 Its own namespace (pages/closing/closing-i18n.ts): the page title is the menu label in each language.
+  closingReasons: null,
   invoices: null,
 };
 
@@ -47,6 +61,7 @@ const ALL_FLAGS = {
   useOpenAi: true,
   useIntegrations: true,
   useExternalApi: true,
+  useFlows: true,
 };
 const flatten = (entries: MenuEntry[]): MenuEntry[] =>
   entries.flatMap((e) => [e, ...flatten(e.children ?? [])]);

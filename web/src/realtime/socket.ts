@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import { refreshToken, currentToken } from '../api/client.js';
+import { refreshToken, currentToken, forceLogout, noteSignedOut } from '../api/client.js';
 
 /**
  * The real-time client of docs/product.md#calls: websocket with polling fallback, token in the handshake's auth payload
@@ -43,9 +43,14 @@ export function getSocket(): Socket {
       try {
         await refreshToken();
         s.connect();
-      } catch {
+      } catch (e) {
+        noteSignedOut((e as { code?: string }).code);
         window.location.reload();
       }
+    } else if (err.data?.code === 'ERR_SESSION_REPLACED') {
+      // Signed in elsewhere while this tab was away: back to the login page, which says why.
+      s.disconnect();
+      forceLogout(err.data.code);
     } else if (err.data?.code === 'ERR_INVALID_TOKEN') {
       s.disconnect();
     }

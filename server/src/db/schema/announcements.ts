@@ -72,7 +72,8 @@ export const pushSubscriptions = pgTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint),
+    // One row per user and browser: an endpoint posted by another user never moves the owner's row (#28.7).
+    uniqueIndex('push_subscriptions_user_endpoint_idx').on(t.userId, t.endpoint),
     index('push_subscriptions_user_idx').on(t.companyId, t.userId),
   ],
 );

@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { companies } from './platform.js';
 import { tickets } from './messaging.js';
 import { queues } from './queues.js';
@@ -42,4 +42,28 @@ export const ticketAutomations = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [index('ticket_automations_company_idx').on(t.companyId)],
+);
+
+/**
+ * One automation's run of failures (docs/automation.md "When automations fail"): failures in a row since its
+ * last success; `alertedAt` set once admins were alerted for this incident (cleared by the next success).
+ */
+export const automationIncidents = pgTable(
+  'automation_incidents',
+  {
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** prompt | integration */
+    source: text('source').notNull(),
+    /** The prompt's or the integration's id. */
+    sourceId: integer('source_id').notNull(),
+    kind: text('kind').notNull(),
+    failures: integer('failures').notNull().default(0),
+    lastError: text('last_error').notNull().default(''),
+    lastFailureAt: ts('last_failure_at'),
+    alertedAt: ts('alerted_at'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'automation_incidents_pk', columns: [t.companyId, t.source, t.sourceId] })],
 );

@@ -1,4 +1,5 @@
 import {
+  boolean,
   date,
   index,
   integer,
@@ -22,7 +23,7 @@ export const invoices = pgTable(
     detail: text('detail').notNull(),
     value: numeric('value', { precision: 12, scale: 2, mode: 'number' }).notNull(),
     dueDate: date('due_date', { mode: 'string' }).notNull(),
-    /** open | paid | expired */
+    /** open | paid | expired | review (a short payment held for the super user's review) */
     status: text('status').notNull().default('open'),
     /** The plan this invoice pays for; a paid invoice moves the company to it. */
     planId: integer('plan_id').references(() => plans.id, { onDelete: 'set null' }),
@@ -54,3 +55,34 @@ export const billingEvents = pgTable('billing_events', {
   paymentId: text('payment_id'),
   receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/**
+ * Each provider payment (charge) and what it granted (docs/billing.md): one payment grants at most one period,
+ * whatever the order of its events. `granted` moved the company's dueDate from `dueBefore` to `dueAfter` (and
+ * its plan from `planBefore` to `planAfter`); `held` paid less than its invoice and waits for review; `reverted`
+ * was refunded or charged back (what it granted taken back) and never grants again.
+ */
+export const billingPayments = pgTable(
+  'billing_payments',
+  {
+    providerPaymentId: text('provider_payment_id').primaryKey(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    invoiceId: integer('invoice_id').references(() => invoices.id, { onDelete: 'set null' }),
+    /** The value the provider says was paid (null when its event did not say). */
+    value: numeric('value', { precision: 12, scale: 2, mode: 'number' }),
+    /** granted | held | reverted */
+    status: text('status').notNull(),
+    dueBefore: date('due_before', { mode: 'string' }),
+    dueAfter: date('due_after', { mode: 'string' }),
+    planBefore: integer('plan_before'),
+    planAfter: integer('plan_after'),
+    trialBefore: boolean('trial_before'),
+    ...timestamps,
+  },
+  (t) => [
+    index('billing_payments_company_idx').on(t.companyId),
+    index('billing_payments_invoice_idx').on(t.invoiceId),
+  ],
+);

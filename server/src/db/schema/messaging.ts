@@ -6,6 +6,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -20,7 +21,11 @@ import { companies, timestamps } from './platform.js';
 import { queues } from './queues.js';
 import { prompts } from './prompts.js';
 import { queueIntegrations } from './queue-integrations.js';
+import { flows } from './flows.js';
+import { closingReasons } from './closing.js';
 import { users } from './users.js';
+import type { TicketAutomationState } from '@recado/contracts';
+import type { SlaState } from './sla.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -58,6 +63,8 @@ export const whatsapps = pgTable(
     integrationId: integer('integration_id').references((): AnyPgColumn => queueIntegrations.id, {
       onDelete: 'set null',
     }),
+    /** The flow new conversations start in, in place of the queue menu (docs/flows.md#triggers). */
+    flowId: integer('flow_id').references((): AnyPgColumn => flows.id, { onDelete: 'set null' }),
     expiresTicket: integer('expires_ticket').notNull().default(0),
     timeUseBotQueues: integer('time_use_bot_queues').notNull().default(0),
     maxUseBotQueues: integer('max_use_bot_queues').notNull().default(3),
@@ -127,9 +134,19 @@ export const contacts = pgTable(
     profilePicUrl: text('profile_pic_url').notNull().default(''),
     profilePicFetchedAt: ts('profile_pic_fetched_at'),
     isGroup: boolean('is_group').notNull().default(false),
+    /** The contact's owner attendant (carteira, docs/routing.md); null: nobody's. */
+    ownerId: integer('owner_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    /** #32.7 Custom field values by key (custom_field_definitions; GIN-indexed for the list filters). */
+    customFields: jsonb('custom_fields')
+      .$type<Record<string, string | number | boolean>>()
+      .notNull()
+      .default({}),
     ...timestamps,
   },
   (t) => [
+    index('contacts_company_owner_idx')
+      .on(t.companyId, t.ownerId)
+      .where(sql`owner_id is not null`),
     uniqueIndex('contacts_company_number_uq')
       .on(t.companyId, t.number)
       .where(sql`number <> ''`),
@@ -184,39 +201,91 @@ export const tickets = pgTable(
       onDelete: 'set null',
     }),
     promptId: integer('prompt_id').references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
+    /** The automation's state shown in the lists and the chat (docs/automation.md): active, or failed. */
+    automation: jsonb('automation').$type<TicketAutomationState>(),
     closedAt: ts('closed_at'),
     /** The first time a person took the ticket (status open with a user); kept through returns and reopens. */
     acceptedAt: ts('accepted_at'),
     /** The first message a person sent on the ticket (bot and automatic messages have no user). */
     firstResponseAt: ts('first_response_at'),
+    /** 0 low, 1 normal, 2 high, 3 urgent (contracts' TICKET_PRIORITIES); the lists and the waiting line read it first. */
+    priority: smallint('priority').notNull().default(1),
+    /** #32.7 Custom field values by key (custom_field_definitions; GIN-indexed for the list filters). */
+    customFields: jsonb('custom_fields')
+      .$type<Record<string, string | number | boolean>>()
+      .notNull()
+      .default({}),
+    /**
+     * Snooze (docs/routing.md): a ticket is snoozed while snoozed_at is set; it wakes at snoozed_until (null:
+     * no time) or, with snooze_until_reply, when the customer writes, whichever comes first.
+     */
+    snoozedUntil: ts('snoozed_until'),
+    snoozeUntilReply: boolean('snooze_until_reply').notNull().default(false),
+    /** When the current snooze started (null: not snoozed) and who snoozed it. */
+    snoozedAt: ts('snoozed_at'),
+    snoozedBy: integer('snoozed_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    /** #30.5 SLA due times (docs/metrics.md "SLA"): null while a clock is not running or has no target. */
+    firstResponseDueAt: ts('first_response_due_at'),
+    nextResponseDueAt: ts('next_response_due_at'),
+    resolutionDueAt: ts('resolution_due_at'),
+    /** When the running clock with the nearest due time has less than 25% of its target left (amber). */
+    slaAtRiskAt: ts('sla_at_risk_at'),
+    /** Kinds breached on this ticket: 'first_response' | 'next_response' | 'resolution'. */
+    slaBreached: text('sla_breached')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The SLA listener's bookkeeping (clocks, pauses, policy): modules/sla/sla-state.ts. */
+    slaState: jsonb('sla_state').$type<SlaState>(),
+    /**
+     * #32.4 The protocol number, unique in the company: the insert triggers of migration 0047 replace '' (the
+     * default) with the company's next one by its pattern (docs/productivity.md "Protocol numbers").
+     */
+    protocol: text('protocol').notNull().default(''),
+    /** #32.3 The reason and sale value of the last close (cleared when the ticket reopens). */
+    closingReasonId: integer('closing_reason_id').references((): AnyPgColumn => closingReasons.id, {
+      onDelete: 'set null',
+    }),
+    saleValue: numeric('sale_value', { precision: 14, scale: 2 }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('tickets_uuid_uq').on(t.uuid),
+    // #32.4 Unique per company; text_pattern_ops so a prefix search (LIKE '2026%') reads the index too.
+    uniqueIndex('tickets_company_protocol_uq')
+      .on(t.companyId, t.protocol.op('text_pattern_ops'))
+      .where(sql`protocol <> ''`),
     // One active ticket per contact and connection: a database guarantee, not a look-up (GUIDE §9).
     uniqueIndex('tickets_one_active_uq')
       .on(t.contactId, t.whatsappId)
       .where(sql`status <> 'closed'`),
-    // The lists, newest activity first with the id as tie-breaker (ORDER BY ... DESC, whose nulls come
-    // first), read in index order: a page costs its rows, not a sort of every ticket.
-    index('tickets_company_status_recent_idx').on(
+    // The lists, highest priority first, then newest activity with the id as tie-breaker (ORDER BY ... DESC,
+    // whose nulls come first), read in index order: a page costs its rows, not a sort of every ticket.
+    index('tickets_company_status_prio_recent_idx').on(
       t.companyId,
       t.status,
+      t.priority.desc().nullsFirst(),
       t.updatedAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
-    index('tickets_company_recent_idx').on(
+    index('tickets_company_prio_recent_idx').on(
       t.companyId,
+      t.priority.desc().nullsFirst(),
       t.updatedAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
     // "My open tickets": one user's tickets of one status.
-    index('tickets_user_status_recent_idx').on(
+    index('tickets_user_status_prio_recent_idx').on(
       t.userId,
       t.status,
+      t.priority.desc().nullsFirst(),
       t.updatedAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // The "Adiados" tab: the few snoozed tickets of a company.
+    index('tickets_company_snoozed_idx')
+      .on(t.companyId, t.snoozedAt)
+      .where(sql`snoozed_at is not null`),
     index('tickets_company_queue_idx').on(t.companyId, t.queueId),
     index('tickets_contact_idx').on(t.contactId),
     // The dashboard's periods (docs/metrics.md): each figure reads one company's range of one timestamp,

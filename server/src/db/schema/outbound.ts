@@ -1,4 +1,4 @@
-import type { TemplateSend } from '../../messaging/channel.js';
+import type { InteractiveSend, TemplateSend } from '../../messaging/channel.js';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -23,8 +23,12 @@ export interface OutboundJob {
   /** A file already in the media store. */
   file?: { path: string; mimetype: string; filename: string; asVoice?: boolean };
   quotedProviderId?: string;
+  /** #32.9 A forwarded message: the channel marks it so where it can. */
+  forwarded?: boolean;
   /** A Cloud API message template (Graph's `template` object); `body` is then its rendered text. */
   template?: TemplateSend;
+  /** Reply buttons or a list (Cloud API); `body` is the same choice as numbered text for other channels. */
+  interactive?: InteractiveSend;
 }
 
 /**

@@ -34,6 +34,7 @@ export const plans = pgTable('plans', {
   useSchedules: boolean('use_schedules').notNull().default(true),
   useInternalChat: boolean('use_internal_chat').notNull().default(true),
   useExternalApi: boolean('use_external_api').notNull().default(true),
+  useFlows: boolean('use_flows').notNull().default(true),
   /** Offered on the signup page (the platform's own plan is not). */
   isPublic: boolean('is_public').notNull().default(true),
   ...timestamps,

@@ -29,6 +29,8 @@ export const queueIntegrations = pgTable(
     typebotKeywordRestart: text('typebot_keyword_restart').notNull().default(''),
     typebotUnknownMessage: text('typebot_unknown_message').notNull().default(''),
     typebotRestartMessage: text('typebot_restart_message').notNull().default(''),
+    /** n8n / webhook: the secret their POSTs are signed with (secretBox-sealed; made on first use). */
+    hookSecretSealed: text('hook_secret_sealed'),
     ...timestamps,
   },
   (t) => [index('queue_integrations_company_name_idx').on(t.companyId, sql`lower(${t.name})`)],

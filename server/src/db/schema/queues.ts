@@ -4,6 +4,7 @@ import {
   jsonb,
   pgTable,
   serial,
+  smallint,
   text,
   uniqueIndex,
   index,
@@ -34,6 +35,18 @@ export const queues = pgTable(
       onDelete: 'set null',
     }),
     promptId: integer('prompt_id').references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
+    /** #30 routing (docs/routing.md): who gets the waiting tickets, how many each, what the line is told. */
+    assignmentPolicy: text('assignment_policy', { enum: ['manual', 'round_robin', 'least_busy'] })
+      .notNull()
+      .default('manual'),
+    /** Open tickets per attendant in this queue; null: each user's own maxTickets. */
+    capacity: integer('capacity'),
+    waitingMessage: text('waiting_message').notNull().default(''),
+    /** The line is told again when a ticket moved up this many places, at most every `interval` minutes. */
+    waitingMessageStep: integer('waiting_message_step').notNull().default(1),
+    waitingMessageInterval: integer('waiting_message_interval').notNull().default(5),
+    /** Round robin's pointer: the attendant who got the last ticket. */
+    rrLastUserId: integer('rr_last_user_id'),
     ...timestamps,
   },
   (t) => [
@@ -59,6 +72,8 @@ export const queueOptions = pgTable(
     message: text('message').notNull().default(''),
     /** What the customer types to choose it ("1", "2"...). */
     option: text('option').notNull(),
+    /** Choosing it sets the ticket's priority (0 low … 3 urgent); null: left as it is. */
+    priority: smallint('priority'),
     ...timestamps,
   },
   (t) => [

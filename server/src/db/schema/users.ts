@@ -10,6 +10,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { PRESENCES } from '@recado/contracts';
 import { companies, timestamps } from './platform.js';
 import { queues } from './queues.js';
 
@@ -32,12 +33,25 @@ export const users = pgTable(
     whatsappId: integer('whatsapp_id'),
     online: boolean('online').notNull().default(false),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
+    /** #30 routing: the most open tickets routing gives this user (a queue's capacity overrides it); null: no limit. */
+    maxTickets: integer('max_tickets'),
+    /** When routing last gave this user a ticket (least busy's tie-break: the longest idle first). */
+    lastAssignedAt: timestamp('last_assigned_at', { withTimezone: true, mode: 'date' }),
+    /** #30.2 'online' | 'away' | 'offline' (PRESENCES in contracts); routing offers tickets to 'online' only. */
+    presence: text('presence', { enum: PRESENCES }).notNull().default('offline'),
+    /** When presence last changed. */
+    presenceAt: timestamp('presence_at', { withTimezone: true, mode: 'date' }),
+    /** The user chose the presence (the top-bar switch): a chosen 'away'/'offline' outlasts reloads and activity. */
+    presenceManual: boolean('presence_manual').notNull().default(false),
+    /** #30.8 When the user last sent a message on a ticket (the live view). */
+    lastReplyAt: timestamp('last_reply_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,
   },
   (t) => [
     // Login is by e-mail across the platform, so an e-mail belongs to one user.
     uniqueIndex('users_email_uq').on(t.email),
     index('users_company_name_idx').on(t.companyId, t.name),
+    index('users_company_presence_idx').on(t.companyId, t.presence),
   ],
 );
 

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -62,9 +64,29 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: ts('next_attempt_at'),
     deliveredAt: ts('delivered_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** The event's number in its company (the body's `sequence`); null on rows older than the column. */
+    sequence: bigint('sequence', { mode: 'number' }),
+    /**
+     * Its order lane (`contact:<id>`): a subscription's pending deliveries of one lane go one at a time, by
+     * sequence. Null: on its own (no contact, a re-send, or it stepped aside after failing too long).
+     */
+    lane: text('lane'),
   },
-  (t) => [index('webhook_deliveries_webhook_idx').on(t.webhookId, t.id)],
+  (t) => [
+    index('webhook_deliveries_webhook_idx').on(t.webhookId, t.id),
+    index('webhook_deliveries_lane_idx')
+      .on(t.webhookId, t.lane, t.sequence)
+      .where(sql`status = 'pending' and lane is not null`),
+  ],
 );
+
+/** The last event number given in each company (webhook payloads' `sequence`, docs/webhooks.md#order). */
+export const webhookSequences = pgTable('webhook_sequences', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  last: bigint('last', { mode: 'number' }).notNull().default(0),
+});
 
 /** Idempotency of the external send API: one answer per (connection, externalKey). */
 export const apiSendKeys = pgTable(
@@ -78,8 +100,17 @@ export const apiSendKeys = pgTable(
       .notNull()
       .references(() => whatsapps.id, { onDelete: 'cascade' }),
     externalKey: text('external_key').notNull(),
-    /** The first call's answer; null while it is being sent. */
+    /**
+     * The answer so far, written in the transaction of each message the call stores (the row itself comes
+     * with the first one): `messageIds` holds every stored message, complete once it has `parts` of them.
+     */
     answer: jsonb('answer').$type<Record<string, unknown>>(),
+    /** How many messages the call sends (its files, or one text). */
+    parts: integer('parts').notNull().default(1),
+    /** Who sends the remaining parts: a call that takes a stale claim over sets its own. */
+    claimToken: text('claim_token').notNull().default(''),
+    /** The last progress: an incomplete claim idle for a minute is taken over by the next call with its key. */
+    updatedAt: ts('updated_at').notNull().defaultNow(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('api_send_keys_uq').on(t.whatsappId, t.externalKey)],

@@ -130,6 +130,7 @@ export const toSimulatorView = (
   body: r.body,
   mediaType: r.mediaType,
   mediaUrl: r.media ? `/api/simulator/${whatsappId}/media/${encodeURIComponent(r.providerId)}` : null,
+  mediaName: r.media?.filename ?? null,
   ack: r.ack,
   isDeleted: r.isDeleted,
   isEdited: r.isEdited,

@@ -1,12 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  Announcement,
-  AnnouncementFeed,
-  AnnouncementPage,
-  FileAnswer,
-  MessageAnswer,
-} from '@recado/contracts';
+import { Announcement, AnnouncementFeed, AnnouncementPage, FileAnswer } from '@recado/contracts';
 import { access } from '../../http/access.js';
+import { resourceRoutes } from '../../http/route-kit.js';
+import { ONE_FILE_BODY } from '../../http/openapi.js';
 import {
   ANNOUNCEMENT_MEDIA_EXTENSIONS,
   AnnouncementInput,
@@ -28,47 +24,45 @@ const acceptImage = (f: { mimetype: string; filename: string }) =>
 export const announcementRoutes =
   (announcements: AnnouncementService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      '/announcements',
-      { config: access.user, schema: { response: { 200: AnnouncementPage }, querystring: ListQuery } },
-      (req) => announcements.list(req.tenant, req.query),
-    );
-    app.get(
-      '/announcements/feed',
-      { config: access.user, schema: { response: { 200: AnnouncementFeed } } },
-      (req) => announcements.feed(req.tenant),
-    );
-    app.post(
-      '/announcements/seen',
-      { config: access.user, schema: { response: { 200: AnnouncementFeed }, body: AnnouncementSeenInput } },
-      (req) => announcements.markSeen(req.tenant, req.body.ids),
-    );
-    app.get(
-      '/announcements/:id',
-      { config: access.user, schema: { response: { 200: Announcement }, params: IdParam } },
-      (req) => announcements.get(req.tenant, req.params.id),
-    );
-    app.post(
-      '/announcements',
-      { config: access.super, schema: { response: { 201: Announcement }, body: AnnouncementInput } },
-      async (req, reply) => reply.status(201).send(await announcements.create(req.tenant, req.body)),
-    );
-    app.put(
-      '/announcements/:id',
-      {
-        config: access.super,
-        schema: { response: { 200: Announcement }, params: IdParam, body: AnnouncementUpdate },
+    resourceRoutes(app, {
+      base: '/announcements',
+      view: Announcement,
+      read: access.user,
+      write: access.super,
+      list: {
+        query: ListQuery,
+        answer: AnnouncementPage,
+        run: (req) => announcements.list(req.tenant, req.query),
       },
-      (req) => announcements.update(req.tenant, req.params.id, req.body),
-    );
-    app.delete(
-      '/announcements/:id',
-      { config: access.super, schema: { response: { 200: MessageAnswer }, params: IdParam } },
-      (req) => announcements.remove(req.tenant, req.params.id),
-    );
+      collection: (app) => {
+        app.get(
+          '/announcements/feed',
+          { config: access.user, schema: { response: { 200: AnnouncementFeed } } },
+          (req) => announcements.feed(req.tenant),
+        );
+        app.post(
+          '/announcements/seen',
+          {
+            config: access.user,
+            schema: { response: { 200: AnnouncementFeed }, body: AnnouncementSeenInput },
+          },
+          (req) => announcements.markSeen(req.tenant, req.body.ids),
+        );
+      },
+      show: { run: (req) => announcements.get(req.tenant, req.params.id) },
+      create: { body: AnnouncementInput, run: (req) => announcements.create(req.tenant, req.body) },
+      update: {
+        body: AnnouncementUpdate,
+        run: (req) => announcements.update(req.tenant, req.params.id, req.body),
+      },
+      remove: { run: (req) => announcements.remove(req.tenant, req.params.id) },
+    });
     app.post(
       '/announcements/:id/media-upload',
-      { config: access.super, schema: { response: { 200: Announcement }, params: IdParam } },
+      {
+        config: access.super,
+        schema: { documentedBody: ONE_FILE_BODY, response: { 200: Announcement }, params: IdParam },
+      },
       async (req) => {
         // Authorise before the upload is read.
         await announcements.assertWritable(req.tenant, req.params.id);

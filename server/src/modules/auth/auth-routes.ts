@@ -4,10 +4,10 @@ import {
   ForgotPasswordParams,
   AuthAnswer,
   AuthUser,
-  Company,
   MessageAnswer,
   LoginInput,
   ResetPasswordInput,
+  SignupAnswer,
   SignupInput,
 } from '@recado/contracts';
 import type { AuthService, Issued } from './auth-service.js';
@@ -75,7 +75,7 @@ export const authRoutes =
     );
     app.post(
       '/auth/refresh_token',
-      { config: access.public, schema: { response: { 200: AuthAnswer } } },
+      { config: access.public, schema: { noBody: true, response: { 200: AuthAnswer } } },
       async (req, reply) => answer(reply, await o.auth.refresh(req.cookies[REFRESH_COOKIE])),
     );
     app.delete(
@@ -104,16 +104,24 @@ export const authRoutes =
     app.post(
       '/companies/cadastro',
       {
-        schema: { response: { 201: Company }, body: SignupInput },
+        schema: { response: { 201: SignupAnswer }, body: SignupInput },
         config: { ...access.public, rateLimit: perAddress },
       },
-      async (req, reply) => reply.status(201).send(await o.companies.signup(req.body)),
+      async (req, reply) => {
+        const { company, userId } = await o.companies.signup(req.body);
+        // The new admin is signed in at once, as a login would (refresh cookie + access token).
+        const issued = await o.auth.signInCreated(company.id, userId, {
+          userAgent: req.headers['user-agent'],
+        });
+        setCookie(reply, issued);
+        return reply.status(201).send({ ...company, token: issued.token, user: issued.user });
+      },
     );
     app.post(
       '/forgetpassword/:email',
       // Per address here; per e-mail, the service sends at most 3 codes an hour.
       {
-        schema: { response: { 200: MessageAnswer }, params: ForgotPasswordParams },
+        schema: { noBody: true, response: { 200: MessageAnswer }, params: ForgotPasswordParams },
         config: { ...access.public, rateLimit: perAddress },
       },
       (req) => o.auth.forgotPassword(req.params.email),

@@ -3,6 +3,7 @@ import { and, count, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import {
   RESET_CODE_TTL_MINUTES,
   SUPER_ONLY_SETTINGS,
+  SETTING_DEFAULTS,
   subscriptionState,
   type AuthUser,
   type ResetPasswordInput,
@@ -80,7 +81,16 @@ export function authService(deps: AuthDeps) {
       profile: view.profile as AuthUser['profile'],
       allTicket: view.allTicket as AuthUser['allTicket'],
       // Why the app is blocked, if it is: the web shows the modal, the server refuses writes (402).
-      company: { ...company, settings, subscription: subscriptionState(company, new Date()) },
+      // Counted on the company's calendar (its timezone setting).
+      company: {
+        ...company,
+        settings,
+        subscription: subscriptionState(
+          company,
+          new Date(),
+          company.settings.find((s) => s.key === 'timezone')?.value || SETTING_DEFAULTS.timezone,
+        ),
+      },
     };
   }
 
@@ -97,6 +107,57 @@ export function authService(deps: AuthDeps) {
     });
   }
 
+  const sessionReplaced = () =>
+    new AppError('ERR_SESSION_REPLACED', 401, 'This session ended: the user signed in on another device');
+
+  /**
+   * A session that is no longer alive: when a login elsewhere ended it, say so (the browser tells its user
+   * why they were signed out); otherwise the caller answers the usual "invalid session". Failure path only.
+   */
+  async function whyEnded(sessionId: string): Promise<void> {
+    const [s] = await db
+      .select({ reason: userSessions.revokedReason })
+      .from(userSessions)
+      .where(eq(userSessions.id, sessionId));
+    if (s?.reason === 'replaced') throw sessionReplaced();
+  }
+
+  /** A new session: one browser per user, so every older session of the user ends ("replaced"). */
+  async function openSession(
+    u: { id: number; companyId: number; profile: string; super: boolean },
+    userAgent: string,
+  ): Promise<Issued> {
+    const sessionId = newSessionId();
+    const refreshToken = newOpaqueToken();
+    const ended = await db.transaction(async (tx) => {
+      // One browser per user: a new login ends every older session (the spec's "accessed on another computer").
+      const old = await tx
+        .update(userSessions)
+        .set({ revokedAt: new Date(), revokedReason: 'replaced' })
+        .where(and(eq(userSessions.userId, u.id), isNull(userSessions.revokedAt)))
+        .returning({ id: userSessions.id });
+      await tx.insert(userSessions).values({
+        id: sessionId,
+        userId: u.id,
+        companyId: u.companyId,
+        refreshHash: sha256(refreshToken),
+        userAgent: truncate(userAgent, 300),
+        expiresAt: new Date(Date.now() + deps.refreshTtlSeconds * 1000),
+      });
+      return old.map((s) => s.id);
+    });
+    cache.forgetSessions(ended);
+    if (ended.length) {
+      events.toUser(u.companyId, u.id, 'auth', { action: 'update', user: { id: u.id }, sessionId });
+      events.endSessions(ended, 'replaced');
+    }
+    return {
+      token: await accessToken(u, sessionId),
+      user: await authUser(u.companyId, u.id),
+      refreshToken,
+    };
+  }
+
   return {
     authUser,
 
@@ -104,7 +165,7 @@ export function authService(deps: AuthDeps) {
     async authenticate(token: string): Promise<Tenant | 'expired' | null> {
       const claims = await tokens.verify(token);
       if (!claims || claims === 'expired') return claims;
-      return cache.lookup(claims.sessionId, claims.userId, async () => {
+      const tenant = await cache.lookup(claims.sessionId, claims.userId, async () => {
         const [row] = await db
           .select({
             userId: users.id,
@@ -124,6 +185,8 @@ export function authService(deps: AuthDeps) {
         // Profile and super come from the database (a demotion forgets the cached session at once).
         return row ? { ...row, sessionId: claims.sessionId } : null;
       });
+      if (!tenant) await whyEnded(claims.sessionId);
+      return tenant;
     },
 
     async login(email: string, password: string, ctx: LoginContext = {}): Promise<Issued> {
@@ -152,36 +215,20 @@ export function authService(deps: AuthDeps) {
       if (!u.companyStatus && !u.super)
         throw new AppError('ERR_COMPANY_INACTIVE', 403, 'This company is inactive');
 
-      const sessionId = newSessionId();
-      const refreshToken = newOpaqueToken();
-      const ended = await db.transaction(async (tx) => {
-        // One browser per user: a new login ends every older session (the spec's "accessed on another computer").
-        const old = await tx
-          .update(userSessions)
-          .set({ revokedAt: new Date(), revokedReason: 'replaced' })
-          .where(and(eq(userSessions.userId, u.id), isNull(userSessions.revokedAt)))
-          .returning({ id: userSessions.id });
-        await tx.insert(userSessions).values({
-          id: sessionId,
-          userId: u.id,
-          companyId: u.companyId,
-          refreshHash: sha256(refreshToken),
-          userAgent: truncate(userAgent, 300),
-          expiresAt: new Date(Date.now() + deps.refreshTtlSeconds * 1000),
-        });
-        return old.map((s) => s.id);
-      });
-      cache.forgetSessions(ended);
-      if (ended.length) {
-        events.toUser(u.companyId, u.id, 'auth', { action: 'update', user: { id: u.id }, sessionId });
-        events.endSessions(ended, 'replaced');
-      }
-      return {
-        token: await accessToken(u, sessionId),
-        user: await authUser(u.companyId, u.id),
-        refreshToken,
-        device,
-      };
+      return { ...(await openSession(u, userAgent)), device };
+    },
+
+    /**
+     * A session for a user who just proved who they are another way (signup made the account with its
+     * password a moment ago): the same session a login opens.
+     */
+    async signInCreated(companyId: number, userId: number, ctx: LoginContext = {}): Promise<Issued> {
+      const [u] = await db
+        .select({ id: users.id, companyId: users.companyId, profile: users.profile, super: users.super })
+        .from(users)
+        .where(and(eq(users.id, userId), eq(users.companyId, companyId)));
+      if (!u) throw new AppError('ERR_SESSION_EXPIRED', 401);
+      return openSession(u, ctx.userAgent ?? '');
     },
 
     /** Rotates the refresh token. A token replaced more than a few seconds ago means theft: the session ends. */
@@ -192,6 +239,7 @@ export function authService(deps: AuthDeps) {
         .select()
         .from(userSessions)
         .where(or(eq(userSessions.refreshHash, hash), eq(userSessions.previousHash, hash)));
+      if (s?.revokedAt && s.revokedReason === 'replaced') throw sessionReplaced();
       if (!s || s.revokedAt || s.expiresAt < new Date()) throw new AppError('ERR_SESSION_EXPIRED', 401);
       const [u] = await db
         .select({ id: users.id, companyId: users.companyId, profile: users.profile, super: users.super })

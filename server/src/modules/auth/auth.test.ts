@@ -94,6 +94,28 @@ describe('login', () => {
     expect((await t.as(second).get('/auth/me')).status).toBe(200);
   });
 
+  test('a session ended by a login elsewhere says so: ERR_SESSION_REPLACED on its token, refresh and socket', async () => {
+    const c = await t.company('Elsewhere');
+    await t.login(c.adminEmail, 'Admin@123');
+    await expectError(await t.as(c.admin).get('/auth/me'), 401, 'ERR_SESSION_REPLACED');
+    await expectError(
+      await t.request('POST', '/auth/refresh_token', { cookie: c.admin.cookie }),
+      401,
+      'ERR_SESSION_REPLACED',
+    );
+    await expect(t.socket(c.admin.token)).rejects.toThrow('ERR_SESSION_REPLACED');
+    // A session that ended otherwise (logout) keeps the plain answer.
+    const other = await t.company('LoggedOut');
+    expect((await t.as(other.admin).del('/auth/logout')).status).toBe(200);
+    await expectError(await t.as(other.admin).get('/auth/me'), 401, 'ERR_SESSION_EXPIRED');
+    await expectError(
+      await t.request('POST', '/auth/refresh_token', { cookie: other.admin.cookie }),
+      401,
+      'ERR_SESSION_EXPIRED',
+    );
+    await expect(t.socket(other.admin.token)).rejects.toThrow('ERR_INVALID_TOKEN');
+  });
+
   test('failed logins are limited per address, whatever the e-mail', async () => {
     const limited = await testApp({ loginLimit: 3 });
     const statuses: number[] = [];
@@ -131,6 +153,43 @@ describe('signup', () => {
     expect(Math.round((due - Date.now()) / 86400000)).toBeLessThanOrEqual(3);
     const s = await t.login(body.email, body.password);
     expect(s.user.profile).toBe('admin');
+  });
+
+  test('signs the new admin in (token + refresh cookie), names them apart from the company, keeps the chosen plan', async () => {
+    const body = signupBody({ adminName: 'Júlia Dona', planId: 3 });
+    const res = await t.request('POST', '/companies/cadastro', { body });
+    expect(res.status).toBe(201);
+    const answer = await res.json();
+    expect(answer).toMatchObject({ name: body.name, planId: 3, trialPeriod: true });
+    expect(answer.user).toMatchObject({ name: 'Júlia Dona', email: body.email, profile: 'admin' });
+    expect(answer.user.company).toMatchObject({ id: answer.id, planId: 3 });
+    // The session works at once, and its refresh cookie too.
+    const me = await t.request('GET', '/auth/me', { token: answer.token });
+    expect(me.status).toBe(200);
+    expect((await me.json()).company.plan.name).toBe('Ouro');
+    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+    expect(res.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+    expect((await t.request('POST', '/auth/refresh_token', { cookie })).status).toBe(200);
+    // Another company's admin cannot read the new company.
+    const other = await t.company('Vizinha');
+    await expectError(await t.as(other.admin).get(`/companies/${answer.id}`), 404, 'ERR_NO_COMPANY_FOUND');
+  });
+
+  test("the spec's request shape still works: no admin name (the company's is used), the plan as `plan`", async () => {
+    const body = signupBody({ plan: 2 });
+    const res = await t.request('POST', '/companies/cadastro', { body });
+    expect(res.status).toBe(201);
+    const answer = await res.json();
+    expect(answer.planId).toBe(2);
+    expect(answer.user.name).toBe(body.name);
+    const hidden = signupBody({ plan: { id: 6 } });
+    await expectError(
+      await t.request('POST', '/companies/cadastro', { body: hidden }),
+      404,
+      'ERR_NO_PLAN_FOUND',
+    );
+    const short = signupBody({ adminName: 'J' });
+    await expectError(await t.request('POST', '/companies/cadastro', { body: short }), 400, 'ERR_VALIDATION');
   });
 
   test.each([

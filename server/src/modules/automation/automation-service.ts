@@ -1,9 +1,21 @@
-import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
-import type { TicketView } from '@recado/contracts';
+import { and, asc, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import {
+  AUTOMATION_ALERT_THRESHOLD,
+  type AutomationAlert,
+  type AutomationAlertList,
+  type HookAction,
+  type TicketAutomationState,
+  type TicketView,
+} from '@recado/contracts';
+import type { Events } from '../../realtime/events.js';
+import { AppError } from '../../http/errors.js';
+import { automationAlertTexts } from './automation-alert-texts.js';
 import type { Db } from '../../db/client.js';
 import {
+  automationIncidents,
   contacts,
   messages,
+  users,
   settings,
   prompts,
   queueIntegrations,
@@ -13,6 +25,7 @@ import {
   ticketHistories,
   ticketNotes,
   tickets,
+  tags,
   whatsappQueues,
   whatsapps,
 } from '../../db/schema/index.js';
@@ -21,10 +34,11 @@ import { executeRows } from '../../db/rows.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { MessageService } from '../messages/message-service.js';
-import { ticketQueries } from '../tickets/ticket-queries.js';
+import { mayFollowTicket, ticketQueries } from '../tickets/ticket-queries.js';
+import type { Tenant } from '../../http/tenant.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { dialogflowClient } from './dialogflow-runtime.js';
-import { hookRuntime } from './hook-runtime.js';
+import { hookRuntime, readHookAnswer, type HookExchange } from './hook-runtime.js';
 import { AutomationError, type IntegrationRuntime, type Outcome, type Reply } from './runtime.js';
 import { tenantFetch } from './outbound-fetch.js';
 import { MAX_UPLOAD_BYTES } from '../../http/uploads.js';
@@ -37,6 +51,8 @@ import {
   transcribe,
   type ChatTurn,
 } from './openai-prompt.js';
+import type { EmitTicket } from '../tickets/ticket-service.js';
+import type { DomainBus, TicketChange } from '../../events/domain-events.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 /** How long "this company has no automation" is remembered: a new prompt or integration applies within it. */
@@ -49,7 +65,8 @@ export type AutomationEnd = 'handoff' | 'accepted' | 'transferred' | 'closed' | 
 
 /** Which automation a ticket is due for. */
 interface Target {
-  level: 'queue' | 'connection';
+  /** flow: a flow's node handed the ticket over (engageForFlow), and continues when the hold ends. */
+  level: 'queue' | 'connection' | 'flow';
   queueId: number | null;
   promptId: number | null;
   integrationId: number | null;
@@ -64,7 +81,7 @@ export interface AutomationDeps {
   box: SecretBox;
   media: MediaStore;
   messages: MessageService;
-  emitTicket: (companyId: number, view: TicketView, previousStatus?: string) => void;
+  emitTicket: EmitTicket;
   clock: Clock;
   config: {
     openaiBaseUrl: string;
@@ -76,6 +93,18 @@ export interface AutomationDeps {
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
   /** The durable job queue (n8n / webhook posts). */
   jobs: JobQueue;
+  /** Admins' top bar hears about automation incidents (docs/automation.md "When automations fail"). */
+  events?: Pick<Events, 'toAdmins'>;
+  /** Web Push to users (push-service's notifyUsers): admins are told when an incident opens. */
+  notifyUsers?: (
+    companyId: number,
+    userIds: number[],
+    payload: { title: string; body: string; url: string; tag?: string },
+  ) => Promise<void>;
+  /** Adds a tag of the company to a ticket (a hook's `tag` action; the tag service's rules). */
+  addTag?: (companyId: number, ticketId: number, tagId: number) => Promise<unknown>;
+  /** `automation.ended` is told here when a hold ends (a flow's ai_prompt / typebot / n8n node continues). */
+  bus?: Pick<DomainBus, 'emit'>;
   /** Tests shorten the OpenAI timeout. */
   openaiTimeoutMs?: number;
   /** Tests shorten the outbound timeouts of the integrations and the webhook retry delay. */
@@ -202,9 +231,9 @@ export function automationService(deps: AutomationDeps) {
     return queueTarget(t.companyId, linked[0]!.queueId);
   }
 
-  async function announce(companyId: number, ticketId: number, previousStatus?: string) {
+  async function announce(companyId: number, ticketId: number, change: TicketChange) {
     const view = await ticketQueries.byId(db, companyId, ticketId);
-    if (view) deps.emitTicket(companyId, view, previousStatus);
+    if (view) deps.emitTicket(companyId, view, change);
   }
 
   /** Hands a free ticket to the target (one conditional statement: a person acting first wins). */
@@ -216,6 +245,7 @@ export function automationService(deps: AutomationDeps) {
         useIntegration: true,
         promptId: target.promptId,
         integrationId: target.integrationId,
+        automation: stateLine('active', target.kind, null),
         chatbot: false,
         ...(target.queueId !== null ? { queueId: target.queueId } : {}),
         updatedAt: now,
@@ -262,14 +292,24 @@ export function automationService(deps: AutomationDeps) {
       .values({ ticketId: t.id, ...values })
       .onConflictDoUpdate({ target: ticketAutomations.ticketId, set: values });
     log.info({ ticketId: t.id, kind: target.kind, level: target.level }, 'automation took the ticket');
-    await announce(t.companyId, t.id, t.status);
+    await announce(t.companyId, t.id, {
+      actor: target.kind === 'prompt' ? 'ai' : 'integration',
+      action: 'transfer',
+      before: t,
+    });
     return updated;
   }
 
   /** Ends the ticket's automation: its state is closed; `reset` also clears the ticket's flags. */
-  async function finish(companyId: number, ticketId: number, reason: AutomationEnd, reset: boolean) {
+  async function finish(
+    companyId: number,
+    ticketId: number,
+    reason: AutomationEnd,
+    reset: boolean,
+    failed?: { kind: string; reason: string },
+  ) {
     const now = clock.now();
-    await db
+    const [ended] = await db
       .update(ticketAutomations)
       .set({ endedAt: now, endReason: reason, updatedAt: now })
       .where(
@@ -278,16 +318,162 @@ export function automationService(deps: AutomationDeps) {
           eq(ticketAutomations.companyId, companyId),
           isNull(ticketAutomations.endedAt),
         ),
-      );
-    if (!reset) return;
+      )
+      .returning({ kind: ticketAutomations.kind, level: ticketAutomations.level });
+    // Told once the ticket is as the end leaves it (after the reset below).
+    const told = () => {
+      if (ended)
+        void deps.bus?.emit('automation.ended', {
+          companyId,
+          ticketId,
+          kind: ended.kind,
+          level: ended.level,
+          reason,
+          ...(failed ? { error: failed.reason } : {}),
+        });
+    };
+    if (!reset) return told();
     const [t] = await db
       .update(tickets)
-      .set({ useIntegration: false, promptId: null, integrationId: null, updatedAt: now })
+      .set({
+        useIntegration: false,
+        promptId: null,
+        integrationId: null,
+        // The list and the chat show why people have it now ("falhou: …"), or nothing.
+        automation: failed ? stateLine('failed', failed.kind, failed.reason) : null,
+        updatedAt: now,
+      })
       .where(
         and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId), eq(tickets.useIntegration, true)),
       )
       .returning({ status: tickets.status });
-    if (t) await announce(companyId, ticketId, t.status);
+    if (t) await announce(companyId, ticketId, { actor: 'integration', action: 'update', before: {} });
+    told();
+  }
+
+  /** The automation's state as the ticket carries it (TicketView.automation). */
+  function stateLine(
+    status: TicketAutomationState['status'],
+    kind: string,
+    error: string | null,
+  ): TicketAutomationState {
+    return { status, kind, error, at: clock.now().toISOString() };
+  }
+
+  // ---- incidents: failures in a row of one automation, admins alerted once per incident ---------------
+
+  type Source = { source: 'prompt' | 'integration'; sourceId: number; kind: string };
+  const sourceOf = (t: Pick<TicketRow, 'promptId' | 'integrationId'>, kind: string): Source | null =>
+    kind === 'prompt'
+      ? t.promptId !== null
+        ? { source: 'prompt', sourceId: t.promptId, kind }
+        : null
+      : t.integrationId !== null
+        ? { source: 'integration', sourceId: t.integrationId, kind }
+        : null;
+  const incidentKey = (companyId: number, s: Source) =>
+    and(
+      eq(automationIncidents.companyId, companyId),
+      eq(automationIncidents.source, s.source),
+      eq(automationIncidents.sourceId, s.sourceId),
+    );
+
+  async function sourceName(companyId: number, s: Source) {
+    const table = s.source === 'prompt' ? prompts : queueIntegrations;
+    const [row] = await db
+      .select({ name: table.name })
+      .from(table)
+      .where(and(eq(table.id, s.sourceId), eq(table.companyId, companyId)));
+    return row?.name ?? null;
+  }
+
+  /**
+   * One more failure of an automation: at AUTOMATION_ALERT_THRESHOLD in a row an incident opens (one
+   * conditional statement, so one process alone alerts) and admins hear it in the top bar and by push.
+   */
+  async function recordFailure(companyId: number, s: Source | null, reason: string) {
+    if (!s) return;
+    const now = clock.now();
+    const [row] = await db
+      .insert(automationIncidents)
+      .values({ companyId, ...s, failures: 1, lastError: reason, lastFailureAt: now, updatedAt: now })
+      .onConflictDoUpdate({
+        target: [automationIncidents.companyId, automationIncidents.source, automationIncidents.sourceId],
+        set: {
+          failures: sql`${automationIncidents.failures} + 1`,
+          kind: s.kind,
+          lastError: reason,
+          lastFailureAt: now,
+          updatedAt: now,
+        },
+      })
+      .returning();
+    if (!row || row.failures < AUTOMATION_ALERT_THRESHOLD || row.alertedAt) return;
+    const [opened] = await db
+      .update(automationIncidents)
+      .set({ alertedAt: now })
+      .where(and(incidentKey(companyId, s), isNull(automationIncidents.alertedAt)))
+      .returning();
+    if (!opened) return;
+    const name = (await sourceName(companyId, s)) ?? s.kind;
+    const alert = toAlert(opened, name);
+    log.warn({ companyId, ...s, failures: opened.failures }, 'automation incident: admins alerted');
+    deps.events?.toAdmins(companyId, 'automationAlert', { action: 'open', alert });
+    const admins = await db
+      .select({ id: users.id, language: users.language })
+      .from(users)
+      .where(and(eq(users.companyId, companyId), eq(users.profile, 'admin')));
+    const byLanguage = new Map<string, number[]>();
+    for (const a of admins) byLanguage.set(a.language, [...(byLanguage.get(a.language) ?? []), a.id]);
+    for (const [language, ids] of byLanguage) {
+      const texts = automationAlertTexts(language);
+      await deps
+        .notifyUsers?.(companyId, ids, {
+          title: `${texts.title}: ${name}`,
+          body: texts.body(opened.failures, reason),
+          url: s.source === 'prompt' ? '/prompts' : '/queue-integration',
+          tag: `automation-${s.source}-${s.sourceId}`,
+        })
+        .catch((err: unknown) => log.warn({ err, companyId }, 'automation alert push not queued'));
+    }
+  }
+
+  /** The automation answered: its run of failures ends, and an open incident closes. */
+  async function recordSuccess(companyId: number, s: Source | null) {
+    if (!s) return;
+    const [gone] = await db
+      .delete(automationIncidents)
+      .where(incidentKey(companyId, s))
+      .returning({ alertedAt: automationIncidents.alertedAt });
+    if (gone?.alertedAt)
+      deps.events?.toAdmins(companyId, 'automationAlert', {
+        action: 'close',
+        source: s.source,
+        sourceId: s.sourceId,
+      });
+  }
+
+  const toAlert = (r: typeof automationIncidents.$inferSelect, name: string): AutomationAlert => ({
+    source: r.source as AutomationAlert['source'],
+    sourceId: r.sourceId,
+    kind: r.kind,
+    name,
+    failures: r.failures,
+    lastError: r.lastError,
+    since: (r.alertedAt ?? r.updatedAt).toISOString(),
+    lastFailureAt: (r.lastFailureAt ?? r.updatedAt).toISOString(),
+  });
+
+  /**
+   * The automation failed on a ticket it had: people take it now (the note says why, the ticket's line
+   * says "falhou: …") and the failure counts towards an incident.
+   */
+  async function fail(t: TicketRow, kind: AutomationKind, reason: string) {
+    log.warn({ ticketId: t.id, kind, reason }, 'automation failed; the ticket goes to people');
+    const source = sourceOf(t, kind);
+    await noteFailure(t, labels[kind] ?? kind, reason);
+    await finish(t.companyId, t.id, 'error', true, { kind, reason });
+    await recordFailure(t.companyId, source, reason);
   }
 
   /** Admins read on the ticket why the automation stopped (a note without author); never the customer. */
@@ -415,29 +601,171 @@ export function automationService(deps: AutomationDeps) {
   });
   const hooks = hookRuntime({
     db,
+    box: deps.box,
+    clock,
     jobs: deps.jobs,
     publicUrl: deps.config.publicUrl,
     allowPrivateUrls: deps.config.allowPrivateUrls,
     log,
     timeoutMs: deps.integrationTimeoutMs,
     retryDelayMs: deps.hookRetryDelayMs,
-    onGiveUp: async (companyId, ticketId, label, reason) => {
-      const [t] = await db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
-      // Only while the hook still has the ticket: a person who took it meanwhile keeps it.
-      if (!t || !t.useIntegration || t.integrationId === null) return;
-      const [s] = await db
-        .select({ kind: ticketAutomations.kind, endedAt: ticketAutomations.endedAt })
-        .from(ticketAutomations)
-        .where(eq(ticketAutomations.ticketId, ticketId));
-      if (!s || s.endedAt || (s.kind !== 'n8n' && s.kind !== 'webhook')) return;
-      log.warn({ ticketId, kind: s.kind, reason }, 'automation failed; the ticket goes to people');
-      await noteFailure(t, label, reason);
-      await finish(companyId, ticketId, 'error', true);
+    onFailure: async (companyId, x, reason) => {
+      await hookFailed(companyId, x, x.attempt > 1 ? `${reason} (tentativa ${x.attempt})` : reason);
+    },
+    onAnswer: async (companyId, x, answer) => {
+      const read = readHookAnswer(answer.body, answer.contentType);
+      if ('error' in read) return hookFailed(companyId, x, read.error);
+      const refused = await foreignRef(companyId, read.actions);
+      if (refused) return hookFailed(companyId, x, refused);
+      await recordSuccess(companyId, { source: 'integration', sourceId: x.integrationId, kind: x.kind });
+      if (!read.actions.length) return;
+      const t = await heldBy(companyId, x);
+      if (!t) {
+        log.info(
+          { ticketId: x.ticketId, integrationId: x.integrationId },
+          'hook actions ignored: not its ticket',
+        );
+        return;
+      }
+      await runActions(t, x.kind, read.actions);
     },
   });
+
+  /** The ticket, while this hook still has it (a person who took it meanwhile keeps it). */
+  async function heldBy(companyId: number, x: HookExchange): Promise<TicketRow | null> {
+    const [t] = await db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.id, x.ticketId), eq(tickets.companyId, companyId)));
+    if (!t || !t.useIntegration || t.integrationId !== x.integrationId) return null;
+    if (t.status !== 'pending' || t.userId !== null) return null;
+    return t;
+  }
+
+  /** A hook failed (a try, or an answer that cannot be used): people take the ticket if it still had it. */
+  async function hookFailed(companyId: number, x: HookExchange, reason: string) {
+    const t = await heldBy(companyId, x);
+    if (t) return fail(t, x.kind, reason);
+    log.warn({ ticketId: x.ticketId, kind: x.kind, reason }, 'automation hook failed');
+    await recordFailure(
+      companyId,
+      { source: 'integration', sourceId: x.integrationId, kind: x.kind },
+      reason,
+    );
+  }
+
+  /** The first id of an action that is not the company's (a queue, user or tag of another company), or null. */
+  async function foreignRef(companyId: number, actions: HookAction[]): Promise<string | null> {
+    for (const a of actions) {
+      if (a.type === 'transfer' && a.queueId !== undefined) {
+        const [q] = await db
+          .select({ id: queues.id })
+          .from(queues)
+          .where(and(eq(queues.id, a.queueId), eq(queues.companyId, companyId)));
+        if (!q) return `fila ${a.queueId} não encontrada`;
+      }
+      if (a.type === 'transfer' && a.userId !== undefined) {
+        const [u] = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, a.userId), eq(users.companyId, companyId)));
+        if (!u) return `usuário ${a.userId} não encontrado`;
+      }
+      if (a.type === 'tag') {
+        const [g] = await db
+          .select({ id: tags.id })
+          .from(tags)
+          .where(and(eq(tags.id, a.tagId), eq(tags.companyId, companyId)));
+        if (!g) return `etiqueta ${a.tagId} não encontrada`;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Moves a ticket the automation had (a hook's transfer or resolve): one conditional statement while it
+   * still has it, the automation's state ended, a history row without user, and the ticket announced.
+   */
+  async function moveTicket(
+    t: TicketRow,
+    kind: AutomationKind,
+    to: { status: 'pending' | 'open' | 'closed'; queueId?: number; userId?: number | null },
+  ): Promise<TicketRow | null> {
+    const now = clock.now();
+    const [moved] = await db
+      .update(tickets)
+      .set({
+        status: to.status,
+        ...(to.queueId !== undefined ? { queueId: to.queueId } : {}),
+        ...(to.userId !== undefined ? { userId: to.userId } : {}),
+        ...(to.status === 'open' ? { acceptedAt: sql`coalesce(${tickets.acceptedAt}, now())` } : {}),
+        ...(to.status === 'closed' ? { closedAt: now, chatbot: false } : {}),
+        useIntegration: false,
+        promptId: null,
+        integrationId: null,
+        automation: null,
+        updatedAt: now,
+      })
+      .where(and(eq(tickets.id, t.id), eq(tickets.companyId, t.companyId), eq(tickets.useIntegration, true)))
+      .returning();
+    if (!moved) return null;
+    const action = to.status === 'closed' ? 'close' : 'transfer';
+    await db.insert(ticketHistories).values({
+      companyId: t.companyId,
+      ticketId: t.id,
+      action,
+      userId: null,
+      queueId: moved.queueId,
+      whatsappId: moved.whatsappId,
+      status: moved.status,
+      data: { by: 'automation', kind, from: { status: t.status, userId: t.userId, queueId: t.queueId } },
+    });
+    await finish(t.companyId, t.id, to.status === 'closed' ? 'closed' : 'transferred', false);
+    await announce(t.companyId, t.id, { actor: kind === 'prompt' ? 'ai' : 'integration', action, before: t });
+    return moved;
+  }
+
+  /** A hook's actions, in order, on the ticket it has (docs/automation.md "Acting from the answer"). */
+  async function runActions(t: TicketRow, kind: AutomationKind, actions: HookAction[]) {
+    let current: TicketRow = t;
+    for (const a of actions) {
+      try {
+        if (a.type === 'reply') await send(current, kind, a.text);
+        else if (a.type === 'tag') await deps.addTag?.(t.companyId, t.id, a.tagId);
+        else if (a.type === 'handoff') await finish(t.companyId, t.id, 'handoff', true);
+        else if (a.type === 'resolve')
+          current = (await moveTicket(current, kind, { status: 'closed' })) ?? current;
+        else if (a.userId !== undefined)
+          current =
+            (await moveTicket(current, kind, { status: 'open', userId: a.userId, queueId: a.queueId })) ??
+            current;
+        else {
+          const moved = await moveTicket(current, kind, {
+            status: 'pending',
+            queueId: a.queueId,
+            userId: null,
+          });
+          if (moved) {
+            current = moved;
+            // Into a queue with an automation of its own: that one takes it from here.
+            const target = await queueTarget(moved.companyId, a.queueId!);
+            if (target && target.integrationId !== t.integrationId)
+              current = (await engage(moved, target)) ?? moved;
+          }
+        }
+      } catch (err) {
+        log.warn(
+          { ticketId: t.id, action: a.type, err: err instanceof Error ? err.message : 'unknown' },
+          'automation action failed',
+        );
+      }
+      // A later reply goes out on the ticket as it is now.
+      const [fresh] = await db.select().from(tickets).where(eq(tickets.id, t.id));
+      if (fresh) current = fresh;
+    }
+    log.info({ ticketId: t.id, kind, actions: actions.map((a) => a.type) }, 'automation actions run');
+  }
+
   const runtimes: IntegrationRuntime[] = [
     typebotRuntime({
       clock,
@@ -523,18 +851,16 @@ export function automationService(deps: AutomationDeps) {
     const run = runners[kind];
     if (!run) {
       // Not built for this kind yet: people take the ticket (docs/automation.md says which kinds run).
-      await noteFailure(t, labels[kind] ?? kind, 'tipo de integração não suportado');
-      return finish(t.companyId, t.id, 'error', true);
+      return fail(t, kind, 'tipo de integração não suportado');
     }
     let outcome: Outcome;
     try {
       outcome = await run(t, message, state);
     } catch (err) {
-      const reason = kind === 'prompt' ? describeOpenAiError(err) : errorText(err);
-      log.warn({ ticketId: t.id, kind, reason }, 'automation failed; the ticket goes to people');
-      await noteFailure(t, labels[kind], reason);
-      return finish(t.companyId, t.id, 'error', true);
+      return fail(t, kind, kind === 'prompt' ? describeOpenAiError(err) : errorText(err));
     }
+    // n8n and webhook answer from their job (onAnswer); the others answered now.
+    if (kind !== 'n8n' && kind !== 'webhook') await recordSuccess(t.companyId, sourceOf(t, kind));
     // A person may have taken the ticket while the provider answered: then nothing is sent.
     const [fresh] = await db.select().from(tickets).where(eq(tickets.id, t.id));
     if (!fresh || fresh.status !== 'pending' || fresh.userId !== null || !fresh.useIntegration) return;
@@ -669,6 +995,57 @@ export function automationService(deps: AutomationDeps) {
       await handleMessage(t, message);
     },
 
+    /**
+     * A flow's ai_prompt / typebot / n8n node hands a free ticket to that prompt or integration of the company
+     * (docs/flows.md "AI prompt, Typebot and n8n"): the same hold as a queue's, from the customer's next
+     * message on, until it ends (`automation.ended`, level 'flow'). False when it cannot: the prompt or
+     * integration is not the company's (or not of that kind), or the ticket is not free.
+     */
+    async engageForFlow(
+      companyId: number,
+      ticketId: number,
+      ref: { kind: 'prompt'; promptId: number } | { kind: 'typebot' | 'n8n'; integrationId: number },
+    ): Promise<boolean> {
+      const [t] = await db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+      if (!t || !free(t)) return false;
+      let target: Target;
+      if (ref.kind === 'prompt') {
+        const [p] = await db
+          .select({ id: prompts.id })
+          .from(prompts)
+          .where(and(eq(prompts.id, ref.promptId), eq(prompts.companyId, companyId)));
+        if (!p) return false;
+        target = { level: 'flow', queueId: null, promptId: p.id, integrationId: null, kind: 'prompt' };
+      } else {
+        if ((await integrationKind(companyId, ref.integrationId)) !== ref.kind) return false;
+        target = {
+          level: 'flow',
+          queueId: null,
+          promptId: null,
+          integrationId: ref.integrationId,
+          kind: ref.kind,
+        };
+      }
+      const engaged = await engage(t, target);
+      if (!engaged) return false;
+      // The messages so far were the flow's: only later ones go to the automation.
+      const [last] = await db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(eq(messages.ticketId, t.id))
+        .orderBy(desc(messages.id))
+        .limit(1);
+      if (last)
+        await db
+          .update(ticketAutomations)
+          .set({ lastMessageId: last.id })
+          .where(eq(ticketAutomations.ticketId, t.id));
+      return true;
+    },
+
     /** The bot put a ticket in a queue (the customer chose it): that queue's automation takes it from here. */
     async onQueued(companyId: number, ticketId: number) {
       const [t] = await db
@@ -708,6 +1085,34 @@ export function automationService(deps: AutomationDeps) {
       if (!free(after) || after.queueId === null) return;
       const target = await queueTarget(companyId, after.queueId);
       if (target) await engage(after, target);
+    },
+
+    /**
+     * POST /tickets/{id}/handoff: whoever drives the automation from outside (an n8n flow with an API token)
+     * hands the ticket to people later; a ticket no automation has is answered as it is.
+     */
+    async handoff(caller: Tenant, ticketId: number): Promise<TicketView> {
+      const { companyId } = caller;
+      // The one visibility rule: a ticket the caller may not see is answered as absent, like every ticket route.
+      if (!(await mayFollowTicket(db, caller, ticketId))) throw new AppError('ERR_NO_TICKET_FOUND', 404);
+      await finish(companyId, ticketId, 'handoff', true);
+      return (await ticketQueries.byId(db, companyId, ticketId))!;
+    },
+
+    /** GET /automation/alerts: the company's open incidents (automations that still exist). */
+    async alerts(companyId: number): Promise<AutomationAlertList> {
+      const rows = await db
+        .select()
+        .from(automationIncidents)
+        .where(and(eq(automationIncidents.companyId, companyId), isNotNull(automationIncidents.alertedAt)))
+        .orderBy(desc(automationIncidents.alertedAt));
+      const alerts: AutomationAlert[] = [];
+      for (const r of rows) {
+        const s: Source = { source: r.source as Source['source'], sourceId: r.sourceId, kind: r.kind };
+        const name = await sourceName(companyId, s);
+        if (name !== null) alerts.push(toAlert(r, name));
+      }
+      return { alerts };
     },
 
     /** The automation state of a ticket of the company, or null (tests, diagnostics). */

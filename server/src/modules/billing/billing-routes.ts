@@ -10,7 +10,7 @@ import {
   ProviderSubscription,
 } from '@recado/contracts';
 import { access } from '../../http/access.js';
-import type { BillingService } from './billing-service.js';
+import { WebhookBody as AsaasWebhookBody, type BillingService } from './billing-service.js';
 
 /** Billing routes stay open to a blocked company: paying is how it gets unblocked (docs/billing.md). */
 const billing = { billing: true, ...access.admin } as const;
@@ -33,7 +33,7 @@ export const billingRoutes =
     );
     app.post(
       '/asaas/subscriptions',
-      { config: billing, schema: { response: { 200: ProviderSubscription } } },
+      { config: billing, schema: { noBody: true, response: { 200: ProviderSubscription } } },
       (req) => service.subscribe(req.tenant),
     );
     app.get(
@@ -52,7 +52,11 @@ export const billingWebhookRoutes =
       {
         bodyLimit: 256 * 1024,
         config: access.public,
-        schema: { response: { 200: JsonObject, 401: JsonObject } },
+        // Parsed by the service (a malformed event is logged and ignored, never an error to Asaas).
+        schema: {
+          documentedBody: { 'application/json': AsaasWebhookBody },
+          response: { 200: JsonObject, 401: JsonObject },
+        },
       },
       async (req, reply) => {
         const token = req.headers['asaas-access-token'];

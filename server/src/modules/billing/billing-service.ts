@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   CUSTOM_PLAN_MAX,
   customPlanPrice,
   PAGE_SIZE,
+  SETTING_DEFAULTS,
   addRecurrence,
   subscriptionState,
   type CheckoutInput,
@@ -14,7 +15,16 @@ import {
   type PixCharge,
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { billingCustomers, billingEvents, companies, invoices, plans, users } from '../../db/schema/index.js';
+import {
+  billingCustomers,
+  billingEvents,
+  billingPayments,
+  companies,
+  invoices,
+  plans,
+  settings,
+  users,
+} from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import { defineJob, noPayload, type JobDefinition, type JobQueue } from '../../jobs/job-queue.js';
@@ -32,17 +42,22 @@ export const PAUSE_RETRY_MS = 60_000;
 const DAY = 86_400_000;
 
 type InvoiceRow = typeof invoices.$inferSelect;
+type PaymentRow = typeof billingPayments.$inferSelect;
 type Log = { info(o: object, m?: string): void; warn(o: object, m?: string): void };
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 const plusDays = (now: Date, n: number) => new Date(now.getTime() + n * DAY).toISOString().slice(0, 10);
 const later = (a: string, b: string) => (a > b ? a : b);
+const dayNumber = (d: string) => Date.parse(`${d.slice(0, 10)}T00:00:00Z`) / DAY;
+const shiftDays = (d: string, n: number) => new Date((dayNumber(d) + n) * DAY).toISOString().slice(0, 10);
+/** Money compared in cents, never as floats. */
+const cents = (v: number) => Math.round(v * 100);
 
 /** Display status (docs/billing.md): an unpaid invoice past its dueDate is expired. */
 const displayStatus = (r: InvoiceRow, now: Date): InvoiceStatus =>
   r.status === 'open' && r.dueDate < today(now) ? 'expired' : (r.status as InvoiceStatus);
 
-const toInvoice = (r: InvoiceRow, now: Date, companyName?: string): Invoice => ({
+const toInvoice = (r: InvoiceRow, now: Date, companyName?: string, heldValue?: number | null): Invoice => ({
   id: r.id,
   companyId: r.companyId,
   ...(companyName !== undefined ? { companyName } : {}),
@@ -51,11 +66,12 @@ const toInvoice = (r: InvoiceRow, now: Date, companyName?: string): Invoice => (
   dueDate: r.dueDate,
   status: displayStatus(r, now),
   paidAt: r.paidAt?.toISOString() ?? null,
+  heldValue: heldValue ?? null,
   createdAt: r.createdAt.toISOString(),
 });
 
 /** The webhook body Asaas posts: `{ id, event, payment: { id, customer, externalReference, … } }`. */
-const WebhookBody = z.object({
+export const WebhookBody = z.object({
   id: z.string().min(1).max(200),
   event: z.string().min(1).max(100),
   payment: z
@@ -63,12 +79,20 @@ const WebhookBody = z.object({
       id: z.string().min(1).max(100),
       customer: z.string().max(100).nullish(),
       externalReference: z.string().max(200).nullish(),
+      value: z.coerce.number().finite().nonnegative().max(1e10).optional().catch(undefined),
     })
     .passthrough()
     .optional(),
 });
 
 const PAID_EVENTS = new Set(['PAYMENT_RECEIVED', 'PAYMENT_CONFIRMED']);
+/** Events that take the money back: what the payment granted is reverted (docs/billing.md). */
+const REVERT_EVENTS = new Set([
+  'PAYMENT_REFUNDED',
+  'PAYMENT_CHARGEBACK_REQUESTED',
+  'PAYMENT_CHARGEBACK_DISPUTE',
+  'PAYMENT_RECEIVED_IN_CASH_UNDONE',
+]);
 const sameSecret = (a: string, b: string) =>
   timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
@@ -104,12 +128,22 @@ export function billingService(deps: {
 
   // ---- blocking (docs/billing.md) --------------------------------------------------------------------
 
+  /** Blocked or not, days left or overdue: on the company's calendar (its `timezone` setting). */
   async function state(companyId: number) {
     const [c] = await db
-      .select({ dueDate: companies.dueDate, trialPeriod: companies.trialPeriod })
+      .select({
+        dueDate: companies.dueDate,
+        trialPeriod: companies.trialPeriod,
+        timezone: sql<string | null>`(select s.value from ${settings} s
+          where s.company_id = ${companies.id} and s.key = 'timezone')`,
+      })
       .from(companies)
       .where(eq(companies.id, companyId));
-    return subscriptionState(c ?? { dueDate: null, trialPeriod: false }, clock.now());
+    return subscriptionState(
+      c ?? { dueDate: null, trialPeriod: false },
+      clock.now(),
+      c?.timezone || SETTING_DEFAULTS.timezone,
+    );
   }
   const isBlocked = async (companyId: number) => (await state(companyId)).blocked;
 
@@ -160,24 +194,47 @@ export function billingService(deps: {
     options: { every: DAY },
   });
 
-  /** The company's invoice for its current dueDate, created when the daily job has not yet. */
-  async function currentInvoice(companyId: number): Promise<InvoiceRow> {
-    const [c] = await db
+  /** The company and its plan. */
+  async function companyPlan(h: Db, companyId: number) {
+    const [c] = await h
       .select({ company: companies, plan: plans })
       .from(companies)
       .innerJoin(plans, eq(plans.id, companies.planId))
       .where(eq(companies.id, companyId));
     if (!c) throw new AppError('ERR_NO_COMPANY_FOUND', 404);
-    const dueDate = c.company.dueDate ?? today(clock.now());
-    await db
-      .insert(invoices)
-      .values({ companyId, detail: c.plan.name, value: c.plan.value, dueDate, planId: c.plan.id })
-      .onConflictDoNothing();
+    return c;
+  }
+
+  /** The company's invoice for its current dueDate, if the daily job (or a checkout) made it. */
+  async function currentPeriodInvoice(companyId: number): Promise<InvoiceRow | undefined> {
+    const { company } = await companyPlan(db, companyId);
     const [row] = await db
       .select()
       .from(invoices)
+      .where(
+        and(eq(invoices.companyId, companyId), eq(invoices.dueDate, company.dueDate ?? today(clock.now()))),
+      );
+    return row;
+  }
+
+  /**
+   * The company's invoice for its current dueDate, created when the daily job has not yet (`created`). `h` is
+   * the transaction when called inside one: the outer handle there would wait for it forever on PGlite.
+   */
+  async function currentInvoice(h: Db, companyId: number): Promise<{ row: InvoiceRow; created: boolean }> {
+    const c = await companyPlan(h, companyId);
+    const dueDate = c.company.dueDate ?? today(clock.now());
+    const [inserted] = await h
+      .insert(invoices)
+      .values({ companyId, detail: c.plan.name, value: c.plan.value, dueDate, planId: c.plan.id })
+      .onConflictDoNothing()
+      .returning();
+    if (inserted) return { row: inserted, created: true };
+    const [row] = await h
+      .select()
+      .from(invoices)
       .where(and(eq(invoices.companyId, companyId), eq(invoices.dueDate, dueDate)));
-    return row!;
+    return { row: row!, created: false };
   }
 
   async function loadInvoice(t: Tenant, id: number): Promise<InvoiceRow> {
@@ -210,7 +267,8 @@ export function billingService(deps: {
         apiKey = '';
       }
     }
-    if (!apiKey) throw new AppError('ERR_PAYMENT_PROVIDER', 503, 'The payment provider is not configured');
+    if (!apiKey)
+      throw new AppError('ERR_PAYMENT_NOT_CONFIGURED', 503, 'The payment provider is not configured');
     return asaasClient({ baseUrl: deps.asaasApiUrl, apiKey });
   }
 
@@ -287,19 +345,23 @@ export function billingService(deps: {
 
   // ---- the webhook ----------------------------------------------------------------------------------
 
+  /**
+   * The invoice a provider payment pays: by the charge id, then by `externalReference` (`invoice:<id>`,
+   * `company:<id>`), then by the Asaas customer — for a company reference, its oldest unpaid invoice or (with
+   * `create`) its current period's. Always on the transaction's handle `tx`.
+   */
   async function invoiceForPayment(
     tx: Db,
     payment: { id: string; customer?: string | null; externalReference?: string | null },
-  ): Promise<InvoiceRow | undefined> {
+    create: boolean,
+  ): Promise<{ invoice?: InvoiceRow; companyId?: number }> {
     const [byCharge] = await tx.select().from(invoices).where(eq(invoices.providerPaymentId, payment.id));
-    if (byCharge) return byCharge;
+    if (byCharge) return { invoice: byCharge, companyId: byCharge.companyId };
     const ref = /^invoice:(\d+)$/.exec(payment.externalReference ?? '');
     if (ref) {
-      const [byRef] = await tx
-        .select()
-        .from(invoices)
-        .where(eq(invoices.id, Number(ref[1])));
-      return byRef;
+      const id = Number(ref[1]);
+      const [byRef] = isDbId(id) ? await tx.select().from(invoices).where(eq(invoices.id, id)) : [];
+      return { invoice: byRef, companyId: byRef?.companyId };
     }
     // A charge made by Asaas itself (a subscription, a payment link): the customer's company's current invoice.
     const company = /^company:(\d+)$/.exec(payment.externalReference ?? '');
@@ -311,14 +373,154 @@ export function billingService(deps: {
         .where(eq(billingCustomers.providerCustomerId, payment.customer));
       companyId = c?.companyId;
     }
-    if (!companyId || !isDbId(companyId)) return undefined;
+    if (!companyId || !isDbId(companyId)) return {};
+    const [exists] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId));
+    if (!exists) return {};
     const [open] = await tx
       .select()
       .from(invoices)
       .where(and(eq(invoices.companyId, companyId), ne(invoices.status, 'paid')))
       .orderBy(invoices.dueDate)
       .limit(1);
-    return open ?? (await currentInvoice(companyId));
+    if (open) return { invoice: open, companyId };
+    return { invoice: create ? (await currentInvoice(tx, companyId)).row : undefined, companyId };
+  }
+
+  type Emit = { companyId: number; payload: PaymentEvent };
+
+  /** RECEIVED / CONFIRMED: pays the invoice and grants one period, once per payment, if the value covers it. */
+  async function receive(
+    tx: Db,
+    payment: z.infer<typeof WebhookBody>['payment'] & object,
+    known: PaymentRow | undefined,
+    emits: Emit[],
+  ): Promise<'processed' | 'duplicate' | 'ignored' | 'held'> {
+    // Granted, held or reverted already: one payment is decided once (a refund seen first stays a refund).
+    if (known) return 'duplicate';
+    const { invoice } = await invoiceForPayment(tx, payment, true);
+    if (!invoice) return 'ignored';
+    const now = clock.now();
+    const record = { providerPaymentId: payment.id, companyId: invoice.companyId, invoiceId: invoice.id };
+    const short = payment.value === undefined || cents(payment.value) < cents(invoice.value);
+    if (short || invoice.status === 'paid') {
+      // Less than the invoice (or an invoice another payment already paid): nothing granted, the super user
+      // sees it in the invoices list (status review, heldValue) and settles it with the customer.
+      await tx.insert(billingPayments).values({ ...record, value: payment.value ?? null, status: 'held' });
+      if (invoice.status !== 'paid')
+        await tx
+          .update(invoices)
+          .set({ status: 'review', updatedAt: now })
+          .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')));
+      log.warn(
+        { paymentId: payment.id, invoiceId: invoice.id, paid: payment.value ?? null, due: invoice.value },
+        'asaas webhook: payment held for review',
+      );
+      emits.push({ companyId: invoice.companyId, payload: { action: 'HELD', invoiceId: invoice.id } });
+      return 'held';
+    }
+    const [paid] = await tx
+      .update(invoices)
+      .set({ status: 'paid', paidAt: now, providerPaymentId: payment.id, updatedAt: now })
+      .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
+      .returning();
+    if (!paid) return 'duplicate';
+    const [c] = await tx.select().from(companies).where(eq(companies.id, paid.companyId));
+    if (!c) return 'ignored';
+    const dueDate = addRecurrence(later(today(now), c.dueDate ?? today(now)), c.recurrence);
+    const planId = paid.planId ?? c.planId;
+    await tx
+      .update(companies)
+      .set({ dueDate, trialPeriod: false, planId, updatedAt: now })
+      .where(eq(companies.id, c.id));
+    await tx.insert(billingPayments).values({
+      ...record,
+      value: payment.value ?? null,
+      status: 'granted',
+      dueBefore: c.dueDate,
+      dueAfter: dueDate,
+      planBefore: c.planId,
+      planAfter: planId,
+      trialBefore: c.trialPeriod,
+    });
+    emits.push({
+      companyId: c.id,
+      payload: {
+        action: 'CONCLUIDA',
+        invoiceId: paid.id,
+        company: { id: c.id, dueDate, trialPeriod: false },
+      },
+    });
+    return 'processed';
+  }
+
+  /** REFUNDED / chargeback: reverts what the payment granted; seen before its RECEIVED, it bars the grant. */
+  async function revert(
+    tx: Db,
+    payment: z.infer<typeof WebhookBody>['payment'] & object,
+    known: PaymentRow | undefined,
+    emits: Emit[],
+  ): Promise<'processed' | 'duplicate' | 'ignored'> {
+    const now = clock.now();
+    if (!known) {
+      const { invoice, companyId } = await invoiceForPayment(tx, payment, false);
+      if (!companyId) return 'ignored';
+      await tx.insert(billingPayments).values({
+        providerPaymentId: payment.id,
+        companyId,
+        invoiceId: invoice?.id ?? null,
+        value: payment.value ?? null,
+        status: 'reverted',
+      });
+      return 'processed';
+    }
+    if (known.status === 'reverted') return 'duplicate';
+    await tx
+      .update(billingPayments)
+      .set({ status: 'reverted', updatedAt: now })
+      .where(eq(billingPayments.providerPaymentId, known.providerPaymentId));
+    let company: PaymentEvent['company'];
+    if (known.status === 'held') {
+      if (known.invoiceId)
+        await tx
+          .update(invoices)
+          .set({ status: 'open', updatedAt: now })
+          .where(and(eq(invoices.id, known.invoiceId), eq(invoices.status, 'review')));
+    } else {
+      if (known.invoiceId)
+        await tx
+          .update(invoices)
+          .set({ status: 'open', paidAt: null, updatedAt: now })
+          .where(
+            and(eq(invoices.id, known.invoiceId), eq(invoices.providerPaymentId, known.providerPaymentId)),
+          );
+      const [c] = await tx.select().from(companies).where(eq(companies.id, known.companyId));
+      if (c?.dueDate) {
+        // Take back the days this payment added (from a later dueDate too, if other payments came since);
+        // a payment recorded before the days were (migration 0029) takes back one recurrence.
+        const dueDate =
+          known.dueAfter && known.dueBefore !== null
+            ? shiftDays(c.dueDate, -(dayNumber(known.dueAfter) - dayNumber(known.dueBefore)))
+            : shiftDays(
+                c.dueDate,
+                -(dayNumber(addRecurrence(c.dueDate, c.recurrence)) - dayNumber(c.dueDate)),
+              );
+        const planId =
+          known.planAfter !== null && known.planBefore !== null && c.planId === known.planAfter
+            ? known.planBefore
+            : c.planId;
+        const trialPeriod = known.trialBefore ?? c.trialPeriod;
+        await tx
+          .update(companies)
+          .set({ dueDate, planId, trialPeriod, updatedAt: now })
+          .where(eq(companies.id, c.id));
+        company = { id: c.id, dueDate, trialPeriod };
+      }
+    }
+    emits.push({
+      companyId: known.companyId,
+      payload: { action: 'REFUNDED', invoiceId: known.invoiceId ?? 0, ...(company ? { company } : {}) },
+    });
+    return 'processed';
   }
 
   return {
@@ -342,7 +544,14 @@ export function billingService(deps: {
           : undefined,
       );
       const rows = await db
-        .select({ invoice: invoices, companyName: companies.name })
+        .select({
+          invoice: invoices,
+          companyName: companies.name,
+          // What the payment held for review paid (one a period; the latest if several).
+          heldValue: sql<string | null>`(select bp.value from ${billingPayments} bp
+            where bp.invoice_id = ${invoices.id} and bp.status = 'held'
+            order by bp.created_at desc limit 1)`,
+        })
         .from(invoices)
         .innerJoin(companies, eq(companies.id, invoices.companyId))
         .where(where)
@@ -352,59 +561,103 @@ export function billingService(deps: {
       return {
         records: rows
           .slice(0, PAGE_SIZE)
-          .map((r) => toInvoice(r.invoice, now, t.super ? r.companyName : undefined)),
+          .map((r) =>
+            toInvoice(
+              r.invoice,
+              now,
+              t.super ? r.companyName : undefined,
+              r.invoice.status === 'review' && r.heldValue !== null ? Number(r.heldValue) : null,
+            ),
+          ),
         hasMore: rows.length > PAGE_SIZE,
       };
     },
 
-    /** POST /subscription: a Pix charge for the invoice (or the current period) and its QR code. */
+    /**
+     * POST /subscription: a Pix charge for the invoice (or the current period) and its QR code. Nothing payable
+     * is left behind when it fails: the provider's key is checked before anything is written, and an invoice this
+     * checkout created (or re-priced) is removed (or restored) when the provider refuses the charge.
+     */
     async checkout(t: Tenant, input: CheckoutInput): Promise<PixCharge> {
-      let invoice = input.invoiceId
+      const existing = input.invoiceId
         ? await loadInvoice(t, input.invoiceId)
-        : await currentInvoice(t.companyId);
-      if (invoice.status === 'paid') throw new AppError('ERR_INVOICE_ALREADY_PAID', 409);
+        : await currentPeriodInvoice(t.companyId);
+      if (existing?.status === 'paid') throw new AppError('ERR_INVOICE_ALREADY_PAID', 409);
       // The price is the plan's, never the one the browser sends.
       const planId = chosenPlanId(input);
+      let chosen: { id: number; name: string; value: number } | undefined;
       if (planId && !input.invoiceId) {
         const [p] = await db
           .select()
           .from(plans)
           .where(and(eq(plans.id, planId), eq(plans.isPublic, true)));
         if (!p) throw new AppError('ERR_NO_PLAN_FOUND', 404);
-        const [changed] = await db
-          .update(invoices)
-          .set({ planId: p.id, value: p.value, detail: p.name, updatedAt: new Date() })
-          .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
-          .returning();
-        if (!changed) throw new AppError('ERR_INVOICE_ALREADY_PAID', 409);
-        invoice = changed;
-      }
-      if (!planId && !input.invoiceId && isCustom(input)) {
+        chosen = p;
+      } else if (!input.invoiceId && isCustom(input)) {
         // A custom plan: its price computed here (contracts' customPlanPrice), its limits on a private plan
         // that becomes the company's when this invoice is paid, never before.
-        const p = await customPlan(t.companyId, input.users!, input.connections!);
-        const [changed] = await db
+        chosen = await customPlan(t.companyId, input.users!, input.connections!);
+      }
+      const value = chosen?.value ?? existing?.value ?? (await companyPlan(db, t.companyId)).plan.value;
+      if (!(value > 0)) throw new AppError('ERR_VALIDATION', 400, 'Nothing to pay');
+      const api = await client();
+
+      const { invoice: charged, undo } = await db.transaction(async (t0) => {
+        const tx = t0 as unknown as Db;
+        const had = existing
+          ? (await tx.select().from(invoices).where(eq(invoices.id, existing.id)))[0]
+          : undefined;
+        const { row, created } = had ? { row: had, created: false } : await currentInvoice(tx, t.companyId);
+        if (row.status === 'paid') throw new AppError('ERR_INVOICE_ALREADY_PAID', 409);
+        if (!chosen) return { invoice: row, undo: created ? { delete: row.id } : undefined };
+        const [changed] = await tx
           .update(invoices)
-          .set({ planId: p.id, value: p.value, detail: p.name, updatedAt: new Date() })
-          .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
+          .set({ planId: chosen.id, value: chosen.value, detail: chosen.name, updatedAt: new Date() })
+          .where(and(eq(invoices.id, row.id), ne(invoices.status, 'paid')))
           .returning();
         if (!changed) throw new AppError('ERR_INVOICE_ALREADY_PAID', 409);
-        invoice = changed;
-      }
-      if (!(invoice.value > 0)) throw new AppError('ERR_VALIDATION', 400, 'Nothing to pay');
-      const api = await client();
-      const charged = invoice;
-      const { payment, qr } = await provider(async () => {
-        const customer = await customerFor(api, t.companyId, input);
-        const payment = await api.createPixPayment({
-          customer,
-          value: charged.value,
-          dueDate: later(today(clock.now()), charged.dueDate),
-          description: charged.detail,
-          externalReference: `invoice:${charged.id}`,
-        });
-        return { payment, qr: await api.pixQrCode(payment.id) };
+        return {
+          invoice: changed,
+          undo: created
+            ? { delete: row.id }
+            : { restore: { id: row.id, planId: row.planId, value: row.value, detail: row.detail } },
+        };
       });
+      let payment: Awaited<ReturnType<AsaasClient['createPixPayment']>>;
+      let qr: Awaited<ReturnType<AsaasClient['pixQrCode']>>;
+      try {
+        ({ payment, qr } = await provider(async () => {
+          const customer = await customerFor(api, t.companyId, input);
+          const payment = await api.createPixPayment({
+            customer,
+            value: charged.value,
+            dueDate: later(today(clock.now()), charged.dueDate),
+            description: charged.detail,
+            externalReference: `invoice:${charged.id}`,
+          });
+          return { payment, qr: await api.pixQrCode(payment.id) };
+        }));
+      } catch (err) {
+        // The provider refused: no invoice of this checkout stays payable, none keeps a plan not chosen.
+        if (undo?.delete)
+          await db
+            .delete(invoices)
+            .where(
+              and(
+                eq(invoices.id, undo.delete),
+                isNull(invoices.providerPaymentId),
+                ne(invoices.status, 'paid'),
+              ),
+            );
+        else if (undo?.restore) {
+          const { id, ...before } = undo.restore;
+          await db
+            .update(invoices)
+            .set({ ...before, updatedAt: new Date() })
+            .where(and(eq(invoices.id, id), ne(invoices.status, 'paid')));
+        }
+        throw err;
+      }
       await db
         .update(invoices)
         .set({ providerPaymentId: payment.id, updatedAt: new Date() })
@@ -474,15 +727,17 @@ export function billingService(deps: {
      * One webhook event, processed once (its id is recorded in the same transaction as its effect).
      * Answers what happened, for the log and tests; unknown or malformed events are logged and ignored.
      */
-    async webhook(body: unknown): Promise<'processed' | 'duplicate' | 'ignored'> {
+    async webhook(body: unknown): Promise<'processed' | 'duplicate' | 'ignored' | 'held'> {
       const parsed = WebhookBody.safeParse(body);
       if (!parsed.success) {
         log.warn({ issues: parsed.error.issues.length }, 'asaas webhook: malformed event ignored');
         return 'ignored';
       }
       const { id, event, payment } = parsed.data;
-      const emits: { companyId: number; payload: PaymentEvent }[] = [];
-      const outcome = await db.transaction(async (tx) => {
+      const emits: Emit[] = [];
+      const outcome = await db.transaction(async (t) => {
+        // Everything below goes through the transaction's handle (the guard in db/client.ts throws otherwise).
+        const tx = t as unknown as Db;
         const [fresh] = await tx
           .insert(billingEvents)
           .values({ id, event, paymentId: payment?.id ?? null })
@@ -490,53 +745,26 @@ export function billingService(deps: {
           .returning({ id: billingEvents.id });
         if (!fresh) return 'duplicate' as const;
         if (!payment) return 'ignored' as const;
-        const invoice = await invoiceForPayment(tx as unknown as Db, payment);
-        if (!invoice) {
-          log.warn({ event, paymentId: payment.id }, 'asaas webhook: no invoice for this payment');
-          return 'ignored' as const;
-        }
-        const now = clock.now();
-        if (PAID_EVENTS.has(event)) {
-          const [paid] = await tx
-            .update(invoices)
-            .set({ status: 'paid', paidAt: now, providerPaymentId: payment.id, updatedAt: now })
-            .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
-            .returning();
-          if (!paid) return 'duplicate' as const;
-          const [c] = await tx.select().from(companies).where(eq(companies.id, paid.companyId));
-          if (!c) return 'ignored' as const;
-          const dueDate = addRecurrence(later(today(now), c.dueDate ?? today(now)), c.recurrence);
-          await tx
-            .update(companies)
-            .set({ dueDate, trialPeriod: false, planId: paid.planId ?? c.planId, updatedAt: now })
-            .where(eq(companies.id, c.id));
-          emits.push({
-            companyId: c.id,
-            payload: {
-              action: 'CONCLUIDA',
-              invoiceId: paid.id,
-              company: { id: c.id, dueDate, trialPeriod: false },
-            },
-          });
-          return 'processed' as const;
-        }
-        const change: Record<string, PaymentEvent['action'] | undefined> = {
-          PAYMENT_OVERDUE: 'OVERDUE',
-          PAYMENT_REFUNDED: 'REFUNDED',
-          PAYMENT_DELETED: 'DELETED',
-        };
-        const action = change[event];
+        // The payment's row, locked: two events of one payment at once are decided one after the other.
+        const [known] = await tx
+          .select()
+          .from(billingPayments)
+          .where(eq(billingPayments.providerPaymentId, payment.id))
+          .for('update');
+        if (PAID_EVENTS.has(event)) return receive(tx, payment, known, emits);
+        if (REVERT_EVENTS.has(event)) return revert(tx, payment, known, emits);
+        const action = ({ PAYMENT_OVERDUE: 'OVERDUE', PAYMENT_DELETED: 'DELETED' } as const)[
+          event as 'PAYMENT_OVERDUE' | 'PAYMENT_DELETED'
+        ];
         if (!action) return 'ignored' as const;
+        const { invoice } = await invoiceForPayment(tx, payment, false);
+        if (!invoice) return 'ignored' as const;
+        const now = clock.now();
         if (action === 'OVERDUE')
           await tx
             .update(invoices)
             .set({ status: 'expired', updatedAt: now })
             .where(and(eq(invoices.id, invoice.id), eq(invoices.status, 'open')));
-        else if (action === 'REFUNDED')
-          await tx
-            .update(invoices)
-            .set({ status: 'open', paidAt: null, updatedAt: now })
-            .where(eq(invoices.id, invoice.id));
         // A deleted charge is forgotten: the next checkout makes a new one.
         else
           await tx
@@ -546,6 +774,7 @@ export function billingService(deps: {
         emits.push({ companyId: invoice.companyId, payload: { action, invoiceId: invoice.id } });
         return 'processed' as const;
       });
+      if (outcome === 'ignored') log.warn({ event, paymentId: payment?.id }, 'asaas webhook: event ignored');
       for (const e of emits) events.toCompany(e.companyId, 'payment', e.payload);
       log.info({ event, eventId: id, outcome }, 'asaas webhook');
       return outcome;

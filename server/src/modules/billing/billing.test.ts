@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { defineJob } from '../../jobs/job-queue.js';
-import { SECRET_MASK, addRecurrence, customPlanPrice, subscriptionState } from '@recado/contracts';
+import { SECRET_MASK, addRecurrence, customPlanPrice, subscriptionState, zonedDate } from '@recado/contracts';
 import { manualClock } from '../../lib/clock.js';
 import { billingEvents, companies, invoices, plans, settings } from '../../db/schema/index.js';
 import { asaasFake, type AsaasFake } from '../../../test/asaas-fake.js';
@@ -11,6 +11,7 @@ import {
   expectError,
   nextEvent,
   testApp,
+  unique,
   waitFor,
   type Session,
 } from '../../../test/helpers.js';
@@ -277,6 +278,193 @@ describe('checkout and payment', () => {
   });
 });
 
+describe('payments: amount, refunds and order (docs/billing.md)', () => {
+  const webhook = (body: unknown) =>
+    fetch(`${t.url}/api/webhooks/asaas`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'asaas-access-token': WEBHOOK_TOKEN },
+      body: JSON.stringify(body),
+      // A webhook that never answers is the failure this guards against.
+      signal: AbortSignal.timeout(10_000),
+    });
+  const company = async (id: number) => (await db.select().from(companies).where(eq(companies.id, id)))[0]!;
+  const invoiceOf = async (id: number) => (await db.select().from(invoices).where(eq(invoices.id, id)))[0]!;
+
+  test('a company:<id> payment with no open invoice answers at once and the server stays responsive', async () => {
+    const c = await t.company('NoInvoice', { planId: 1 });
+    await setDue(c.id, 4);
+    expect(await db.select().from(invoices).where(eq(invoices.companyId, c.id))).toEqual([]);
+    // The issue's exact body (no value): answered, held for review, nothing granted.
+    const bare = await webhook({
+      id: unique('evt_bare_'),
+      event: 'PAYMENT_RECEIVED',
+      payment: { id: unique('pay_bare_'), externalReference: `company:${c.id}` },
+    });
+    expect(bare.status).toBe(200);
+    expect((await bare.json()).outcome).toBe('held');
+    expect((await company(c.id)).dueDate).toBe(dayOffset(4));
+    // Readiness and logins still answer.
+    expect((await fetch(`${t.url}/api/ready`, { signal: AbortSignal.timeout(5000) })).status).toBe(200);
+    await t.login(c.adminEmail, 'Admin@123');
+
+    // The same kind of charge paying the plan's value: the period's invoice made, paid, one month granted.
+    const res = await webhook({
+      id: unique('evt_sub_'),
+      event: 'PAYMENT_RECEIVED',
+      payment: { id: unique('pay_sub_'), externalReference: `company:${c.id}`, value: 49 },
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).outcome).toBe('processed');
+    const mine = await db.select().from(invoices).where(eq(invoices.companyId, c.id));
+    expect(mine).toEqual([expect.objectContaining({ status: 'paid', value: 49, dueDate: dayOffset(4) })]);
+    expect((await company(c.id)).dueDate).toBe(addRecurrence(dayOffset(4), 'MENSAL'));
+  });
+
+  test('a short payment is held for review: nothing granted, the super user sees what was paid', async () => {
+    const c = await t.company('Short', { planId: 1 });
+    await setDue(c.id, 3);
+    const pix = await (await t.as(c.admin).post('/subscription', checkoutBody())).json();
+    expect(pix.valor.original).toBe('49.00');
+    expect(await fake.send('PAYMENT_RECEIVED', pix.paymentId, { payment: { value: 0.01 } })).toBe(200);
+    expect((await company(c.id)).dueDate).toBe(dayOffset(3));
+    expect((await invoiceOf(pix.invoiceId)).status).toBe('review');
+    const all = await (await t.as(await t.superuser()).get('/invoices/all?searchParam=short')).json();
+    expect(all.records.find((r: { id: number }) => r.id === pix.invoiceId)).toMatchObject({
+      status: 'review',
+      heldValue: 0.01,
+      value: 49,
+    });
+    // Its CONFIRMED later decides nothing more; the company pays the invoice in full with a new charge.
+    expect(await fake.send('PAYMENT_CONFIRMED', pix.paymentId, { payment: { value: 0.01 } })).toBe(200);
+    expect((await invoiceOf(pix.invoiceId)).status).toBe('review');
+    const again = await (
+      await t.as(c.admin).post('/subscription', checkoutBody({ invoiceId: pix.invoiceId }))
+    ).json();
+    expect(await fake.pay(again.paymentId)).toBe(200);
+    expect((await invoiceOf(pix.invoiceId)).status).toBe('paid');
+    expect((await company(c.id)).dueDate).toBe(addRecurrence(dayOffset(3), 'MENSAL'));
+  });
+
+  test('a refund takes back what its payment granted, and the payment never grants again', async () => {
+    const c = await trialCompany('Refund', 5);
+    const before = await company(c.id);
+    const pix = await (
+      await t.as(c.admin).post('/subscription', checkoutBody({ plan: '{"planId":2}' }))
+    ).json();
+    expect(await fake.pay(pix.paymentId)).toBe(200);
+    expect(await company(c.id)).toMatchObject({
+      dueDate: addRecurrence(dayOffset(5), 'MENSAL'),
+      planId: 2,
+      trialPeriod: false,
+    });
+    const socket = await t.socket(c.admin.token);
+    const refunded = nextEvent<{ action: string; company: { dueDate: string } }>(
+      socket,
+      `company-${c.id}-payment`,
+    );
+    expect(await fake.send('PAYMENT_REFUNDED', pix.paymentId)).toBe(200);
+    expect(await refunded).toMatchObject({ action: 'REFUNDED', company: { dueDate: dayOffset(5) } });
+    expect(await company(c.id)).toMatchObject({
+      dueDate: before.dueDate,
+      planId: before.planId,
+      trialPeriod: true,
+    });
+    expect((await invoiceOf(pix.invoiceId)).status).toBe('open');
+    // A new RECEIVED (another event id) for the refunded payment adds nothing.
+    expect(await fake.send('PAYMENT_RECEIVED', pix.paymentId)).toBe(200);
+    expect(await company(c.id)).toMatchObject({ dueDate: before.dueDate, planId: before.planId });
+    // A chargeback of it changes nothing more either.
+    expect(await fake.send('PAYMENT_CHARGEBACK_REQUESTED', pix.paymentId)).toBe(200);
+    expect((await company(c.id)).dueDate).toBe(before.dueDate);
+  });
+
+  test('events out of order: a chargeback before its RECEIVED grants nothing; CONFIRMED then RECEIVED, one period', async () => {
+    const c = await t.company('Order', { planId: 1 });
+    await setDue(c.id, 2);
+    const first = await (await t.as(c.admin).post('/subscription', checkoutBody())).json();
+    expect(await fake.send('PAYMENT_CHARGEBACK_REQUESTED', first.paymentId)).toBe(200);
+    expect(await fake.send('PAYMENT_RECEIVED', first.paymentId)).toBe(200);
+    expect((await company(c.id)).dueDate).toBe(dayOffset(2));
+    expect((await invoiceOf(first.invoiceId)).status).not.toBe('paid');
+
+    const second = await (
+      await t.as(c.admin).post('/subscription', checkoutBody({ invoiceId: first.invoiceId }))
+    ).json();
+    expect(await fake.send('PAYMENT_CONFIRMED', second.paymentId)).toBe(200);
+    expect(await fake.send('PAYMENT_RECEIVED', second.paymentId)).toBe(200);
+    expect((await company(c.id)).dueDate).toBe(addRecurrence(dayOffset(2), 'MENSAL'));
+  });
+
+  test('a failed checkout leaves no payable invoice behind', async () => {
+    const su = await t.superuser();
+    const c = await trialCompany('Failed', 5);
+    const mine = () => db.select().from(invoices).where(eq(invoices.companyId, c.id));
+    // The provider refuses the charge (502): the invoice made for it goes, the plan chosen is not kept.
+    fake.failing = { method: 'POST', path: '/payments', status: 503 };
+    try {
+      await expectError(
+        await t.as(c.admin).post('/subscription', checkoutBody({ plan: '{"planId":3}' })),
+        502,
+        'ERR_PAYMENT_PROVIDER',
+      );
+    } finally {
+      fake.failing = undefined;
+    }
+    expect(await mine()).toEqual([]);
+    // No key configured (503): nothing written either, not even an invoice for the trial plan.
+    expect((await t.as(su).put('/settings/asaas', { value: '' })).status).toBe(200);
+    try {
+      await expectError(
+        await t.as(c.admin).post('/subscription', checkoutBody({ plan: '{"planId":3}' })),
+        503,
+        'ERR_PAYMENT_NOT_CONFIGURED',
+      );
+      await expectError(await t.as(c.admin).post('/subscription', checkoutBody()), 400, 'ERR_VALIDATION');
+    } finally {
+      expect((await t.as(su).put('/settings/asaas', { value: fake.apiKey })).status).toBe(200);
+    }
+    expect(await mine()).toEqual([]);
+    // An invoice that existed before keeps its plan and value when the provider fails.
+    const pix = await (
+      await t.as(c.admin).post('/subscription', checkoutBody({ plan: '{"planId":1}' }))
+    ).json();
+    fake.failing = { method: 'POST', path: '/payments', status: 500 };
+    try {
+      await expectError(
+        await t.as(c.admin).post('/subscription', checkoutBody({ plan: '{"planId":4}' })),
+        502,
+        'ERR_PAYMENT_PROVIDER',
+      );
+    } finally {
+      fake.failing = undefined;
+    }
+    expect(await mine()).toEqual([
+      expect.objectContaining({ id: pix.invoiceId, value: 49, planId: 1, status: 'open' }),
+    ]);
+  });
+
+  test('another company’s reference never pays or refunds the first one', async () => {
+    const a = await t.company('RefA', { planId: 1 });
+    const b = await t.company('RefB', { planId: 1 });
+    await setDue(a.id, 6);
+    await setDue(b.id, 6);
+    const pixA = await (await t.as(a.admin).post('/subscription', checkoutBody())).json();
+    expect(await fake.pay(pixA.paymentId)).toBe(200);
+    const aPaid = await company(a.id);
+    // A refund naming B's company for A's payment id: A's payment row decides, B is untouched.
+    const res = await webhook({
+      id: unique('evt_cross_'),
+      event: 'PAYMENT_RECEIVED',
+      payment: { id: unique('pay_cross_'), externalReference: `company:${b.id}`, value: 0.5 },
+    });
+    expect((await res.json()).outcome).toBe('held');
+    expect((await company(b.id)).dueDate).toBe(dayOffset(6));
+    expect(await company(a.id)).toEqual(aPaid);
+    const listA = await (await t.as(a.admin).get('/invoices/all')).json();
+    expect(listA.records.every((r: { companyId: number }) => r.companyId === a.id)).toBe(true);
+  });
+});
+
 describe('another company', () => {
   test('can never read, pay or be paid through the first one’s invoice', async () => {
     const a = await trialCompany('OwnerA');
@@ -319,7 +507,8 @@ describe('blocking', () => {
     ).json();
     expect(sc.id).toBeTruthy();
 
-    // Due the day before yesterday: past dueDate + 1 day.
+    // Due the day before yesterday: past dueDate + 1 day (counted on UTC's calendar, like dayOffset).
+    expect((await api.put('/settings/timezone', { value: 'UTC' })).status).toBe(200);
     await setDue(c.id, -2);
     const session = await t.login(c.adminEmail, 'Admin@123');
     const me = await (await t.as(session).get('/auth/me')).json();
@@ -389,6 +578,22 @@ describe('blocking', () => {
     clock.advance(2 * MIN);
     await jobs.runDue();
     expect(ran).toEqual([7]);
+  });
+
+  test("days left and overdue are counted on the company's calendar, not UTC's", async () => {
+    const c = await t.company('Calendar', { planId: 1 });
+    // A zone whose date differs from UTC's right now: Kiritimati (UTC+14) from 10:00 UTC, Pago Pago (UTC-11) before 11:00.
+    const now = new Date();
+    const zone = now.getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    expect((await t.as(c.admin).put('/settings/timezone', { value: zone })).status).toBe(200);
+    const utcToday = now.toISOString().slice(0, 10);
+    await db.update(companies).set({ dueDate: utcToday }).where(eq(companies.id, c.id));
+    const local = zonedDate(now, zone);
+    const expected = Math.round((Date.parse(utcToday) - Date.parse(local)) / DAY);
+    expect(expected).not.toBe(0);
+    const me = await (await t.as(c.admin).get('/auth/me')).json();
+    expect(me.company.subscription.daysLeft).toBe(expected);
+    expect(me.company.subscription.daysOverdue).toBe(Math.max(0, -expected));
   });
 
   test('the super user is never blocked; a company on time is not either', async () => {

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import { SETTING_DEFAULTS, botText, type DaySchedule, type TicketView } from '@recado/contracts';
+import { SETTING_DEFAULTS, botText, priorityOf, type DaySchedule, type TicketView } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import {
   companies,
@@ -20,6 +20,8 @@ import { ticketQueries } from '../tickets/ticket-queries.js';
 import type { MessageService } from '../messages/message-service.js';
 import { closedPeriodKey } from './business-hours.js';
 import { readAnswer, renderMenu, sortByKey, type Choice } from './bot-menu.js';
+import type { EmitTicket } from '../tickets/ticket-service.js';
+import { recordTicketEvent } from '../timeline/record.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 type StateRow = typeof ticketBotStates.$inferSelect;
@@ -41,7 +43,8 @@ export type BotEndReason =
   | 'time' // timeUseBotQueues minutes since the bot started
   | 'steps' // MAX_BOT_ANSWERS answers
   | 'handled' // the ticket was accepted, transferred or given a queue by a person
-  | 'human'; // a person acted on the ticket while the bot ran
+  | 'human' // a person acted on the ticket while the bot ran
+  | 'greeting'; // a connection without queues: its greeting went out, there is nothing more to offer
 
 /** What the inbound pipeline hands over after a customer message was stored and announced. */
 export interface StoredInbound {
@@ -72,12 +75,14 @@ const PRECHECK_MS = 5_000;
 export function botService(deps: {
   db: Db;
   messages: MessageService;
-  emitTicket: (companyId: number, view: TicketView, previousStatus?: string) => void;
+  emitTicket: EmitTicket;
   clock: Clock;
   jobs?: JobQueue;
   log: { warn(o: object, m: string): void };
   /** The bot put the ticket in a queue and is done: that queue's AI prompt or integration may take it. */
   onQueued?: (companyId: number, ticketId: number) => Promise<void>;
+  /** A flow took this message (its listener runs first, docs/flows.md#runtime): the bot stays out. */
+  flowTook?: (messageId: number) => boolean;
 }) {
   const { db, clock, log } = deps;
 
@@ -141,7 +146,9 @@ export function botService(deps: {
   async function updateTicket(
     companyId: number,
     current: TicketRow,
-    set: Partial<Pick<TicketRow, 'queueId' | 'chatbot' | 'queueOptionId'>>,
+    set: Partial<Pick<TicketRow, 'queueId' | 'chatbot' | 'queueOptionId' | 'priority'>>,
+    /** #32.5 The customer's menu choice this change follows: a 'bot' entry on the ticket's timeline. */
+    step?: Record<string, unknown>,
   ): Promise<TicketRow | null> {
     const [updated] = await db
       .update(tickets)
@@ -167,8 +174,22 @@ export function botService(deps: {
         status: updated.status,
         data: { by: 'bot', from: { status: current.status, userId: null, queueId: current.queueId } },
       });
+    if (step)
+      await recordTicketEvent(db, {
+        companyId,
+        ticketId: updated.id,
+        type: 'bot',
+        actorKind: 'bot',
+        data: step,
+      });
     const view = await ticketQueries.byId(db, companyId, updated.id);
-    if (view) deps.emitTicket(companyId, view, current.status);
+    if (view)
+      deps.emitTicket(companyId, view, {
+        actor: 'bot',
+        action: 'transfer',
+        before: current,
+        recorded: !!step,
+      });
     return updated;
   }
 
@@ -204,7 +225,7 @@ export function botService(deps: {
       .returning({ id: tickets.id, status: tickets.status });
     if (t) {
       const view = await ticketQueries.byId(db, companyId, t.id);
-      if (view) deps.emitTicket(companyId, view, t.status);
+      if (view) deps.emitTicket(companyId, view, { actor: 'bot', action: 'update', before: {} });
     }
   }
 
@@ -256,7 +277,12 @@ export function botService(deps: {
       const key = closedPeriodKey(queue.schedules, ctx.now, timeZone(ctx));
       if (key) {
         // Out of the queue's hours: the ticket waits in it, and the customer is told once.
-        const moved = await updateTicket(companyId, ticket, { queueId: queue.id, chatbot: false });
+        const moved = await updateTicket(
+          companyId,
+          ticket,
+          { queueId: queue.id, chatbot: false },
+          { queue: { id: queue.id, name: queue.name }, closed: true },
+        );
         await end(companyId, ticket.id, 'closed');
         if (moved)
           await notifyClosed(
@@ -271,14 +297,24 @@ export function botService(deps: {
     const all = await optionsOf(companyId, queue.id);
     const roots = childrenOf(all, null);
     if (roots.length) {
-      const moved = await updateTicket(companyId, ticket, { queueId: queue.id, chatbot: true });
+      const moved = await updateTicket(
+        companyId,
+        ticket,
+        { queueId: queue.id, chatbot: true },
+        { queue: { id: queue.id, name: queue.name } },
+      );
       if (!moved) return end(companyId, ticket.id, 'handled');
       await saveState(ticket.id, { queueId: queue.id, optionId: null });
       const id = await send(companyId, moved, optionMenu(ctx, queue, all, null));
       await saveState(ticket.id, { promptMessageId: id });
       return;
     }
-    const moved = await updateTicket(companyId, ticket, { queueId: queue.id, chatbot: false });
+    const moved = await updateTicket(
+      companyId,
+      ticket,
+      { queueId: queue.id, chatbot: false },
+      { queue: { id: queue.id, name: queue.name } },
+    );
     await end(companyId, ticket.id, 'queue');
     if (!moved) return;
     const greet = !single || ctx.settings.sendGreetingMessageOneQueues === 'enabled';
@@ -336,12 +372,33 @@ export function botService(deps: {
       const below = childrenOf(all, chosen.id);
       if (below.length) {
         await saveState(ticket.id, { optionId: chosen.id });
+        await recordTicketEvent(db, {
+          companyId,
+          ticketId: ticket.id,
+          type: 'bot',
+          actorKind: 'bot',
+          data: { queue: { id: queue.id, name: queue.name }, option: { id: chosen.id, title: chosen.title } },
+        });
         const id = await send(companyId, ticket, optionMenu(ctx, queue, all, chosen.id));
         await saveState(ticket.id, { promptMessageId: id });
         return;
       }
       // A leaf: the bot's work is done, the ticket waits in the queue.
-      const moved = await updateTicket(companyId, ticket, { queueOptionId: chosen.id, chatbot: false });
+      // An option with a priority (#30.6) gives it to the ticket ("Urgente: sem sinal" → urgent).
+      const moved = await updateTicket(
+        companyId,
+        ticket,
+        {
+          queueOptionId: chosen.id,
+          chatbot: false,
+          ...(chosen.priority !== null ? { priority: chosen.priority } : {}),
+        },
+        {
+          queue: { id: queue.id, name: queue.name },
+          option: { id: chosen.id, title: chosen.title },
+          ...(chosen.priority !== null ? { priority: priorityOf(chosen.priority) } : {}),
+        },
+      );
       await end(companyId, ticket.id, 'option');
       if (moved) await send(companyId, moved, chosen.message);
       if (moved) await deps.onQueued?.(companyId, moved.id);
@@ -350,7 +407,12 @@ export function botService(deps: {
     if (pick.kind === 'back') {
       if (at === null) {
         // Back to the list of queues: the ticket leaves the queue it had chosen.
-        const moved = await updateTicket(companyId, ticket, { queueId: null, queueOptionId: null });
+        const moved = await updateTicket(
+          companyId,
+          ticket,
+          { queueId: null, queueOptionId: null },
+          { back: true, from: { id: queue.id, name: queue.name } },
+        );
         if (!moved) return end(companyId, ticket.id, 'handled');
         await saveState(ticket.id, { queueId: null, optionId: null });
         const id = await send(companyId, moved, queueMenu(ctx));
@@ -378,7 +440,7 @@ export function botService(deps: {
 
   const prechecks = new Map<
     string,
-    { row: { queues: number; schedule_type: string | null } | undefined; until: number }
+    { row: { queues: number; greets: boolean; schedule_type: string | null } | undefined; until: number }
   >();
 
   async function handle(
@@ -393,14 +455,17 @@ export function botService(deps: {
     const preKey = `${companyId}:${ref.id}`;
     let cached = prechecks.get(preKey);
     if (!cached || cached.until < Date.now()) {
-      const [row] = await executeRows<{ queues: number; schedule_type: string | null }>(
+      const [row] = await executeRows<{ queues: number; greets: boolean; schedule_type: string | null }>(
         db,
         sql`select (select count(*)::int from whatsapp_queues where whatsapp_id = ${ref.id}) as queues,
+          coalesce((select btrim(greeting_message) <> '' from whatsapps
+            where id = ${ref.id} and company_id = ${companyId}), false) as greets,
           (select value from settings where company_id = ${companyId} and key = 'scheduleType') as schedule_type`,
       );
       cached = { row, until: Date.now() + PRECHECK_MS };
       // Only "nothing to do" is remembered: a connection with a bot is read anew on every message.
-      const idle = !row?.queues && row?.schedule_type !== 'company' && row?.schedule_type !== 'queue';
+      const idle =
+        !row?.queues && !row?.greets && row?.schedule_type !== 'company' && row?.schedule_type !== 'queue';
       if (idle) {
         if (prechecks.size > 10_000) prechecks.clear();
         prechecks.set(preKey, cached);
@@ -408,7 +473,7 @@ export function botService(deps: {
     }
     const pre = cached.row;
     const scheduleType = pre?.schedule_type ?? SETTING_DEFAULTS.scheduleType;
-    if (!pre?.queues && scheduleType !== 'company' && scheduleType !== 'queue') return;
+    if (!pre?.queues && !pre?.greets && scheduleType !== 'company' && scheduleType !== 'queue') return;
 
     const [ticket] = await db
       .select()
@@ -445,7 +510,14 @@ export function botService(deps: {
       !state?.endedAt &&
       ctx.queues.length > 0 &&
       (ticket.queueId === null || (active && state!.queueId === ticket.queueId));
-    if (!closed && !botTurn) {
+    // A connection without queues still greets: once per ticket, at the customer's first message.
+    const greetTurn =
+      !closed &&
+      ctx.queues.length === 0 &&
+      ctx.connection.greetingMessage.trim() !== '' &&
+      !state?.startedAt &&
+      !state?.endedAt;
+    if (!closed && !botTurn && !greetTurn) {
       if (active) await end(companyId, ticketId, 'handled');
       return;
     }
@@ -467,6 +539,13 @@ export function botService(deps: {
       await notifyClosed(companyId, ticket, closed.key, closed.message);
       // Queue-level hours: the queue being walked closed meanwhile; the ticket waits in it.
       if (scheduleType === 'queue' && active) await end(companyId, ticketId, 'closed');
+      return;
+    }
+
+    if (greetTurn) {
+      await saveState(ticketId, { startedAt: ctx.now });
+      await end(companyId, ticketId, 'greeting');
+      await send(companyId, ticket, ctx.connection.greetingMessage);
       return;
     }
 
@@ -528,6 +607,7 @@ export function botService(deps: {
     async onStored(ref: { id: number; companyId: number }, stored: StoredInbound): Promise<void> {
       const { ticket, message } = stored;
       if (message.fromMe || ticket.isGroup) return;
+      if (deps.flowTook?.(message.id)) return;
       const taken =
         ticket.status !== 'pending' ||
         ticket.userId !== null ||

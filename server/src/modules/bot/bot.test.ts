@@ -96,6 +96,20 @@ describe('one queue on the connection', () => {
     expect(ticket.queueId).toBeNull();
     expect(await bot.state(c.id, ticket.id)).toBeNull();
   });
+
+  test('a connection without queues still sends its greeting: once, at the first message of a ticket', async () => {
+    clock.set(MONDAY_NOON);
+    const c = await t.company('BotGreetOnly');
+    const { whatsappId } = await setup(c.admin, [], { greetingMessage: 'Olá! Já vamos te atender.' });
+    const number = newNumber();
+    expect(await say(c.admin, whatsappId, number, 'Oi')).toEqual(['Olá! Já vamos te atender.']);
+    expect(await say(c.admin, whatsappId, number, 'Tem alguém?')).toEqual([]);
+    const ticket = await ticketOf(c.id, whatsappId, number);
+    expect(ticket).toMatchObject({ status: 'pending', queueId: null, chatbot: false });
+    expect((await bot.state(c.id, ticket.id))?.endReason).toBe('greeting');
+    // Another customer gets their own greeting.
+    expect(await say(c.admin, whatsappId, newNumber(), 'Bom dia')).toEqual(['Olá! Já vamos te atender.']);
+  });
 });
 
 describe('several queues', () => {

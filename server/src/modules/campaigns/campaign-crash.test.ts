@@ -140,7 +140,9 @@ test(`a process killed in the middle of a ${N}-contact campaign: after a restart
       return b.sessions.get(w.id);
     });
     // ...and the send job once A's job lease has run out.
-    expect(await b.services.jobs.runDue()).toBe(0);
+    // (B's own start-up jobs, e.g. routing's and presence's, may run; the campaign's send may not.)
+    await b.services.jobs.runDue();
+    expect(await sentCount(campaignId)).toBe(before);
     clock.advance(61_000);
     for (let i = 0; i < 5 * N; i++) {
       const [c] = await db

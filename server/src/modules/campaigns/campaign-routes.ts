@@ -14,6 +14,7 @@ import {
 import { readOneFile } from '../../http/uploads.js';
 import type { CampaignService } from './campaign-service.js';
 import { access } from '../../http/access.js';
+import { ONE_FILE_BODY } from '../../http/openapi.js';
 
 /** Campaign media: what a WhatsApp message can carry. */
 export const CAMPAIGN_MEDIA_MAX_BYTES = 16 * 1024 * 1024;
@@ -76,7 +77,7 @@ export const campaignRoutes =
       '/campaigns/:id/cancel',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: Campaign }, params: IdParam },
+        schema: { noBody: true, response: { 200: Campaign }, params: IdParam },
       },
       (req) => campaigns.cancel(req.tenant, req.params.id),
     );
@@ -84,7 +85,7 @@ export const campaignRoutes =
       '/campaigns/:id/restart',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: Campaign }, params: IdParam },
+        schema: { noBody: true, response: { 200: Campaign }, params: IdParam },
       },
       (req) => campaigns.restart(req.tenant, req.params.id),
     );
@@ -92,7 +93,7 @@ export const campaignRoutes =
       '/campaigns/:id/media-upload',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: Campaign }, params: IdParam },
+        schema: { documentedBody: ONE_FILE_BODY, response: { 200: Campaign }, params: IdParam },
       },
       async (req) => {
         const { file } = await readOneFile(req, {

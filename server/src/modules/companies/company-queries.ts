@@ -15,6 +15,7 @@ export const planFlagColumns = {
   useSchedules: plans.useSchedules,
   useInternalChat: plans.useInternalChat,
   useExternalApi: plans.useExternalApi,
+  useFlows: plans.useFlows,
 };
 
 type CompanyRow = typeof companies.$inferSelect;

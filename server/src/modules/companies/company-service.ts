@@ -105,9 +105,17 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
 
     async create(t: Tenant, input: CompanyInput) {
       await assertPlan(input.planId);
-      if (input.adminPassword && !input.email)
-        throw new AppError('ERR_VALIDATION', 400, 'email is required for the admin');
-      const { adminName, adminPassword, ...fields } = input;
+      // `password` (Whaticket's field) and `adminPassword` both make the first admin; never silently none.
+      const { adminName, adminPassword: ours, password, ...fields } = input;
+      if (ours && password && ours !== password)
+        throw new AppError('ERR_VALIDATION', 400, 'password and adminPassword differ: send one', {
+          fields: [{ path: 'password', message: 'differs from adminPassword' }],
+        });
+      const adminPassword = ours ?? password;
+      if (adminPassword && !fields.email)
+        throw new AppError('ERR_VALIDATION', 400, 'email is required for the admin', {
+          fields: [{ path: 'email', message: "required: it is the admin's sign-in" }],
+        });
       const passwordHash = adminPassword ? await hashPassword(adminPassword) : undefined;
       try {
         const id = await db.transaction(async (tx) => {
@@ -219,8 +227,10 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
     async signup(input: SignupInput) {
       // Only the plans GET /plans/list offers: a hidden plan (the platform's own, a private deal) is not
       // chosen by whoever knows its id. The server's own default is trusted as configured.
-      const planId = input.planId ?? DEFAULT_SIGNUP_PLAN_ID;
-      await assertPlan(planId, input.planId !== undefined);
+      // The spec's client names the chosen plan `plan`; ours sends planId.
+      const chosen = input.planId ?? (typeof input.plan === 'object' ? input.plan.id : input.plan);
+      const planId = chosen ?? DEFAULT_SIGNUP_PLAN_ID;
+      await assertPlan(planId, chosen !== undefined);
       const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
       if (taken) throw new AppError('ERR_EMAIL_ALREADY_EXISTS', 409);
       const passwordHash = await hashPassword(input.password);
@@ -240,14 +250,18 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
               trialPeriod: true,
             })
             .returning();
-          await tx.insert(users).values({
-            companyId: c!.id,
-            name: input.name,
-            email: input.email,
-            passwordHash,
-            profile: 'admin',
-          });
-          return toCompany(c!);
+          const [admin] = await tx
+            .insert(users)
+            .values({
+              companyId: c!.id,
+              // The person's own name; a client that sends none (the spec's) gets the company's.
+              name: input.adminName ?? input.name,
+              email: input.email,
+              passwordHash,
+              profile: 'admin',
+            })
+            .returning({ id: users.id });
+          return { company: toCompany(c!), userId: admin!.id };
         });
       } catch (err) {
         mapUniqueErrors(err);

@@ -14,63 +14,44 @@ import {
   ContactListsQuery,
   IdParam,
   MAX_CONTACT_LIST_UPLOAD_BYTES,
-  MessageAnswer,
 } from '@recado/contracts';
 import type { ContactListService } from './contact-list-service.js';
 import { readOneFile } from '../../http/uploads.js';
 import { access } from '../../http/access.js';
+import { resourceRoutes } from '../../http/route-kit.js';
+import { ONE_FILE_BODY } from '../../http/openapi.js';
 
 export const contactListRoutes =
   (lists: ContactListService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      '/contact-lists',
-      {
-        config: access.plan('useCampaigns'),
-        schema: { response: { 200: ContactListPage }, querystring: ContactListsQuery },
+    const read = access.plan('useCampaigns');
+    const write = access.plan('useCampaigns', 'admin');
+    resourceRoutes(app, {
+      base: '/contact-lists',
+      view: ContactList,
+      read,
+      write,
+      list: {
+        query: ContactListsQuery,
+        answer: ContactListPage,
+        run: (req) => lists.list(req.tenant, req.query),
       },
-      (req) => lists.list(req.tenant, req.query),
-    );
-    app.get(
-      '/contact-lists/list',
-      { config: access.plan('useCampaigns'), schema: { response: { 200: z.array(ContactList) } } },
-      (req) => lists.listAll(req.tenant),
-    );
-    app.get(
-      '/contact-lists/:id',
-      { config: access.plan('useCampaigns'), schema: { response: { 200: ContactList }, params: IdParam } },
-      (req) => lists.get(req.tenant, req.params.id),
-    );
-    app.post(
-      '/contact-lists',
-      {
-        config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 201: ContactList }, body: ContactListInput },
-      },
-      async (req, reply) => reply.status(201).send(await lists.create(req.tenant, req.body)),
-    );
-    app.put(
-      '/contact-lists/:id',
-      {
-        config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: ContactList }, params: IdParam, body: ContactListInput },
-      },
-      (req) => lists.update(req.tenant, req.params.id, req.body),
-    );
-    app.delete(
-      '/contact-lists/:id',
-      {
-        config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: MessageAnswer }, params: IdParam },
-      },
-      (req) => lists.remove(req.tenant, req.params.id),
-    );
+      all: { answer: z.array(ContactList), run: (req) => lists.listAll(req.tenant) },
+      show: { run: (req) => lists.get(req.tenant, req.params.id) },
+      create: { body: ContactListInput, run: (req) => lists.create(req.tenant, req.body) },
+      update: { body: ContactListInput, run: (req) => lists.update(req.tenant, req.params.id, req.body) },
+      remove: { run: (req) => lists.remove(req.tenant, req.params.id) },
+    });
     // Multipart: one .xls/.xlsx file (field `file`).
     app.post(
       '/contact-lists/:id/upload',
       {
         config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: ContactListUploadResult }, params: IdParam },
+        schema: {
+          documentedBody: ONE_FILE_BODY,
+          response: { 200: ContactListUploadResult },
+          params: IdParam,
+        },
       },
       async (req) => {
         const { file } = await readOneFile(req, {
@@ -83,44 +64,22 @@ export const contactListRoutes =
       },
     );
 
-    app.get(
-      '/contact-list-items',
-      {
-        config: access.plan('useCampaigns'),
-        schema: { response: { 200: ContactListItemPage }, querystring: ContactListItemQuery },
+    resourceRoutes(app, {
+      base: '/contact-list-items',
+      view: ContactListItemView,
+      read,
+      write,
+      list: {
+        query: ContactListItemQuery,
+        answer: ContactListItemPage,
+        run: (req) => lists.listItems(req.tenant, req.query),
       },
-      (req) => lists.listItems(req.tenant, req.query),
-    );
-    app.get(
-      '/contact-list-items/:id',
-      {
-        config: access.plan('useCampaigns'),
-        schema: { response: { 200: ContactListItemView }, params: IdParam },
+      show: { run: (req) => lists.getItem(req.tenant, req.params.id) },
+      create: { body: ContactListItemInput, run: (req) => lists.createItem(req.tenant, req.body) },
+      update: {
+        body: ContactListItemUpdate,
+        run: (req) => lists.updateItem(req.tenant, req.params.id, req.body),
       },
-      (req) => lists.getItem(req.tenant, req.params.id),
-    );
-    app.post(
-      '/contact-list-items',
-      {
-        config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 201: ContactListItemView }, body: ContactListItemInput },
-      },
-      async (req, reply) => reply.status(201).send(await lists.createItem(req.tenant, req.body)),
-    );
-    app.put(
-      '/contact-list-items/:id',
-      {
-        config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: ContactListItemView }, params: IdParam, body: ContactListItemUpdate },
-      },
-      (req) => lists.updateItem(req.tenant, req.params.id, req.body),
-    );
-    app.delete(
-      '/contact-list-items/:id',
-      {
-        config: access.plan('useCampaigns', 'admin'),
-        schema: { response: { 200: MessageAnswer }, params: IdParam },
-      },
-      (req) => lists.removeItem(req.tenant, req.params.id),
-    );
+      remove: { run: (req) => lists.removeItem(req.tenant, req.params.id) },
+    });
   };

@@ -57,7 +57,7 @@ export const contactRoutes =
     );
     app.post(
       '/contacts/import',
-      { config: access.user, schema: { response: { 200: ContactImportResult } } },
+      { config: access.user, schema: { noBody: true, response: { 200: ContactImportResult } } },
       (req) => contacts.importAddressBook(req.tenant),
     );
     // 5,000 rows of name, number and e-mail fit easily; the array length is what the schema limits.

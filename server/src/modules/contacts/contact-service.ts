@@ -1,5 +1,8 @@
 import type { DomainBus } from '../../events/domain-events.js';
-import { and, asc, eq, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { canSeeContact, rooms } from '@recado/contracts';
+import { assertContactOwner, ownersByEmail, settingEnabled } from '../contact-owners/contact-owner-rules.js';
+import { loadViewer } from '../tickets/ticket-queries.js';
 import {
   CONTACT_SEARCH_MIN_LENGTH,
   PAGE_SIZE,
@@ -29,8 +32,15 @@ import type { SessionManager } from '../../messaging/session-manager.js';
 import type { Events } from '../../realtime/events.js';
 import { canonicalTimeZone, readSetting } from '../settings/setting-service.js';
 import { whatsappService, type WhatsappService } from '../whatsapps/whatsapp-service.js';
-import { parseUploadRow } from './contact-upload.js';
+import { parseCustomFieldCells, parseUploadRow } from './contact-upload.js';
 import { truncate } from '../../lib/text.js';
+import {
+  applyCustomFields,
+  checkCustomFields,
+  customFieldDefinitionsOf,
+  customFieldFilterWhere,
+  hasCustomFieldChange,
+} from '../custom-fields/custom-field-service.js';
 
 type Row = typeof contacts.$inferSelect;
 
@@ -63,6 +73,8 @@ const view = (r: Row, extraInfo?: ContactView['extraInfo']): ContactView => ({
   email: r.email,
   profilePicUrl: r.profilePicUrl,
   isGroup: r.isGroup,
+  ownerId: r.ownerId ?? null,
+  customFields: r.customFields ?? {},
   createdAt: r.createdAt.toISOString(),
   updatedAt: r.updatedAt.toISOString(),
   ...(extraInfo ? { extraInfo } : {}),
@@ -99,7 +111,38 @@ export function contactService(deps: ContactServiceDeps) {
   const pictureMaxAgeMs = deps.pictureMaxAgeMs ?? DAY_MS;
   const channelTimeoutMs = deps.channelTimeoutMs ?? 5000;
 
-  const emit = (companyId: number, payload: ContactEvent) => events.toCompany(companyId, 'contact', payload);
+  /**
+   * A contact's event: to the company, or — with the own-contacts rule on (#30.4) and an owner — to the owner
+   * and the admins and supervisors only (the room side of the one visibility rule).
+   */
+  const emit = (companyId: number, payload: ContactEvent) => {
+    const ownerId = 'contact' in payload ? (payload.contact as ContactView).ownerId : null;
+    if (!ownerId) return events.toCompany(companyId, 'contact', payload);
+    void settingEnabled(db, companyId, 'ownContactsOnly')
+      .then((on) =>
+        on
+          ? events.toRoom(
+              [rooms.supervisors(companyId), rooms.user(companyId, ownerId)],
+              companyId,
+              'contact',
+              payload,
+            )
+          : events.toCompany(companyId, 'contact', payload),
+      )
+      .catch((err: unknown) => deps.log.warn({ err }, 'contact event not sent'));
+  };
+
+  /** #30.4 The one visibility rule's contact side: a restricted attendant reaches only own or unowned contacts. */
+  async function visibleContact(t: Tenant, id: number): Promise<Row> {
+    const r = await row(t.companyId, id);
+    if (!canSeeContact(await loadViewer(db, t), r)) throw new AppError('ERR_NO_PERMISSION', 403);
+    return r;
+  }
+  async function contactScope(t: Tenant): Promise<SQL | undefined> {
+    const v = await loadViewer(db, t);
+    if (canSeeContact(v, { ownerId: -1 })) return undefined;
+    return or(isNull(contacts.ownerId), eq(contacts.ownerId, t.userId));
+  }
 
   const reach = deps.reach ?? localReach(deps.sessions);
 
@@ -231,7 +274,13 @@ export function contactService(deps: ContactServiceDeps) {
   /** Inserts contacts that do not exist yet (by canonical number), all or none; answers the new rows. */
   async function insertMissing(
     companyId: number,
-    items: { name: string; number: string; email?: string }[],
+    items: {
+      name: string;
+      number: string;
+      email?: string;
+      ownerId?: number;
+      customFields?: Record<string, string | number | boolean>;
+    }[],
     by: number,
   ): Promise<Row[]> {
     if (!items.length) return [];
@@ -241,7 +290,16 @@ export function contactService(deps: ContactServiceDeps) {
         inserted.push(
           ...(await tx
             .insert(contacts)
-            .values(part.map((c) => ({ companyId, name: c.name, number: c.number, email: c.email ?? '' })))
+            .values(
+              part.map((c) => ({
+                companyId,
+                name: c.name,
+                number: c.number,
+                email: c.email ?? '',
+                ownerId: c.ownerId ?? null,
+                customFields: c.customFields ?? {},
+              })),
+            )
             .onConflictDoNothing({ target: [contacts.companyId, contacts.number], where: sql`number <> ''` })
             .returning()),
         );
@@ -253,7 +311,7 @@ export function contactService(deps: ContactServiceDeps) {
 
   return {
     async list(t: Tenant, q: ContactListQuery): Promise<ContactPage> {
-      const where: (SQL | undefined)[] = [eq(contacts.companyId, t.companyId)];
+      const where: (SQL | undefined)[] = [eq(contacts.companyId, t.companyId), await contactScope(t)];
       const search = q.searchParam.trim();
       if (search.length >= CONTACT_SEARCH_MIN_LENGTH) {
         const digits = onlyDigits(search);
@@ -276,6 +334,9 @@ export function contactService(deps: ContactServiceDeps) {
         if (from) where.push(sql`${contacts.createdAt} >= ${startOf(from)}`);
         if (to) where.push(sql`${contacts.createdAt} < ${startOf(to, 1)}`);
       }
+      where.push(
+        await customFieldFilterWhere(db, t.companyId, 'contact', contacts.customFields, q.customFields),
+      );
       const filter = and(...where);
       const rows = await db
         .select()
@@ -297,11 +358,12 @@ export function contactService(deps: ContactServiceDeps) {
       return db
         .select({ id: contacts.id, name: contacts.name, number: contacts.number })
         .from(contacts)
-        .where(eq(contacts.companyId, t.companyId))
+        .where(and(eq(contacts.companyId, t.companyId), await contactScope(t)))
         .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id));
     },
 
     async get(t: Tenant, id: number): Promise<ContactView> {
+      await visibleContact(t, id);
       const { row: r, contact } = await load(t.companyId, id);
       refreshStale(t.companyId, [r]);
       return contact;
@@ -309,13 +371,22 @@ export function contactService(deps: ContactServiceDeps) {
 
     async create(t: Tenant, input: ContactInputParsed): Promise<ContactView> {
       const number = normalizeNumber(input.number);
+      await assertContactOwner(db, t.companyId, input.ownerId);
       await assertNumberFree(t.companyId, number);
+      const fields = await checkCustomFields(db, t.companyId, 'contact', input.customFields, true);
       const { replyTo } = await checkOnWhatsapp(t.companyId, number);
       const id = await db
         .transaction(async (tx) => {
           const [created] = await tx
             .insert(contacts)
-            .values({ companyId: t.companyId, name: input.name, number, email: input.email })
+            .values({
+              companyId: t.companyId,
+              name: input.name,
+              number,
+              email: input.email,
+              ownerId: input.ownerId ?? null,
+              customFields: fields.set,
+            })
             .returning({ id: contacts.id });
           await setExtraInfo(tx, created!.id, input.extraInfo);
           return created!.id;
@@ -329,9 +400,11 @@ export function contactService(deps: ContactServiceDeps) {
     },
 
     async update(t: Tenant, id: number, input: ContactUpdate): Promise<ContactView> {
-      const current = await row(t.companyId, id);
+      const current = await visibleContact(t, id);
+      await assertContactOwner(db, t.companyId, input.ownerId, id);
       const number = input.number === undefined ? undefined : normalizeNumber(input.number);
       const numberChanged = number !== undefined && number !== current.number;
+      const fields = await checkCustomFields(db, t.companyId, 'contact', input.customFields, false);
       let replyTo: string | undefined;
       if (numberChanged) {
         await assertNumberFree(t.companyId, number, id);
@@ -344,8 +417,12 @@ export function contactService(deps: ContactServiceDeps) {
             .set({
               name: input.name,
               email: input.email,
+              ownerId: input.ownerId,
               // Another number is another person's picture.
               ...(numberChanged ? { number, profilePicUrl: '', profilePicFetchedAt: null } : {}),
+              ...(hasCustomFieldChange(fields)
+                ? { customFields: applyCustomFields(contacts.customFields, fields) }
+                : {}),
               updatedAt: new Date(),
             })
             .where(and(eq(contacts.id, id), eq(contacts.companyId, t.companyId)));
@@ -359,6 +436,7 @@ export function contactService(deps: ContactServiceDeps) {
     },
 
     async remove(t: Tenant, id: number) {
+      await visibleContact(t, id);
       const [gone] = await db
         .delete(contacts)
         .where(and(eq(contacts.id, id), eq(contacts.companyId, t.companyId)))
@@ -404,14 +482,51 @@ export function contactService(deps: ContactServiceDeps) {
      */
     async upload(t: Tenant, rows: unknown[]): Promise<ContactUploadResult> {
       const errorBag: ContactUploadError[] = [];
-      const valid: { row: number; name: string; number: string; email: string }[] = [];
+      const valid: {
+        row: number;
+        name: string;
+        number: string;
+        email: string;
+        ownerId?: number;
+        customFields?: Record<string, string | number | boolean>;
+      }[] = [];
+      // #32.7 Custom field columns, headed by label or key (what the contacts export writes).
+      const defs = await customFieldDefinitionsOf(db, t.companyId, 'contact');
       const firstRowOf = new Map<string, number>();
-      rows.forEach((raw, i) => {
+      const parsedRows = rows.map(parseUploadRow);
+      // #30.4 The owner column names a user of this company by e-mail; an unknown one makes the row bad.
+      const owners = await ownersByEmail(db, t.companyId, [
+        ...new Set(parsedRows.flatMap((p) => (p.ok && p.owner ? [p.owner.toLowerCase()] : []))),
+      ]);
+      parsedRows.forEach((parsed, i) => {
         const row = i + 1;
-        const parsed = parseUploadRow(raw);
         if (!parsed.ok) return void errorBag.push({ row, ...parsed.error });
         const { name, email } = parsed.input;
         const number = normalizeNumber(parsed.input.number);
+        const ownerId = parsed.owner ? owners.get(parsed.owner.toLowerCase()) : undefined;
+        if (parsed.owner && ownerId === undefined)
+          return void errorBag.push({
+            row,
+            contactName: name,
+            number,
+            error: {
+              code: 'ERR_VALIDATION',
+              field: 'ownerId',
+              message: `ownerId: no user with the e-mail ${truncate(parsed.owner, 100)} in this company`,
+            },
+          });
+        const cells = parseCustomFieldCells(rows[i], defs);
+        if (!cells.ok)
+          return void errorBag.push({
+            row,
+            contactName: name,
+            number,
+            error: {
+              code: 'ERR_VALIDATION',
+              field: cells.field,
+              message: `${cells.field}: ${cells.message}`,
+            },
+          });
         const first = firstRowOf.get(number);
         if (first !== undefined)
           return void errorBag.push({
@@ -421,7 +536,14 @@ export function contactService(deps: ContactServiceDeps) {
             error: { code: 'ERR_DUPLICATED_CONTACT', message: `Same number as row ${first}` },
           });
         firstRowOf.set(number, row);
-        valid.push({ row, name, number, email });
+        valid.push({
+          row,
+          name,
+          number,
+          email,
+          customFields: cells.values,
+          ...(ownerId === undefined ? {} : { ownerId }),
+        });
       });
       const created = await insertMissing(t.companyId, valid, t.userId);
       const byNumber = new Map(created.map((r) => [r.number, r]));
@@ -441,6 +563,9 @@ export function contactService(deps: ContactServiceDeps) {
       for (const r of created) emit(t.companyId, { action: 'create', contact: view(r, []) });
       return { newContacts, errorBag };
     },
+
+    /** A contact's event to those who may see it (#32.8: the merge announces its survivor and the deleted one). */
+    announce: emit,
 
     /** Resolves once the background picture fetches queued so far have finished (tests, shutdown). */
     async picturesSettled(): Promise<void> {

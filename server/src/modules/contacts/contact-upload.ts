@@ -1,7 +1,11 @@
 import {
+  CONTACT_OWNER_COLUMNS,
   CONTACT_UPLOAD_COLUMNS,
   ContactInput,
+  checkCustomFieldValue,
   columnKey,
+  type CustomFieldValue,
+  type CustomFieldView,
   type ContactInputParsed,
   type ContactUploadError,
 } from '@recado/contracts';
@@ -19,7 +23,14 @@ const FIELD_OF = new Map<string, Field>(
 const cellText = (v: unknown): unknown => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v);
 
 export type ParsedRow =
-  { ok: true; input: ContactInputParsed } | { ok: false; error: Omit<ContactUploadError, 'row'> };
+  | {
+      ok: true;
+      input: ContactInputParsed;
+      /** The owner column's e-mail (#30.4), when the row has one. */ owner?: string;
+    }
+  | { ok: false; error: Omit<ContactUploadError, 'row'> };
+
+const OWNER_COLUMNS = new Set<string>(CONTACT_OWNER_COLUMNS);
 
 /**
  * One spreadsheet row → a contact input, or why not. Columns may be named in English or Portuguese
@@ -27,10 +38,13 @@ export type ParsedRow =
  */
 export function parseUploadRow(raw: unknown): ParsedRow {
   const picked: Partial<Record<Field, unknown>> = {};
+  let owner: unknown;
   if (raw && typeof raw === 'object' && !Array.isArray(raw))
     for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-      const field = FIELD_OF.get(columnKey(key));
+      const column = columnKey(key);
+      const field = FIELD_OF.get(column);
       if (field && picked[field] === undefined) picked[field] = cellText(value);
+      else if (OWNER_COLUMNS.has(column) && owner === undefined) owner = value;
     }
   const contactName = typeof picked.name === 'string' ? truncate(picked.name.trim(), 100) : '';
   const number = typeof picked.number === 'string' ? truncate(picked.number.trim(), 60) : '';
@@ -40,7 +54,21 @@ export function parseUploadRow(raw: unknown): ParsedRow {
     email: picked.email === undefined || picked.email === null ? '' : picked.email,
     extraInfo: [],
   });
-  if (parsed.success) return { ok: true, input: parsed.data };
+  if (owner !== undefined && owner !== null && typeof owner !== 'string')
+    return {
+      ok: false,
+      error: {
+        contactName,
+        number,
+        error: {
+          code: 'ERR_VALIDATION',
+          field: 'ownerId',
+          message: "ownerId: the owner column takes a user's e-mail",
+        },
+      },
+    };
+  const ownerEmail = typeof owner === 'string' ? owner.trim() : '';
+  if (parsed.success) return { ok: true, input: parsed.data, ...(ownerEmail ? { owner: ownerEmail } : {}) };
   const issue = parsed.error.issues[0]!;
   const field = String(issue.path[0] ?? '');
   return {
@@ -51,4 +79,37 @@ export function parseUploadRow(raw: unknown): ParsedRow {
       error: { code: 'ERR_VALIDATION', field, message: `${field || 'row'}: ${issue.message}` },
     },
   };
+}
+
+const YES = new Set(['true', '1', 'sim', 'yes', 'si', 's', 'y', 'x']);
+const NO = new Set(['false', '0', 'nao', 'no', 'n']);
+
+/**
+ * #32.7 A row's custom field columns (headed by the field's label or key, as the export writes them): the
+ * values to store, or the first bad one named `customFields.<key>`. Empty cells are left out.
+ */
+export function parseCustomFieldCells(
+  raw: unknown,
+  defs: CustomFieldView[],
+): { ok: true; values: Record<string, CustomFieldValue> } | { ok: false; field: string; message: string } {
+  const values: Record<string, CustomFieldValue> = {};
+  if (!defs.length || !raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: true, values };
+  const cells = new Map<string, unknown>();
+  for (const [header, value] of Object.entries(raw as Record<string, unknown>)) {
+    const column = columnKey(header);
+    if (!cells.has(column)) cells.set(column, value);
+  }
+  for (const def of defs) {
+    let cell = cells.get(columnKey(def.label)) ?? cells.get(def.key);
+    if (cell === undefined || cell === null || (typeof cell === 'string' && cell.trim() === '')) continue;
+    if (def.type === 'boolean' && typeof cell === 'string') {
+      const word = columnKey(cell);
+      cell = YES.has(word) ? true : NO.has(word) ? false : cell;
+    } else if (typeof cell === 'string') cell = cell.trim();
+    if (def.type !== 'number' && def.type !== 'boolean' && typeof cell === 'number') cell = String(cell);
+    const checked = checkCustomFieldValue(def, cell);
+    if (!checked.ok) return { ok: false, field: `customFields.${def.key}`, message: checked.message };
+    values[def.key] = checked.value;
+  }
+  return { ok: true, values };
 }

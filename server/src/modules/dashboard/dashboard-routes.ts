@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ClosingStats,
   DashboardCounters,
   DashboardQuery,
   DashboardRangeQuery,
@@ -36,6 +37,14 @@ export const dashboardRoutes =
         schema: { response: { 200: z.array(TicketsPerDay) }, querystring: DashboardRangeQuery },
       },
       (req) => dashboard.ticketsDay(req.tenant, req.query),
+    );
+    app.get(
+      '/dashboard/closing',
+      {
+        config: access.admin,
+        schema: { response: { 200: ClosingStats }, querystring: DashboardRangeQuery },
+      },
+      (req) => dashboard.closingStats(req.tenant, req.query),
     );
     app.get(
       '/dashboard/sourceTracking',

@@ -1,11 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
+  PRESENCES,
   SETTING_DEFAULTS,
   SOURCE_TRACKING_LIMIT,
+  type ClosingStats,
   type DashboardCounters,
   type DashboardQuery,
   type DashboardRangeQuery,
   type DurationStat,
+  type Presence,
   type SourceTrackingList,
   type TicketsPerDay,
   type TicketsPerUser,
@@ -37,6 +40,11 @@ interface Period {
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
+/** A local day `n` days after (before, when negative) `d`. */
+const shiftDay = (d: string, n: number) => day(new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000));
+/** Days from `from` to `to`, both included. */
+const spanDays = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
 /** Today in the zone, as YYYY-MM-DD. */
 export function localToday(now: Date, timeZone: string): string {
@@ -103,93 +111,129 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
     `greatest(t.created_at, case when b.started_at is null then t.created_at
       else least(coalesce(b.ended_at, ${until}), ${until}) end)`;
 
-  return {
-    async counters(t: Tenant, q: DashboardQuery): Promise<DashboardCounters> {
-      const p = await periodOf(t, q);
-      const { lo, hi } = bounds(p);
-      const c = t.companyId;
-      const closed = sql`closed as (select t.id, t.user_id, t.created_at, t.accepted_at, t.closed_at from tickets t
+  /**
+   * The figures of one period. `full` adds what only the period asked for shows: the counts of now (open,
+   * pending) and the attendants table; the previous period (the comparison) reads the period figures alone.
+   */
+  async function figures(c: number, p: Period, full: boolean) {
+    const { lo, hi } = bounds(p);
+    const closed = sql`closed as (select t.id, t.user_id, t.created_at, t.accepted_at, t.closed_at from tickets t
             where t.company_id = ${c} and t.closed_at is not null and t.closed_at >= ${lo} and t.closed_at < ${hi}
               and t.status = 'closed' ${queueFilter(p, 't')})`;
-      const rated = sql`rated as (select r.user_id, r.rate from closed
+    const rated = sql`rated as (select r.user_id, r.rate from closed
             join user_ratings r on r.ticket_id = closed.id and r.company_id = ${c})`;
-      /** The mean and median wait until `col` (acceptance or first response), over tickets with it in the period. */
-      const waitStat = (col: string) =>
-        sql`select row_to_json(x) as stat from (select ${stat('v', 's')} from (
+    /** The mean and median wait until `col` (acceptance or first response), over tickets with it in the period. */
+    const waitStat = (col: string) =>
+      sql`select row_to_json(x) as stat from (select ${stat('v', 's')} from (
             select date_part('epoch', t.${sql.raw(col)} - ${sql.raw(waitStart(`t.${col}`))}) as s
             from tickets t left join ticket_bot_states b on b.ticket_id = t.id and b.company_id = ${c}
             where t.company_id = ${c} and t.${sql.raw(col)} is not null and t.${sql.raw(col)} >= ${lo}
               and t.${sql.raw(col)} < ${hi} ${queueFilter(p, 't')}) w) x`;
-      const one = async (query: SQL) => (await executeRows<Record<string, unknown>>(db, query))[0] ?? {};
-      // Four statements on four pool connections at once (each reads its own range of one index): on
-      // PostgreSQL they run on separate backends in parallel; PGlite runs them one after the other.
-      const [r, waitRow, responseRow] = await Promise.all([
-        one(sql`with ${closed},
+    const one = async (query: SQL) => (await executeRows<Record<string, unknown>>(db, query))[0] ?? {};
+    // Four statements on four pool connections at once (each reads its own range of one index): on
+    // PostgreSQL they run on separate backends in parallel; PGlite runs them one after the other.
+    const [r, waitRow, responseRow] = await Promise.all([
+      one(sql`with ${closed},
           durations as (select
               case when accepted_at is not null and accepted_at <= closed_at
                 then date_part('epoch', closed_at - accepted_at) end as support,
               date_part('epoch', closed_at - created_at) as resolution
             from closed)
         select
-          (select count(*) from tickets t where t.company_id = ${c} and t.status = 'open' ${queueFilter(p, 't')}) as happening,
-          (select count(*) from tickets t where t.company_id = ${c} and t.status = 'pending' ${queueFilter(p, 't')}) as pending,
+          ${
+            full
+              ? sql`(select count(*) from tickets t where t.company_id = ${c} and t.status = 'open' ${queueFilter(p, 't')}) as happening,
+          (select count(*) from tickets t where t.company_id = ${c} and t.status = 'pending' ${queueFilter(p, 't')}) as pending,`
+              : sql``
+          }
           (select row_to_json(x) from (select count(*) as finished,
             ${stat('support', 'support')}, ${stat('resolution', 'resolution')} from durations) x) as closed_stats`),
-        one(waitStat('accepted_at')),
-        one(waitStat('first_response_at')),
-        one(sql`with ${closed},
+      one(waitStat('accepted_at')),
+      one(waitStat('first_response_at')),
+      one(sql`with ${closed},
           per_user as (select user_id, count(*) as tickets,
               round((avg(case when accepted_at is not null and accepted_at <= closed_at
                 then date_part('epoch', closed_at - accepted_at) end) / 60)::numeric, 1) as support
             from closed group by user_id),
           ${rated}
         select
-          (select row_to_json(x) from (select round(avg(rate)::numeric, 2) as avg, count(*) as n from rated) x) as csat,
-          (select coalesce(json_agg(a order by a.name, a.id), '[]'::json) from (
+          (select row_to_json(x) from (select round(avg(rate)::numeric, 2) as avg, count(*) as n from rated) x) as csat
+          ${
+            full
+              ? sql`, (select coalesce(json_agg(a order by a.name, a.id), '[]'::json) from (
             select u.id, u.name, coalesce(pu.tickets, 0) as tickets, pu.support, coalesce(rt.rating, 0) as rating,
               coalesce(rt.n, 0) as ratings,
-              (u.online and u.last_seen_at > now() - ${`${ONLINE_GRACE_MINUTES} minutes`}::interval) as online
+              (u.online and u.last_seen_at > now() - ${`${ONLINE_GRACE_MINUTES} minutes`}::interval) as online,
+              u.presence
             from users u
               left join per_user pu on pu.user_id = u.id
               left join (select user_id, round(avg(rate)::numeric, 2) as rating, count(*) as n
                 from rated group by user_id) rt on rt.user_id = u.id
-            where u.company_id = ${c}) a) as attendants`),
-      ]).then(([a, w, f, u]) => [{ ...a, ...u }, w, f] as const);
-      const row = r;
-      const part = (k: Record<string, unknown>) => statOf((k.stat ?? {}) as Record<string, unknown>, 'v');
-      const closedStats = (row.closed_stats ?? {}) as Record<string, unknown>;
-      const finished = num(closedStats.finished);
-      const csatRow = (row.csat ?? {}) as { avg?: unknown; n?: unknown };
-      const ratings = num(csatRow.n);
-      const attendants = (row.attendants ?? []) as Record<string, unknown>[];
+            where u.company_id = ${c}) a) as attendants`
+              : sql``
+          }`),
+    ]).then(([a, w, f, u]) => [{ ...a, ...u }, w, f] as const);
+    const row = r;
+    const part = (k: Record<string, unknown>) => statOf((k.stat ?? {}) as Record<string, unknown>, 'v');
+    const closedStats = (row.closed_stats ?? {}) as Record<string, unknown>;
+    const finished = num(closedStats.finished);
+    const csatRow = (row.csat ?? {}) as { avg?: unknown; n?: unknown };
+    const ratings = num(csatRow.n);
+    const attendants = (row.attendants ?? []) as Record<string, unknown>[];
 
-      const wait = part(waitRow);
-      const support = statOf(closedStats, 'support');
+    const wait = part(waitRow);
+    const support = statOf(closedStats, 'support');
+    return {
+      period: { from: p.from, to: p.to, timeZone: p.timeZone },
+      supportHappening: num(row.happening),
+      supportPending: num(row.pending),
+      supportFinished: finished,
+      avgWaitTime: wait.avg,
+      avgSupportTime: support.avg,
+      waitTime: wait,
+      supportTime: support,
+      firstResponseTime: part(responseRow),
+      resolutionTime: statOf(closedStats, 'resolution'),
+      csat: {
+        avg: ratings ? numOrNull(csatRow.avg) : null,
+        ratings,
+        responseRate: finished ? Math.round((ratings / finished) * 1000) / 1000 : null,
+      },
+      attendants: attendants.map((a) => ({
+        id: num(a.id),
+        name: String(a.name),
+        tickets: num(a.tickets),
+        rating: num(a.rating),
+        ratings: num(a.ratings),
+        avgSupportTime: numOrNull(a.support),
+        online: Boolean(a.online),
+        presence: PRESENCES.includes(a.presence as Presence) ? (a.presence as Presence) : 'offline',
+      })),
+    };
+  }
+
+  return {
+    async counters(t: Tenant, q: DashboardQuery): Promise<DashboardCounters> {
+      const p = await periodOf(t, q);
+      // The comparison: the period of the same length that ends the day before this one starts.
+      const length = spanDays(p.from, p.to);
+      const prev = { ...p, from: shiftDay(p.from, -length), to: shiftDay(p.from, -1) };
+      const [now, before] = await Promise.all([
+        figures(t.companyId, p, true),
+        figures(t.companyId, prev, false),
+      ]);
+      const { supportFinished, waitTime, supportTime, firstResponseTime, resolutionTime, csat } = before;
       return {
-        period: { from: p.from, to: p.to, timeZone: p.timeZone },
-        supportHappening: num(row.happening),
-        supportPending: num(row.pending),
-        supportFinished: finished,
-        avgWaitTime: wait.avg,
-        avgSupportTime: support.avg,
-        waitTime: wait,
-        supportTime: support,
-        firstResponseTime: part(responseRow),
-        resolutionTime: statOf(closedStats, 'resolution'),
-        csat: {
-          avg: ratings ? numOrNull(csatRow.avg) : null,
-          ratings,
-          responseRate: finished ? Math.round((ratings / finished) * 1000) / 1000 : null,
+        ...now,
+        previous: {
+          period: { from: prev.from, to: prev.to },
+          supportFinished,
+          waitTime,
+          supportTime,
+          firstResponseTime,
+          resolutionTime,
+          csat,
         },
-        attendants: attendants.map((a) => ({
-          id: num(a.id),
-          name: String(a.name),
-          tickets: num(a.tickets),
-          rating: num(a.rating),
-          ratings: num(a.ratings),
-          avgSupportTime: numOrNull(a.support),
-          online: Boolean(a.online),
-        })),
       };
     },
 
@@ -211,6 +255,46 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
         name: (r.name as string | null) ?? null,
         total: num(r.total),
       }));
+    },
+
+    /**
+     * #32.3 Tickets closed in the period (closed now, by their closedAt) by closing reason and by attendant at
+     * the close: how many and the sum of their sale values (docs/metrics.md "Closing reasons").
+     */
+    async closingStats(t: Tenant, q: DashboardRangeQuery): Promise<ClosingStats> {
+      const p = await rangeOf(t, q);
+      const { lo, hi } = bounds(p);
+      const closed = sql`t.company_id = ${t.companyId} and t.closed_at is not null and t.closed_at >= ${lo}
+        and t.closed_at < ${hi} and t.status = 'closed' ${queueFilter(p, 't')}`;
+      const [byReason, byAttendant] = await Promise.all([
+        executeRows<Record<string, unknown>>(
+          db,
+          sql`select t.closing_reason_id as id, r.name, count(*) as n, coalesce(sum(t.sale_value), 0) as v
+            from tickets t left join closing_reasons r on r.id = t.closing_reason_id and r.company_id = t.company_id
+            where ${closed} group by t.closing_reason_id, r.name order by n desc, r.name nulls last`,
+        ),
+        executeRows<Record<string, unknown>>(
+          db,
+          sql`select t.user_id as id, u.name, count(*) as n, coalesce(sum(t.sale_value), 0) as v
+            from tickets t left join users u on u.id = t.user_id and u.company_id = t.company_id
+            where ${closed} group by t.user_id, u.name order by n desc, u.name nulls last`,
+        ),
+      ]);
+      const line = (r: Record<string, unknown>) => ({
+        id: r.id === null ? null : num(r.id),
+        name: (r.name as string | null) ?? null,
+        count: num(r.n),
+        saleValue: num(r.v),
+      });
+      const reasons = byReason.map(line);
+      return {
+        byReason: reasons,
+        byAttendant: byAttendant.map(line),
+        total: {
+          count: reasons.reduce((s, r) => s + r.count, 0),
+          saleValue: Math.round(reasons.reduce((s, r) => s + r.saleValue, 0) * 100) / 100,
+        },
+      };
     },
 
     /** Tickets created and closed on each local day of the period (every day listed, zeros included). */
@@ -247,10 +331,12 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
         sql`to_char(${sql.raw(col)} at time zone ${tz}, 'YYYY-MM-DD HH24:MI:SS')`;
       const rows = await executeRows<Record<string, string | number | null>>(
         db,
-        sql`select t.id, ct.name as contact, ct.number, q.name as queue, u.name as attendant, t.status,
+        sql`select t.id, t.protocol, ct.name as contact, ct.number, q.name as queue, u.name as attendant, t.status,
             ${local('t.created_at')} as created, ${local('t.accepted_at')} as accepted,
-            ${local('t.first_response_at')} as first_response, ${local('t.closed_at')} as closed, r.rate
+            ${local('t.first_response_at')} as first_response, ${local('t.closed_at')} as closed, r.rate,
+            cr.name as closing_reason, t.sale_value
           from tickets t
+            left join closing_reasons cr on cr.id = t.closing_reason_id
             join contacts ct on ct.id = t.contact_id
             left join queues q on q.id = t.queue_id
             left join users u on u.id = t.user_id
@@ -280,6 +366,9 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
         'firstResponse',
         'closed',
         'rating',
+        'protocol',
+        'closingReason',
+        'saleValue',
       ];
       const lines = rows.map((r) =>
         [
@@ -294,6 +383,9 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
           r.first_response,
           r.closed,
           r.rate,
+          r.protocol,
+          r.closing_reason,
+          r.sale_value,
         ]
           .map(cell)
           .join(';'),

@@ -233,6 +233,32 @@ describe('GET /dashboard', () => {
     expect(prev.waitTime).toEqual({ avg: 10, median: 10, count: 2 }); // t5 10, t8 10
   });
 
+  test('the period figures come with those of the previous period of the same length', async () => {
+    // One day: the 11th against the 10th (the first test's figures); the counts of now have no previous.
+    const d = await json(await t.as(A.a.admin).get('/dashboard?date_from=2026-03-11&date_to=2026-03-11'));
+    expect(d.previous.period).toEqual({ from: '2026-03-10', to: '2026-03-10' });
+    expect(d.previous.supportFinished).toBe(3);
+    expect(d.previous.waitTime).toEqual({ avg: 13, median: 10, count: 5 });
+    expect(d.previous.supportTime).toEqual({ avg: 349.7, median: 60, count: 3 });
+    expect(d.previous.firstResponseTime).toEqual({ avg: 17.5, median: 17.5, count: 2 });
+    expect(d.previous.csat).toEqual({ avg: 2, ratings: 2, responseRate: 0.667 });
+    expect(d.previous).not.toHaveProperty('supportHappening');
+    expect(d.previous).not.toHaveProperty('attendants');
+    // Two days (10th–11th) against the two before (8th–9th): t8 closed on the 9th.
+    const two = await json(await t.as(A.a.admin).get('/dashboard?date_from=2026-03-10&date_to=2026-03-11'));
+    expect(two.previous.period).toEqual({ from: '2026-03-08', to: '2026-03-09' });
+    expect(two.previous.supportFinished).toBe(1);
+    // A period of days: the 3 days before the last 3.
+    const three = await json(await t.as(A.a.admin).get('/dashboard?days=3'));
+    expect(three.previous.period).toEqual({ from: '2026-03-05', to: '2026-03-07' });
+    expect(three.previous.supportFinished).toBe(0);
+    expect(three.previous.waitTime).toEqual({ avg: null, median: null, count: 0 });
+    // Another company's tickets never reach the comparison.
+    const b = await json(await t.as(B.admin).get('/dashboard?date_from=2026-03-11&date_to=2026-03-11'));
+    expect(b.previous.supportFinished).toBe(1);
+    expect(b.previous.csat).toMatchObject({ avg: 1, ratings: 1 });
+  });
+
   test('a period of days ends today (local) and includes it', async () => {
     const one = await json(await t.as(A.a.admin).get('/dashboard?days=1'));
     expect(one.period).toMatchObject({ from: '2026-03-10', to: '2026-03-10' });
@@ -335,13 +361,13 @@ describe('CSV export', () => {
     );
     const lines = (await res.text()).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'id;contact;number;queue;attendant;status;created;accepted;firstResponse;closed;rating',
+      'id;contact;number;queue;attendant;status;created;accepted;firstResponse;closed;rating;protocol;closingReason;saleValue',
     );
     // Created, accepted, answered or closed on the 10th (local): t1 t2 t3 t4 t6 t7 — not t5 nor t8.
     const ids = lines.slice(1).map((l) => Number(l.split(';')[0]));
     expect(ids).toEqual([A.ids.t1, A.ids.t2, A.ids.t3, A.ids.t4, A.ids.t6, A.ids.t7]);
     const t2 = lines.find((l) => l.startsWith(`${A.ids.t2};`))!.split(';');
-    expect(t2.slice(5)).toEqual([
+    expect(t2.slice(5, 11)).toEqual([
       'closed',
       '2026-03-10 08:00:00',
       '2026-03-10 08:30:00',
@@ -349,6 +375,9 @@ describe('CSV export', () => {
       '2026-03-10 23:59:00',
       '1',
     ]);
+    // The protocol (default pattern YYYYMMDD-000123); no closing reason nor sale value on this one.
+    expect(t2[11]).toMatch(/^\d{8}-\d{6}$/);
+    expect(t2.slice(12)).toEqual(['', '']);
     expect(lines.find((l) => l.startsWith(`${A.ids.t1};`))).toContain(`;"'=HYPERLINK(""x"";""y"")";`);
   });
 
@@ -396,6 +425,14 @@ describe('who may read it', () => {
     expect(await online()).toBe(false);
     const s = await t.socket(A.u1.token);
     await waitFor(online);
+    // The dot shows the attendant's presence (online, away, offline), the one the live view and routing use.
+    const presence = async () =>
+      (await json(await t.as(A.a.admin).get(`/dashboard?${day10}`))).attendants.find(
+        (x: { id: number }) => x.id === A.u1.user.id,
+      ).presence as string;
+    await waitFor(async () => (await presence()) === 'online');
+    expect((await t.as(A.u1).put('/users/me/presence', { presence: 'away' })).status).toBe(200);
+    expect(await presence()).toBe('away');
     // No sign of life for 11 minutes (a server that died without a disconnect): shown offline…
     await db
       .update(users)

@@ -14,6 +14,7 @@ import {
 } from '@recado/contracts';
 import { AppError } from '../../http/errors.js';
 import { MAX_UPLOAD_BYTES, MESSAGE_MEDIA, readUpload } from '../../http/uploads.js';
+import { multipartBody } from '../../http/openapi.js';
 import { hashApiToken } from './api-token.js';
 import type { ApiCaller, ExternalApiService } from './external-api-service.js';
 
@@ -51,12 +52,25 @@ export const externalApiRoutes =
     };
     // The token is checked before the body is read: a wrong one costs no upload.
     app.addHook('onRequest', async (req) => {
-      callers.set(req, await api.authenticate(req.headers.authorization));
+      const c = await api.authenticate(req.headers.authorization);
+      callers.set(req, c);
+      // The company's subscription decides what it may write (http/subscription-block.ts).
+      req.credentialCompanyId = c.companyId;
     });
 
     app.post(
       '/messages/send',
-      { config, schema: { response: { 201: ApiSendResult } } },
+      {
+        config,
+        schema: {
+          // Parsed below (JSON, or form data with the files), to answer the fields' errors in one shape.
+          documentedBody: {
+            'application/json': ApiSendInput,
+            'multipart/form-data': multipartBody(ApiSendInput.shape, { medias: 'many' }),
+          },
+          response: { 201: ApiSendResult },
+        },
+      },
       async (req, reply) => {
         let input: ApiSendInput;
         let files: { mimetype: string; filename: string; data: Buffer }[] = [];

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import {
+  API_NUMBER_PATTERN,
   normalizeNumber,
+  priorityRank,
   type ApiCheckResult,
   type ApiMessageStatus,
   type ApiScheduleInput,
@@ -9,7 +12,7 @@ import {
   type ApiSendResult,
   type TicketView,
 } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import {
   apiSendKeys,
   contacts,
@@ -31,6 +34,14 @@ import { hashApiToken, sameHash } from './api-token.js';
 type WhatsappRow = typeof whatsapps.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
 type ContactRow = typeof contacts.$inferSelect;
+type KeyRow = typeof apiSendKeys.$inferSelect;
+type SendAnswer = Omit<ApiSendResult, 'duplicate'>;
+
+/** An incomplete claim without progress for this long was left by a crash: the next call takes it over. */
+export const STALE_CLAIM_MS = 60_000;
+
+/** Thrown inside a message's transaction (rolling it back) when another call holds the key. */
+class KeyTaken extends Error {}
 
 /** The connection a token opens: every call acts for its company, through it. */
 export interface ApiCaller {
@@ -64,14 +75,20 @@ export function externalApiService(deps: {
   /** `Authorization: Bearer <token>` → the connection; 401 for anything else, 403 without the plan flag. */
   async function authenticate(header: string | undefined): Promise<ApiCaller> {
     const m = /^Bearer\s+(\S{16,200})\s*$/i.exec(header ?? '');
-    if (!m) throw new AppError('ERR_INVALID_API_TOKEN', 401, 'A connection token is required (Bearer)');
+    if (!/^Bearer\s/i.test(header ?? ''))
+      throw new AppError(
+        'ERR_INVALID_API_TOKEN',
+        401,
+        "A connection token is required: 'Authorization: Bearer <token>'",
+      );
+    if (!m) throw new AppError('ERR_INVALID_API_TOKEN', 401, 'Invalid connection token');
     const hash = hashApiToken(m[1]!);
     const [w] = await db
       .select({ id: whatsapps.id, companyId: whatsapps.companyId, hash: whatsapps.apiTokenHash })
       .from(whatsapps)
       .where(eq(whatsapps.apiTokenHash, hash));
     if (!w?.hash || !sameHash(w.hash, hash))
-      throw new AppError('ERR_INVALID_API_TOKEN', 401, 'Invalid token');
+      throw new AppError('ERR_INVALID_API_TOKEN', 401, 'Invalid connection token');
     await requirePlanFlag(db, w.companyId, 'useExternalApi', 'the external API');
     return { companyId: w.companyId, whatsappId: w.id };
   }
@@ -81,12 +98,12 @@ export function externalApiService(deps: {
       .select()
       .from(whatsapps)
       .where(and(eq(whatsapps.id, c.whatsappId), eq(whatsapps.companyId, c.companyId)));
-    if (!w) throw new AppError('ERR_INVALID_API_TOKEN', 401, 'Invalid token');
+    if (!w) throw new AppError('ERR_INVALID_API_TOKEN', 401, 'Invalid connection token');
     return w;
   }
 
   function canonical(raw: string): string {
-    const number = normalizeNumber(raw);
+    const number = API_NUMBER_PATTERN.test(raw) ? normalizeNumber(raw) : '';
     if (!number || number.length < 10 || number.length > 15)
       throw new AppError('ERR_WAPP_INVALID_CONTACT', 400, 'Invalid phone number', {
         fields: [{ path: 'number', message: 'invalid phone number' }],
@@ -168,7 +185,13 @@ export function externalApiService(deps: {
     c: ApiCaller,
     input: ApiSendInput,
     files: OutboundFile[],
-  ): Promise<Omit<ApiSendResult, 'duplicate'>> {
+    resume: {
+      /** Messages an earlier call with the same key stored (it crashed): those parts are not sent again. */
+      sent?: number[];
+      /** Runs in each message's transaction with the answer so far (the idempotency claim records it). */
+      onStored?: (tx: Tx, answer: SendAnswer) => Promise<void>;
+    } = {},
+  ): Promise<SendAnswer> {
     const w = await connection(c);
     if (NOT_SENDING.has(w.status))
       throw new AppError('ERR_WAPP_NOT_INITIALIZED', 409, `The connection is ${w.status}`);
@@ -176,57 +199,145 @@ export function externalApiService(deps: {
     const body = input.body.trim();
     if (!body && !files.length) throw new AppError('ERR_VALIDATION', 400, 'body or medias is required');
     const contact = await contactFor(c.companyId, number);
-    const ticket = await ticketFor(w, contact);
-    const ids: number[] = [];
+    let ticket = await ticketFor(w, contact);
+    if (input.priority && priorityRank(input.priority) !== ticket.priority) {
+      // The integrator's priority (#30.6) is the ticket's from now on; the lists hear it.
+      [ticket] = (await db
+        .update(tickets)
+        .set({ priority: priorityRank(input.priority), updatedAt: new Date() })
+        .where(and(eq(tickets.id, ticket.id), eq(tickets.companyId, c.companyId)))
+        .returning()) as [TicketRow];
+      const view = await ticketQueries.byId(db, c.companyId, ticket.id);
+      if (view) deps.emitTicket(c.companyId, view);
+    }
+    const ids = [...(resume.sent ?? [])];
+    const answer = (): SendAnswer => ({
+      messageId: ids[ids.length - 1]!,
+      messageIds: [...ids],
+      ticketId: ticket.id,
+      protocol: ticket.protocol,
+      contactId: contact.id,
+    });
     const parts = files.length ? files : [undefined];
     // Several files: the caption goes with the first one (as an attendant's reply).
     for (const [i, file] of parts.entries()) {
+      if (i < ids.length) continue;
+      const onStored = resume.onStored;
       const sent = await deps.messages.deliver(c.companyId, ticket, {
         body: i === 0 ? body : '',
         file: file ? { ...file, asVoice: false } : undefined,
         quotedMsgId: i === 0 ? (input.quotedMsgId ?? null) : null,
         userId: null,
+        ...(onStored
+          ? {
+              onStored: (tx: Tx, messageId: number) => {
+                ids.push(messageId);
+                return onStored(tx, answer());
+              },
+            }
+          : {}),
       });
-      ids.push(sent.id);
+      if (!onStored) ids.push(sent.id);
     }
-    return { messageId: ids[ids.length - 1]!, messageIds: ids, ticketId: ticket.id, contactId: contact.id };
+    return answer();
   }
+
+  const keyRow = async (whatsappId: number, key: string) =>
+    (
+      await db
+        .select()
+        .from(apiSendKeys)
+        .where(and(eq(apiSendKeys.whatsappId, whatsappId), eq(apiSendKeys.externalKey, key)))
+    )[0];
+
+  /** The answer a claim holds once every message of its call is stored; undefined before. */
+  const finished = (row: KeyRow): SendAnswer | undefined => {
+    const a = row.answer as SendAnswer | null;
+    return a && Array.isArray(a.messageIds) && a.messageIds.length >= row.parts ? a : undefined;
+  };
+
+  const inProgress = () =>
+    new AppError('ERR_EXTERNAL_KEY_IN_PROGRESS', 409, 'The first call with this key is still sending');
 
   return {
     authenticate,
 
-    /** POST /api/messages/send; with an externalKey the first answer is kept and repeated. */
+    /**
+     * POST /api/messages/send; with an externalKey the first answer is kept and repeated. The claim on the key
+     * is stored in the transaction of the call's first message and updated in each next one's, so a crash
+     * leaves either nothing (the key is free) or the messages stored so far, recorded on the claim (each then
+     * reaches the customer through the outbox). A claim a crash left incomplete (files not yet stored) is
+     * taken over by the next call with its key after STALE_CLAIM_MS without progress, which sends the rest.
+     */
     async send(c: ApiCaller, input: ApiSendInput, files: OutboundFile[] = []): Promise<ApiSendResult> {
       if (!input.externalKey) return { ...(await sendNow(c, input, files)), duplicate: false };
       const key = input.externalKey;
-      const [claimed] = await db
-        .insert(apiSendKeys)
-        .values({ companyId: c.companyId, whatsappId: c.whatsappId, externalKey: key })
-        .onConflictDoNothing()
-        .returning({ id: apiSendKeys.id });
-      if (!claimed) {
-        const [first] = await db
-          .select()
-          .from(apiSendKeys)
-          .where(and(eq(apiSendKeys.whatsappId, c.whatsappId), eq(apiSendKeys.externalKey, key)));
-        if (!first?.answer)
-          throw new AppError(
-            'ERR_EXTERNAL_KEY_IN_PROGRESS',
-            409,
-            'The first call with this key is still sending',
-          );
-        return { ...(first.answer as Omit<ApiSendResult, 'duplicate'>), duplicate: true };
+      const token = randomUUID();
+      let sent: number[] = [];
+      let claimId: number | undefined;
+      const first = await keyRow(c.whatsappId, key);
+      if (first) {
+        const done = finished(first);
+        if (done) return { ...done, duplicate: true };
+        const [taken] = await db
+          .update(apiSendKeys)
+          .set({ claimToken: token, updatedAt: sql`now()` })
+          .where(
+            and(
+              eq(apiSendKeys.id, first.id),
+              eq(apiSendKeys.claimToken, first.claimToken),
+              sql`${apiSendKeys.updatedAt} < now() - make_interval(secs => ${STALE_CLAIM_MS / 1000})`,
+            ),
+          )
+          .returning({ id: apiSendKeys.id });
+        if (!taken) throw inProgress();
+        claimId = taken.id;
+        const before = (first.answer as SendAnswer | null)?.messageIds;
+        sent = Array.isArray(before) ? before : [];
       }
-      let answer: Omit<ApiSendResult, 'duplicate'>;
+      const record = async (tx: Tx, answer: SendAnswer) => {
+        if (claimId === undefined) {
+          const [mine] = await tx
+            .insert(apiSendKeys)
+            .values({
+              companyId: c.companyId,
+              whatsappId: c.whatsappId,
+              externalKey: key,
+              parts: Math.max(files.length, 1),
+              claimToken: token,
+              answer,
+            })
+            .onConflictDoNothing()
+            .returning({ id: apiSendKeys.id });
+          // Another call with this key stored its first message meanwhile: this one stores nothing.
+          if (!mine) throw new KeyTaken();
+          claimId = mine.id;
+          return;
+        }
+        const [still] = await tx
+          .update(apiSendKeys)
+          .set({ answer, updatedAt: sql`now()` })
+          .where(and(eq(apiSendKeys.id, claimId), eq(apiSendKeys.claimToken, token)))
+          .returning({ id: apiSendKeys.id });
+        if (!still) throw new KeyTaken();
+      };
       try {
-        answer = await sendNow(c, input, files);
+        const answer = await sendNow(c, input, files, { sent, onStored: record });
+        return { ...answer, duplicate: false };
       } catch (err) {
+        if (err instanceof KeyTaken) {
+          const other = await keyRow(c.whatsappId, key);
+          const done = other && finished(other);
+          if (done) return { ...done, duplicate: true };
+          throw inProgress();
+        }
         // Nothing answered: the key is free for a retry (a message the channel refused stays on the ticket).
-        await db.delete(apiSendKeys).where(eq(apiSendKeys.id, claimed.id));
+        if (claimId !== undefined)
+          await db
+            .delete(apiSendKeys)
+            .where(and(eq(apiSendKeys.id, claimId), eq(apiSendKeys.claimToken, token)));
         throw err;
       }
-      await db.update(apiSendKeys).set({ answer }).where(eq(apiSendKeys.id, claimed.id));
-      return { ...answer, duplicate: false };
     },
 
     /** POST /api/messages/schedule: a schedule on this connection (plan flag useSchedules too). */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { whatsapps } from '../../db/schema/index.js';
+import { and, eq, sql } from 'drizzle-orm';
+import { apiSendKeys, whatsapps } from '../../db/schema/index.js';
 import { expectError, testApp, waitFor, type Session } from '../../../test/helpers.js';
 import { hashApiToken } from './api-token.js';
 
@@ -170,6 +170,78 @@ describe('POST /api/messages/send', () => {
     const other = await (await api(b.token, 'POST', '/messages/send', body)).json();
     expect(other.duplicate).toBe(false);
     expect(other.messageId).not.toBe(first.messageId);
+  });
+
+  test('the same externalKey from several calls at once: one message, every call answered with it', async () => {
+    const s = await setup('ApiRace');
+    const number = newNumber();
+    const body = { number, body: 'Pedido 77', externalKey: 'order-77' };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => api(s.token, 'POST', '/messages/send', body)),
+    );
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    const results = await Promise.all(answers.map((r) => r.json()));
+    expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.messageId)).size).toBe(1);
+    await waitFor(async () => (await phone(s, number)).some((m) => m.fromMe));
+    expect((await phone(s, number)).filter((m) => m.fromMe)).toHaveLength(1);
+  });
+
+  test('a claim a crash left incomplete: 409 while recent, then the next call sends only what is missing', async () => {
+    const s = await setup('ApiResume');
+    const number = newNumber();
+    const files = ['a.pdf', 'b.pdf', 'c.pdf'];
+    const sendFiles = (names: string[], externalKey: string) => {
+      const form = new FormData();
+      form.set('number', number);
+      form.set('body', 'Documentos');
+      form.set('externalKey', externalKey);
+      for (const n of names)
+        form.append('medias', new Blob([Buffer.from(`%PDF-1.4 ${n}`)], { type: 'application/pdf' }), n);
+      return fetch(`${t.url}/api/messages/send`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.token}` },
+        body: form,
+      });
+    };
+    // What a crash after the second of three files leaves: the claim with two messages of three.
+    const partial = await (await sendFiles(files.slice(0, 2), 'docs-1')).json();
+    expect(partial.messageIds).toHaveLength(2);
+    const claim = and(eq(apiSendKeys.whatsappId, s.whatsappId), eq(apiSendKeys.externalKey, 'docs-1'));
+    await db.update(apiSendKeys).set({ parts: 3 }).where(claim);
+    await expectError(await sendFiles(files, 'docs-1'), 409, 'ERR_EXTERNAL_KEY_IN_PROGRESS');
+    // A minute without progress: the claim is taken over and only the third file goes.
+    await db
+      .update(apiSendKeys)
+      .set({ updatedAt: sql`now() - interval '2 minutes'` })
+      .where(claim);
+    const resumed = await sendFiles(files, 'docs-1');
+    expect(resumed.status, await resumed.clone().text()).toBe(201);
+    const done = await resumed.json();
+    expect(done).toMatchObject({ duplicate: false, ticketId: partial.ticketId });
+    expect(done.messageIds.slice(0, 2)).toEqual(partial.messageIds);
+    expect(done.messageIds).toHaveLength(3);
+    const got = await waitFor(async () => {
+      const c = (await phone(s, number)).filter((m) => m.fromMe);
+      return c.length === 3 ? c : undefined;
+    });
+    expect(got.map((m) => m.body)).toEqual(['Documentos', '', '']);
+    expect((await (await sendFiles(files, 'docs-1')).json()).messageIds).toEqual(done.messageIds);
+
+    // A claim without any answer (left by the code before this one): taken over once stale, sent once.
+    await db.insert(apiSendKeys).values({
+      companyId: s.id,
+      whatsappId: s.whatsappId,
+      externalKey: 'old-1',
+      updatedAt: new Date(Date.now() - 120_000),
+    });
+    const old = await api(s.token, 'POST', '/messages/send', {
+      number,
+      body: 'Antigo',
+      externalKey: 'old-1',
+    });
+    expect(old.status, await old.clone().text()).toBe(201);
+    expect((await old.json()).duplicate).toBe(false);
   });
 
   test('status of a sent message (ack), only within the company', async () => {

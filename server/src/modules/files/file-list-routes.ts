@@ -9,12 +9,13 @@ import {
   FileListUpdate,
   IdParam,
   MAX_FILE_LIST_UPLOAD_BYTES,
-  MessageAnswer,
 } from '@recado/contracts';
 import { AppError } from '../../http/errors.js';
 import { readOneFile } from '../../http/uploads.js';
 import type { FileListService } from './file-list-service.js';
 import { access } from '../../http/access.js';
+import { resourceRoutes } from '../../http/route-kit.js';
+import { multipartBody } from '../../http/openapi.js';
 import { sendStoredFile } from '../../http/stored-file.js';
 
 const OptionTarget = z.object({
@@ -25,41 +26,33 @@ const OptionTarget = z.object({
 export const fileListRoutes =
   (fileLists: FileListService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      '/files',
-      { config: access.user, schema: { response: { 200: FileListPage }, querystring: FileListQuery } },
-      (req) => fileLists.list(req.tenant, req.query),
-    );
-    app.get('/files/list', { config: access.user, schema: { response: { 200: z.array(FileList) } } }, (req) =>
-      fileLists.listAll(req.tenant),
-    );
-    app.get(
-      '/files/:id',
-      { config: access.user, schema: { response: { 200: FileList }, params: IdParam } },
-      (req) => fileLists.get(req.tenant, req.params.id),
-    );
-    app.post(
-      '/files',
-      { config: access.admin, schema: { response: { 201: FileList }, body: FileListInput } },
-      async (req, reply) => reply.status(201).send(await fileLists.create(req.tenant, req.body)),
-    );
-    app.put(
-      '/files/:id',
-      {
-        config: access.admin,
-        schema: { response: { 200: FileList }, params: IdParam, body: FileListUpdate },
+    resourceRoutes(app, {
+      base: '/files',
+      view: FileList,
+      read: access.user,
+      write: access.admin,
+      list: {
+        query: FileListQuery,
+        answer: FileListPage,
+        run: (req) => fileLists.list(req.tenant, req.query),
       },
-      (req) => fileLists.update(req.tenant, req.params.id, req.body),
-    );
-    app.delete(
-      '/files/:id',
-      { config: access.admin, schema: { response: { 200: MessageAnswer }, params: IdParam } },
-      (req) => fileLists.remove(req.tenant, req.params.id),
-    );
+      all: { answer: z.array(FileList), run: (req) => fileLists.listAll(req.tenant) },
+      show: { run: (req) => fileLists.get(req.tenant, req.params.id) },
+      create: { body: FileListInput, run: (req) => fileLists.create(req.tenant, req.body) },
+      update: { body: FileListUpdate, run: (req) => fileLists.update(req.tenant, req.params.id, req.body) },
+      remove: { run: (req) => fileLists.remove(req.tenant, req.params.id) },
+    });
     // Multipart: the file (field `files` or `file`), and optionId (or the spec's `id`) or a new option's name.
     app.post(
       '/files/uploadList/:id',
-      { config: access.admin, schema: { response: { 200: FileList }, params: IdParam } },
+      {
+        config: access.admin,
+        schema: {
+          documentedBody: { 'multipart/form-data': multipartBody(OptionTarget.shape, { file: 'one' }) },
+          response: { 200: FileList },
+          params: IdParam,
+        },
+      },
       async (req) => {
         const { file, fields } = await readOneFile(req, { maxBytes: MAX_FILE_LIST_UPLOAD_BYTES });
         const target = OptionTarget.safeParse({

@@ -21,7 +21,10 @@ export const messageTemplateRoutes =
     // Admins: read the business account's templates from Meta now.
     app.post(
       '/whatsapp/:id/templates/sync',
-      { config: access.admin, schema: { response: { 200: z.array(MessageTemplate) }, params: IdParam } },
+      {
+        config: access.admin,
+        schema: { noBody: true, response: { 200: z.array(MessageTemplate) }, params: IdParam },
+      },
       (req) => templates.sync(req.tenant, req.params.id),
     );
   };

@@ -14,6 +14,7 @@ import type { MessageService, OutboundFile } from './message-service.js';
 import { isRecording } from './voice-note.js';
 import { MAX_UPLOAD_BYTES, MESSAGE_MEDIA, mimeOf, readUpload } from '../../http/uploads.js';
 import { access } from '../../http/access.js';
+import { multipartBody } from '../../http/openapi.js';
 import { sendStoredFile } from '../../http/stored-file.js';
 
 const TicketParam = z.object({ ticketId: z.coerce.number().int().positive().max(2147483647) });
@@ -32,7 +33,18 @@ export const messageRoutes =
     );
     app.post(
       '/messages/:ticketId',
-      { config: access.user, schema: { response: { 200: MessageView }, params: TicketParam } },
+      {
+        config: access.user,
+        schema: {
+          // Parsed below: JSON, or form data with the files (a text, a template, or files with a caption).
+          documentedBody: {
+            'application/json': MessageSend,
+            'multipart/form-data': multipartBody(MessageSend.pick({ body: true }).shape, { medias: 'many' }),
+          },
+          response: { 200: MessageView },
+          params: TicketParam,
+        },
+      },
       async (req) => {
         if (req.isMultipart()) {
           // Form data: medias (several files), body, fromMe.
@@ -73,7 +85,7 @@ export const messageRoutes =
     );
     app.post(
       '/messages/:ticketId/read',
-      { config: access.user, schema: { response: { 200: TicketView }, params: TicketParam } },
+      { config: access.user, schema: { noBody: true, response: { 200: TicketView }, params: TicketParam } },
       (req) => messages.markRead(req.tenant, req.params.ticketId),
     );
     app.get(

@@ -9,18 +9,20 @@ import {
   type MessageSend,
   windowOpen,
   type ConversationWindow,
+  type TicketView,
 } from '@recado/contracts';
 import type { MessageTemplateService } from '../message-templates/message-template-service.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Db, Tx } from '../../db/client.js';
 import { contacts, messages, tickets, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { subscriptionExpired } from '../../http/subscription-block.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
 import { ticketEventRooms } from '../../realtime/room-policy.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { SessionManager } from '../../messaging/session-manager.js';
-import type { MediaPayload, TemplateSend } from '../../messaging/channel.js';
+import type { InteractiveSend, MediaPayload, TemplateSend } from '../../messaging/channel.js';
 import {
   outboundSender,
   type OutboundSender,
@@ -28,9 +30,16 @@ import {
 } from '../../messaging/outbound-sender.js';
 import { mediaTypeOf } from '../../messaging/channels/simulator-channel.js';
 import { channelCommands } from '../../messaging/channel-commands.js';
-import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
-import { messagePage, toMessageView, withRelations, type MessageRow } from './message-queries.js';
+import { canSeeTicket, loadViewer, ticketQueries, withContactOwner } from '../tickets/ticket-queries.js';
+import {
+  messagePage,
+  toMessageView,
+  withRelations,
+  type MessageRow,
+  type MessageView,
+} from './message-queries.js';
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
+import { withTicketVariables } from '../../lib/ticket-variables.js';
 import type { DomainBus } from '../../events/domain-events.js';
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -63,6 +72,8 @@ export function messageService(deps: {
   clock?: Clock;
   /** message.sent for listeners (outgoing webhooks). */
   bus?: Pick<DomainBus, 'emit'>;
+  /** Whether the company's subscription is blocked (billing): then nothing is sent for it. */
+  blocked?: (companyId: number) => Promise<boolean>;
 }) {
   const { db, events } = deps;
   const clock = deps.clock ?? systemClock;
@@ -71,13 +82,21 @@ export function messageService(deps: {
    * Meta's customer service window (docs/cloud-api.md): on a Cloud API connection free text may go out only
    * within 24 hours of the customer's last message on that connection; afterwards only a template.
    */
-  async function conversationWindow(companyId: number, ticket: TicketRow): Promise<ConversationWindow> {
-    const [w] = ticket.whatsappId
-      ? await db
-          .select({ channel: whatsapps.channel })
-          .from(whatsapps)
-          .where(and(eq(whatsapps.id, ticket.whatsappId), eq(whatsapps.companyId, companyId)))
-      : [];
+  async function conversationWindow(
+    companyId: number,
+    ticket: TicketRow,
+    /** The ticket's connection's channel when the caller holds it already. */
+    knownChannel?: string,
+  ): Promise<ConversationWindow> {
+    const [w] =
+      knownChannel !== undefined
+        ? [{ channel: knownChannel }]
+        : ticket.whatsappId
+          ? await db
+              .select({ channel: whatsapps.channel })
+              .from(whatsapps)
+              .where(and(eq(whatsapps.id, ticket.whatsappId), eq(whatsapps.companyId, companyId)))
+          : [];
     const channel = w?.channel ?? '';
     if (channel !== 'cloud_api') return { channel, lastInboundAt: null, open: true };
     const [last] = await db
@@ -108,7 +127,8 @@ export function messageService(deps: {
       .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, t.companyId)));
     if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 404);
     const viewer = await loadViewer(db, t);
-    if (!canSeeTicket(viewer, ticket)) throw new AppError('ERR_NO_PERMISSION', 403);
+    if (!canSeeTicket(viewer, await withContactOwner(db, viewer, ticket)))
+      throw new AppError('ERR_NO_PERMISSION', 403);
     return ticket;
   }
 
@@ -118,8 +138,28 @@ export function messageService(deps: {
     action: 'create' | 'update',
     row: MessageRow,
   ) {
-    const [message] = await withRelations(db, [row]);
-    const view = await ticketQueries.byId(db, companyId, ticket.id);
+    return (await emitMessageWith(companyId, ticket, action, row)).message;
+  }
+
+  /**
+   * emitMessage answering the ticket view it sent too; what the caller holds (the message's relations, the
+   * view an announcement of the same message sent a moment ago: deliver's update after its create) is not
+   * read again.
+   */
+  async function emitMessageWith(
+    companyId: number,
+    ticket: TicketRow,
+    action: 'create' | 'update',
+    row: MessageRow,
+    /** The message's relations (its contact, the quoted message) as the caller holds them. */
+    relations?: { contact: MessageView['contact']; quoted: MessageRow | undefined },
+    /** The ticket view an announcement of the same message sent a moment ago. */
+    known?: { view: TicketView | undefined },
+  ) {
+    const [message] = relations
+      ? [toMessageView(row, { quoted: relations.quoted ?? null, contact: relations.contact })]
+      : await withRelations(db, [row]);
+    const view = known ? known.view : await ticketQueries.byId(db, companyId, ticket.id);
     const payload = { action, message: message!, ticket: view, contact: view?.contact };
     events.toRoom(
       action === 'create'
@@ -129,7 +169,7 @@ export function messageService(deps: {
       'appMessage',
       payload,
     );
-    return message!;
+    return { message: message!, view };
   }
 
   // Edits, deletes and read marks reach the session wherever it runs (messaging/channel-commands.ts).
@@ -154,17 +194,33 @@ export function messageService(deps: {
     content: {
       body: string;
       file?: OutboundFile;
+      /** #32.9 A file already in the media store (a forward reuses it: no copy, no download). */
+      stored?: { path: string; mimetype: string; filename: string };
+      /** #32.9 Sent as a forward (data.forwarded; the channel marks it where it can). */
+      forwarded?: boolean;
       quotedMsgId?: number | null;
       userId: number | null;
       /** Stored with the message (an automation marks its answers: `{ automation: kind }`). */
       data?: Record<string, unknown>;
       /** A Cloud API template (`body` is then its rendered text); the only thing allowed outside the window. */
       template?: TemplateSend;
+      /**
+       * Reply buttons or a list (flows' options on the Cloud API): sent as such where the channel has them;
+       * `body` (the same choice as numbered text) is what is stored and what other channels send.
+       */
+      interactive?: InteractiveSend;
       /** Runs inside the transaction that stores the message and its outbox row: a caller records the
        *  hand-over atomically (a scheduled message marks itself handed over, so a crash never sends twice). */
       onStored?: (tx: Tx, messageId: number) => Promise<void>;
     },
+    /** What the caller holds already (the flow runtime: the ticket's contact and connection's channel). */
+    known: { contact?: typeof contacts.$inferSelect; channel?: string } = {},
   ) {
+    // Every send of a blocked company stops here, whoever asked: bot, automations, timers, ratings, schedules.
+    if (await deps.blocked?.(companyId)) throw subscriptionExpired();
+    // #32.4 {{protocol}} in any text sent on a ticket (greetings, bot texts, quick messages, closing message).
+    if (!content.template && content.body)
+      content = { ...content, body: await withTicketVariables(db, companyId, ticket, content.body) };
     const whatsappId = ticket.whatsappId;
     if (!whatsappId) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The ticket has no connection');
     const here = Boolean(deps.sessions()?.get(whatsappId));
@@ -178,7 +234,7 @@ export function messageService(deps: {
         throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The connection is not running');
     }
     if (!content.template) {
-      const window = await conversationWindow(companyId, ticket);
+      const window = await conversationWindow(companyId, ticket, known.channel);
       if (!window.open)
         throw new AppError(
           'ERR_OUTSIDE_WINDOW',
@@ -187,7 +243,10 @@ export function messageService(deps: {
           { lastInboundAt: window.lastInboundAt },
         );
     }
-    const [contact] = await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
+    const [contact] =
+      known.contact?.id === ticket.contactId
+        ? [known.contact]
+        : await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
     if (!contact?.number) throw new AppError('ERR_WAPP_INVALID_CONTACT', 400);
     let quoted: MessageRow | undefined;
     if (content.quotedMsgId) {
@@ -197,28 +256,28 @@ export function messageService(deps: {
         .where(and(eq(messages.id, content.quotedMsgId), eq(messages.ticketId, ticket.id)));
       if (!quoted) throw new AppError('ERR_VALIDATION', 400, 'quoted message not in this ticket');
     }
-    let mediaUrl: string | null = null;
+    let mediaUrl: string | null = content.stored?.path ?? null;
     if (content.file) mediaUrl = await deps.media.save(companyId, content.file.data, content.file.filename);
+    const fileMeta = content.file ?? content.stored;
     const localId = `local-${randomUUID()}`;
-    const preview = (content.body || (content.file ? `[${mediaTypeOf(content.file.mimetype)}]` : '')).slice(
-      0,
-      255,
-    );
+    const preview = (content.body || (fileMeta ? `[${mediaTypeOf(fileMeta.mimetype)}]` : '')).slice(0, 255);
     const job: OutboundJob = {
       to: contact.number,
       body: content.body,
-      ...(content.file && mediaUrl
+      ...(fileMeta && mediaUrl
         ? {
             file: {
               path: mediaUrl,
-              mimetype: content.file.mimetype,
-              filename: content.file.filename,
-              ...(content.file.asVoice !== undefined ? { asVoice: content.file.asVoice } : {}),
+              mimetype: fileMeta.mimetype,
+              filename: fileMeta.filename,
+              ...(content.file?.asVoice !== undefined ? { asVoice: content.file.asVoice } : {}),
             },
           }
         : {}),
       ...(quoted?.providerId ? { quotedProviderId: quoted.providerId } : {}),
+      ...(content.forwarded ? { forwarded: true } : {}),
       ...(content.template ? { template: content.template } : {}),
+      ...(content.interactive ? { interactive: content.interactive } : {}),
     };
     const { row, queueId } = await db.transaction(async (tx) => {
       const [m] = await tx
@@ -230,18 +289,19 @@ export function messageService(deps: {
           whatsappId,
           providerId: localId,
           body: content.body,
-          mediaType: content.file ? mediaTypeOf(content.file.mimetype) : null,
+          mediaType: fileMeta ? mediaTypeOf(fileMeta.mimetype) : null,
           mediaUrl,
-          mediaName: content.file?.filename ?? null,
+          mediaName: fileMeta?.filename ?? null,
           fromMe: true,
           ack: 0,
           read: true,
           quotedMsgId: quoted?.id ?? null,
           userId: content.userId,
-          ...(content.data || content.template
+          ...(content.data || content.template || content.forwarded
             ? {
                 data: {
                   ...content.data,
+                  ...(content.forwarded ? { forwarded: true } : {}),
                   ...(content.template
                     ? { template: { name: content.template.name, language: content.template.language.code } }
                     : {}),
@@ -268,12 +328,25 @@ export function messageService(deps: {
       if (content.onStored) await content.onStored(tx, m!.id);
       return { row: m!, queueId };
     });
-    const created = await emitMessage(companyId, ticket, 'create', row);
+    const created = await emitMessageWith(companyId, ticket, 'create', row, {
+      contact: { id: contact.id, name: contact.name },
+      quoted,
+    });
     deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row });
-    if (!here) return created;
+    if (!here) return created.message;
     const outcome = await outbound.sendNow(queueId, { messageId: row.id, whatsappId, job });
-    const [after] = await db.select().from(messages).where(eq(messages.id, row.id));
-    const view = await emitMessage(companyId, ticket, 'update', after!);
+    const [after] = outcome.message
+      ? [{ ...row, ...outcome.message }]
+      : await db.select().from(messages).where(eq(messages.id, row.id));
+    // The same message a moment later: its ticket view and relations as the create announced them.
+    const { message: view } = await emitMessageWith(
+      companyId,
+      ticket,
+      'update',
+      after!,
+      { contact: created.message.contact, quoted },
+      { view: created.view },
+    );
     if (!outcome.ok) throw new AppError(outcome.code as ErrorCode, 400, outcome.reason);
     return view;
   }

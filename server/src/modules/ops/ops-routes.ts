@@ -18,9 +18,11 @@ export function installOps(app: FastifyInstance, ops: OpsService) {
   app.get(
     '/api/ready',
     { config: access.public, schema: { response: { 200: JsonObject, 503: JsonObject } } },
-    async (_req, reply) => {
+    async (req, reply) => {
       const r = await ops.ready();
-      return reply.status(r.ok ? 200 : 503).send(r);
+      // Process id, roles, migrations and uptime only for whoever may read /metrics (METRICS_TOKEN, or a
+      // direct loopback caller); anyone else learns the status alone (#28.9, docs/deployment.md).
+      return reply.status(r.ok ? 200 : 503).send(ops.mayReadMetrics(req) ? r : { status: r.status });
     },
   );
   app.get('/metrics', async (req, reply) => {

@@ -9,6 +9,7 @@ import { requestContext } from '../../lib/request-context.js';
 const t = await testApp({ env: { METRICS_TOKEN: 'metrics-token-for-tests' } });
 const open = await testApp();
 const draining = await testApp();
+const closedDocs = await testApp({ env: { API_DOCS: 'off' } });
 const logLines: string[] = [];
 const logged = await testApp({
   deps: { logger: { level: 'info', stream: { write: (l: string) => logLines.push(l) } } },
@@ -27,7 +28,9 @@ const sample = (text: string, line: RegExp) =>
 describe('operator endpoints', () => {
   test('/api/health is live; /api/ready names the database, the migrations and this process', async () => {
     expect(await (await t.request('GET', '/health')).json()).toEqual({ ok: true });
-    const res = await t.request('GET', '/ready');
+    const res = await fetch(`${t.url}/api/ready`, {
+      headers: { authorization: 'Bearer metrics-token-for-tests' },
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({ ok: true, status: 'ready', checks: { database: true, migrations: true } });
@@ -35,6 +38,44 @@ describe('operator endpoints', () => {
     expect(body.migrations.shipped).toBeGreaterThan(10);
     expect(body.process).toMatchObject({ id: t.app.sessions.processId, pid: process.pid });
     expect(body.process.role).toMatchObject({ http: true, sockets: true, jobs: true });
+  });
+
+  test('/api/ready tells anyone else its status only: no process, roles, migrations or uptime (#28.9)', async () => {
+    const ready = (app: typeof t, headers: Record<string, string> = {}) =>
+      fetch(`${app.url}/api/ready`, { headers });
+    // METRICS_TOKEN set: without it (or with a wrong one), the status alone, even from loopback.
+    const noToken: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-of-same-size-xx' }];
+    for (const headers of noToken) {
+      const res = await ready(t, headers);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ready' });
+    }
+    // No token: a direct loopback caller reads the details, a caller through a proxy does not.
+    expect(await (await ready(open)).json()).toMatchObject({
+      status: 'ready',
+      process: { pid: process.pid },
+    });
+    const proxied: Record<string, string>[] = [
+      { 'x-forwarded-for': '203.0.113.9' },
+      { 'x-real-ip': '203.0.113.9' },
+    ];
+    for (const headers of proxied)
+      expect(await (await ready(open, headers)).json()).toEqual({ status: 'ready' });
+  });
+
+  test('API_DOCS=off closes /api/openapi.json and /api/docs; they are public by default', async () => {
+    // Each body is read to its end: a large answer left unread holds its response open, and the app's close
+    // (afterAll) then waits for it forever.
+    const status = async (url: string) => {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      return res.status;
+    };
+    for (const path of ['/api/openapi.json', '/api/docs', '/api/docs/']) {
+      expect(await status(`${open.url}${path}`), path).toBe(200);
+      expect(await status(`${closedDocs.url}${path}`), path).toBe(404);
+    }
+    expect(await status(`${closedDocs.url}/api/health`)).toBe(200);
   });
 
   test('a draining process (SIGTERM) answers 503 on /api/ready so the balancer stops sending to it', async () => {

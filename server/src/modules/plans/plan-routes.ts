@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, JsonList, MessageAnswer, PlanInput, PlanUpdate, PlanView } from '@recado/contracts';
+import { JsonList, PlanInput, PlanUpdate, PlanView } from '@recado/contracts';
 import { patchSchema } from '../../http/patch-schema.js';
 import type { PlanService } from './plan-service.js';
 import { access } from '../../http/access.js';
+import { resourceRoutes } from '../../http/route-kit.js';
 
 const PlanPatch = patchSchema(PlanUpdate);
 
@@ -20,27 +21,20 @@ export const planPublicRoutes =
 export const planRoutes =
   (plans: PlanService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/plans/all', { config: access.super, schema: { response: { 200: z.array(PlanView) } } }, (req) =>
-      plans.listAll(req.tenant),
-    );
-    app.get(
-      '/plans/:id',
-      { config: access.user, schema: { response: { 200: PlanView }, params: IdParam } },
-      (req) => plans.get(req.params.id),
-    );
-    app.post(
-      '/plans',
-      { config: access.super, schema: { response: { 201: PlanView }, body: PlanInput } },
-      async (req, reply) => reply.status(201).send(await plans.create(req.tenant, req.body)),
-    );
-    app.put(
-      '/plans/:id',
-      { config: access.super, schema: { response: { 200: PlanView }, params: IdParam, body: PlanPatch } },
-      (req) => plans.update(req.tenant, req.params.id, req.body),
-    );
-    app.delete(
-      '/plans/:id',
-      { config: access.super, schema: { response: { 200: MessageAnswer }, params: IdParam } },
-      (req) => plans.remove(req.tenant, req.params.id),
-    );
+    resourceRoutes(app, {
+      base: '/plans',
+      view: PlanView,
+      read: access.user,
+      write: access.super,
+      all: {
+        path: '/all',
+        access: access.super,
+        answer: z.array(PlanView),
+        run: (req) => plans.listAll(req.tenant),
+      },
+      show: { run: (req) => plans.get(req.params.id) },
+      create: { body: PlanInput, run: (req) => plans.create(req.tenant, req.body) },
+      update: { body: PlanPatch, run: (req) => plans.update(req.tenant, req.params.id, req.body) },
+      remove: { run: (req) => plans.remove(req.tenant, req.params.id) },
+    });
   };

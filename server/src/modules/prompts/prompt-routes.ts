@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, MessageAnswer, Prompt, PromptInput, PromptList, PromptUpdate } from '@recado/contracts';
+import {
+  IdParam,
+  MessageAnswer,
+  Prompt,
+  PromptInput,
+  PromptList,
+  PromptTestAnswer,
+  PromptTestInput,
+  PromptUpdate,
+} from '@recado/contracts';
 import type { PromptService } from './prompt-service.js';
 import { access } from '../../http/access.js';
 
@@ -24,6 +33,14 @@ export const promptRoutes =
         schema: { response: { 201: Prompt }, body: PromptInput },
       },
       async (req, reply) => reply.status(201).send(await prompts.create(req.tenant, req.body)),
+    );
+    app.post(
+      '/prompt/test',
+      {
+        config: access.plan('useOpenAi', 'admin'),
+        schema: { response: { 200: PromptTestAnswer }, body: PromptTestInput },
+      },
+      (req) => prompts.test(req.tenant, req.body),
     );
     app.put(
       '/prompt/:id',

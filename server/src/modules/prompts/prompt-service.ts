@@ -1,7 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import {
   SECRET_MASK,
+  promptModelAllowed,
   type Prompt,
+  type PromptTestAnswer,
+  type PromptTestInput,
   type PromptEvent,
   type PromptInput,
   type PromptList,
@@ -14,6 +17,7 @@ import type { Tenant } from '../../http/tenant.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { assertPublicUrl } from '../../lib/safe-fetch.js';
 import type { Events } from '../../realtime/events.js';
+import { completePrompt, describeOpenAiError, openaiClient } from '../automation/openai-prompt.js';
 
 type Row = typeof prompts.$inferSelect;
 type QueueRef = { id: number; name: string; color: string } | null;
@@ -27,11 +31,16 @@ export function promptService({
   events,
   box,
   allowPrivateUrls = false,
+  openaiBaseUrl = '',
+  openaiTimeoutMs,
 }: {
   db: Db;
   events: Events;
   box: SecretBox;
   allowPrivateUrls?: boolean;
+  /** The server's OPENAI_BASE_URL (a prompt without a base URL of its own is served there). */
+  openaiBaseUrl?: string;
+  openaiTimeoutMs?: number;
 }) {
   /** A tenant's base URL is checked like every tenant-supplied URL (docs/outbound-urls.md). */
   const baseUrlOf = (raw: string | undefined) => {
@@ -39,6 +48,14 @@ export function promptService({
     const url = raw.trim().replace(/\/+$/, '');
     if (url) assertPublicUrl(url, { allowPrivate: allowPrivateUrls, allowQuery: false, field: 'baseUrl' });
     return url;
+  };
+
+  /** A model outside PROMPT_MODELS needs a base URL of its own (docs/automation.md). */
+  const checkModel = (model: string, baseUrl: string) => {
+    if (!promptModelAllowed(model, baseUrl))
+      throw new AppError('ERR_VALIDATION', 400, 'Invalid prompt', {
+        fields: [{ path: 'model', message: 'a model outside the list needs a base URL' }],
+      });
   };
 
   const emit = (companyId: number, payload: PromptEvent) => events.toCompany(companyId, 'prompt', payload);
@@ -110,6 +127,7 @@ export function promptService({
         });
       await checkQueue(t.companyId, input.queueId);
       const baseUrl = baseUrlOf(input.baseUrl) ?? '';
+      checkModel(input.model, baseUrl);
       const [r] = await db
         .insert(prompts)
         .values({
@@ -131,10 +149,12 @@ export function promptService({
     },
 
     async update(t: Tenant, id: number, input: PromptUpdate): Promise<Prompt> {
-      await load(t.companyId, id);
+      const stored = await load(t.companyId, id);
       if (input.queueId !== undefined) await checkQueue(t.companyId, input.queueId);
       const apiKey = newKey(input.apiKey);
       const baseUrl = baseUrlOf(input.baseUrl);
+      if (input.model !== undefined || baseUrl !== undefined)
+        checkModel(input.model ?? stored.model, baseUrl ?? stored.baseUrl);
       const [r] = await db
         .update(prompts)
         .set({
@@ -173,6 +193,41 @@ export function promptService({
       if (!gone) throw new AppError('ERR_NOT_FOUND', 404, 'Prompt not found');
       emit(t.companyId, { action: 'delete', promptId: id });
       return { message: 'Prompt deleted' };
+    },
+
+    /**
+     * POST /prompt/test: one exchange with the provider (the dialog's values, saved or not): the prompt as
+     * the system message, `message` as the customer's. A tenant base URL goes through the outbound guard.
+     * Any refusal is 422 ERR_PROMPT_TEST with the provider's status and code in `reason`, never the key.
+     */
+    async test(t: Tenant, input: PromptTestInput): Promise<PromptTestAnswer> {
+      const baseUrl = baseUrlOf(input.baseUrl) ?? '';
+      checkModel(input.model, baseUrl);
+      let apiKey = newKey(input.apiKey || undefined);
+      if (!apiKey && input.promptId !== undefined) {
+        const [r] = await db
+          .select({ sealed: prompts.apiKeySealed })
+          .from(prompts)
+          .where(and(eq(prompts.id, input.promptId), eq(prompts.companyId, t.companyId)));
+        if (!r) throw new AppError('ERR_NOT_FOUND', 404, 'Prompt not found');
+        apiKey = box.open(r.sealed);
+      }
+      if (!apiKey)
+        throw new AppError('ERR_VALIDATION', 400, 'Invalid prompt', {
+          fields: [{ path: 'apiKey', message: 'required' }],
+        });
+      const client = openaiClient(
+        { apiKey, baseUrl },
+        { openaiBaseUrl, allowPrivateUrls, timeoutMs: openaiTimeoutMs },
+      );
+      try {
+        return await completePrompt(client, { ...input, apiKey: '', baseUrl }, [
+          { role: 'user', content: input.message },
+        ]);
+      } catch (err) {
+        const reason = describeOpenAiError(err);
+        throw new AppError('ERR_PROMPT_TEST', 422, `The provider answered: ${reason}`, { reason });
+      }
     },
 
     /** The stored key in clear, for the assistant's runtime only; never for an HTTP answer. */

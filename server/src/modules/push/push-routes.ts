@@ -38,7 +38,10 @@ export const pushRoutes =
     );
     app.post(
       '/push/test',
-      { config: access.user, schema: { response: { 200: z.looseObject({ queued: z.boolean() }) } } },
+      {
+        config: access.user,
+        schema: { noBody: true, response: { 200: z.looseObject({ queued: z.boolean() }) } },
+      },
       (req) => push.test(req.tenant),
     );
   };

@@ -124,6 +124,8 @@ export function pushService(deps: {
         .innerJoin(contacts, eq(contacts.id, tickets.contactId))
         .where(and(eq(tickets.id, p.ticketId), eq(tickets.companyId, p.companyId)));
       if (!t || (t.ticket.status !== 'pending' && t.ticket.status !== 'open')) return;
+      // A customer an automation is answering waits for nobody yet (docs/automation.md).
+      if (t.ticket.status === 'pending' && t.ticket.useIntegration) return;
       const subscribed = await db
         .selectDistinct({
           id: users.id,
@@ -200,7 +202,11 @@ export function pushService(deps: {
     jobs: { sendJob, ticketJob },
     publicKey: () => ({ publicKey: vapid?.publicKey ?? null }),
 
-    /** Saves (or moves to this user) a browser's subscription. */
+    /**
+     * Saves the caller's subscription of a browser. Scoped by user: an endpoint another user already has
+     * (of this company or another) stays theirs, and the caller gets a row of its own — never moved, so
+     * posting someone else's endpoint takes nothing over (docs/push.md).
+     */
     async subscribe(t: Tenant, input: PushSubscriptionInput) {
       assertPublicUrl(input.endpoint, { allowPrivate: deps.allowPrivateUrls, field: 'endpoint' });
       known.delete(t.companyId);
@@ -214,11 +220,8 @@ export function pushService(deps: {
           auth: input.keys.auth,
         })
         .onConflictDoUpdate({
-          target: pushSubscriptions.endpoint,
-          // The browser now belongs to whoever signed in on it.
+          target: [pushSubscriptions.userId, pushSubscriptions.endpoint],
           set: {
-            companyId: t.companyId,
-            userId: t.userId,
             p256dh: input.keys.p256dh,
             auth: input.keys.auth,
             updatedAt: new Date(),

@@ -82,6 +82,44 @@ describe('web push', () => {
     ).toBe(401);
   });
 
+  test('posting another user’s endpoint takes nothing over: the owner keeps its row and its pushes (#28.7)', async () => {
+    const victim = await t.company('PushVictim');
+    const attacker = await t.company('PushAttacker');
+    const colleague = await t.user(victim.admin, 'user');
+    const b = await browser(victim.admin, '/victim-browser');
+    const stolen = browserKeys().keys;
+    // Another company's admin, then a colleague of the same company, post the victim's endpoint.
+    for (const s of [attacker.admin, colleague]) {
+      const res = await t.as(s).post('/push/subscriptions', { endpoint: b.endpoint, keys: stolen });
+      expect(res.status).toBe(201);
+    }
+    const rows = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, b.endpoint));
+    const owned = rows.find((r) => r.userId === victim.admin.user.id);
+    expect(owned).toMatchObject({ companyId: victim.id, p256dh: b.keys.keys.p256dh, auth: b.keys.keys.auth });
+    expect(rows).toHaveLength(3);
+    expect(
+      await (await t.as(victim.admin).post('/push/subscriptions/status', { endpoint: b.endpoint })).json(),
+    ).toEqual({ subscribed: true });
+    // The victim's pushes still reach the victim's browser, encrypted with its own keys.
+    await t.app.services.push.notifyUsers(victim.id, [victim.admin.user.id], {
+      title: 'Ainda meu',
+      body: 'x',
+      url: '/tickets',
+    });
+    const [push] = await waitFor(() => (b.pushes().length ? b.pushes() : null));
+    expect(b.read(push!).title).toBe('Ainda meu');
+    // The attacker leaving removes only its own row.
+    await t.as(attacker.admin).post('/push/unsubscribe', { endpoint: b.endpoint });
+    expect(
+      await db
+        .select()
+        .from(pushSubscriptions)
+        .where(
+          and(eq(pushSubscriptions.endpoint, b.endpoint), eq(pushSubscriptions.userId, victim.admin.user.id)),
+        ),
+    ).toHaveLength(1);
+  });
+
   test('notifyUsers: an encrypted aes128gcm payload with a VAPID signature, to those users only', async () => {
     const c = await t.company('PushNotify');
     const one = await t.user(c.admin, 'user');

@@ -7,6 +7,7 @@ import {
   QueueIntegrationInput,
   QueueIntegrationListQuery,
   QueueIntegrationTestSession,
+  WebhookSecret,
   hasMoreOf,
 } from '@recado/contracts';
 import type { QueueIntegrationService } from './queue-integration-service.js';
@@ -53,6 +54,22 @@ export const queueIntegrationRoutes =
         },
       },
       (req) => integrations.testSession(req.tenant, req.body),
+    );
+    app.get(
+      '/queueIntegration/:id/secret',
+      {
+        config: access.plan('useIntegrations', 'admin'),
+        schema: { response: { 200: WebhookSecret }, params: IdParam },
+      },
+      (req) => integrations.hookSecret(req.tenant, req.params.id),
+    );
+    app.post(
+      '/queueIntegration/:id/secret',
+      {
+        config: access.plan('useIntegrations', 'admin'),
+        schema: { noBody: true, response: { 200: WebhookSecret }, params: IdParam },
+      },
+      (req) => integrations.hookSecret(req.tenant, req.params.id, true),
     );
     app.put(
       '/queueIntegration/:id',

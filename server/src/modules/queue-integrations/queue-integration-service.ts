@@ -21,6 +21,7 @@ import type { SecretBox } from '../../lib/crypto.js';
 import { containsText } from '../../lib/sql.js';
 import type { Events } from '../../realtime/events.js';
 import { queueView, requireQueueManager } from '../queues/queue-service.js';
+import { integrationHookSecret } from './hook-secret.js';
 
 type Row = typeof queueIntegrations.$inferSelect;
 type DialogflowDetect = (o: {
@@ -176,6 +177,17 @@ export function queueIntegrationService({
 
     async get(t: Tenant, id: number): Promise<QueueIntegration> {
       return queueIntegrationView(await row(t.companyId, id));
+    },
+
+    /** The n8n / webhook signing secret, for admins (made on first look; `regenerate` replaces it). */
+    async hookSecret(t: Tenant, id: number, regenerate = false): Promise<{ secret: string }> {
+      requireQueueManager(t);
+      const r = await row(t.companyId, id);
+      if (r.type !== 'n8n' && r.type !== 'webhook')
+        throw new AppError('ERR_VALIDATION', 400, 'Only n8n and webhook integrations sign their requests');
+      const secret = await integrationHookSecret(db, box, t.companyId, id, { regenerate });
+      if (!secret) throw new AppError('ERR_NO_INTEGRATION_FOUND', 404, 'Integration not found');
+      return { secret };
     },
 
     async create(t: Tenant, input: QueueIntegrationInput): Promise<QueueIntegration> {

@@ -5,6 +5,7 @@ import type {
   QueueOptionListQuery,
   QueueOptionUpdate,
 } from '@recado/contracts';
+import { priorityOf, priorityRank } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { queueOptions, queues } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
@@ -22,6 +23,7 @@ const view = (r: Row): QueueOption => ({
   title: r.title,
   message: r.message,
   option: r.option,
+  priority: r.priority === null ? null : priorityOf(r.priority),
   createdAt: r.createdAt.toISOString(),
   updatedAt: r.updatedAt.toISOString(),
 });
@@ -112,6 +114,7 @@ export function queueOptionService({ db }: { db: Db }) {
             parentId,
             title: input.title,
             message: input.message,
+            priority: input.priority ? priorityRank(input.priority) : null,
             // Left out: one more than the highest numeric key of its siblings.
             option:
               input.option ??
@@ -131,7 +134,14 @@ export function queueOptionService({ db }: { db: Db }) {
       try {
         const [r] = await db
           .update(queueOptions)
-          .set({ title: input.title, message: input.message, option: input.option, updatedAt: new Date() })
+          .set({
+            title: input.title,
+            message: input.message,
+            option: input.option,
+            priority:
+              input.priority === undefined ? undefined : input.priority && priorityRank(input.priority),
+            updatedAt: new Date(),
+          })
           .where(and(eq(queueOptions.id, id), eq(queueOptions.companyId, t.companyId)))
           .returning();
         if (!r) throw new AppError('ERR_NO_QUEUE_OPTION_FOUND', 404);

@@ -6,6 +6,7 @@ import { assertCompanyRefs } from '../../db/company-refs.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
+import type { DomainBus } from '../../events/domain-events.js';
 
 type Row = typeof queues.$inferSelect;
 
@@ -23,6 +24,11 @@ export const queueView = (r: Row): Queue => ({
   schedules: r.schedules,
   integrationId: r.integrationId,
   promptId: r.promptId,
+  assignmentPolicy: r.assignmentPolicy,
+  capacity: r.capacity,
+  waitingMessage: r.waitingMessage,
+  waitingMessageStep: r.waitingMessageStep,
+  waitingMessageInterval: r.waitingMessageInterval,
   createdAt: r.createdAt.toISOString(),
   updatedAt: r.updatedAt.toISOString(),
 });
@@ -54,7 +60,16 @@ function mapUnique(err: unknown): never {
   throw err;
 }
 
-export function queueService({ db, events }: { db: Db; events: Events }) {
+export function queueService({
+  db,
+  events,
+  bus,
+}: {
+  db: Db;
+  events: Events;
+  /** `queue.changed` after a create or update (routing: a new policy or a raised capacity frees places). */
+  bus?: Pick<DomainBus, 'emit'>;
+}) {
   const emit = (companyId: number, payload: QueueEvent) => events.toCompany(companyId, 'queue', payload);
 
   async function row(companyId: number, id: number): Promise<Row> {
@@ -118,6 +133,11 @@ export function queueService({ db, events }: { db: Db; events: Events }) {
               schedules: input.schedules,
               integrationId: input.integrationId ?? null,
               promptId: input.promptId ?? null,
+              assignmentPolicy: input.assignmentPolicy,
+              capacity: input.capacity ?? null,
+              waitingMessage: input.waitingMessage,
+              waitingMessageStep: input.waitingMessageStep,
+              waitingMessageInterval: input.waitingMessageInterval,
             })
             .returning();
           return r!;
@@ -127,6 +147,7 @@ export function queueService({ db, events }: { db: Db; events: Events }) {
       }
       const queue = queueView(created);
       emit(t.companyId, { action: 'create', queue });
+      bus?.emit('queue.changed', { companyId: t.companyId, queueId: queue.id });
       return queue;
     },
 
@@ -142,6 +163,11 @@ export function queueService({ db, events }: { db: Db; events: Events }) {
         schedules: input.schedules,
         integrationId: input.integrationId,
         promptId: input.promptId,
+        assignmentPolicy: input.assignmentPolicy,
+        capacity: input.capacity,
+        waitingMessage: input.waitingMessage,
+        waitingMessageStep: input.waitingMessageStep,
+        waitingMessageInterval: input.waitingMessageInterval,
         updatedAt: new Date(),
       };
       let updated: Row | undefined;
@@ -166,6 +192,7 @@ export function queueService({ db, events }: { db: Db; events: Events }) {
       if (!updated) throw new AppError('ERR_NO_QUEUE_FOUND', 404);
       const queue = queueView(updated);
       emit(t.companyId, { action: 'update', queue });
+      bus?.emit('queue.changed', { companyId: t.companyId, queueId: queue.id });
       return queue;
     },
 

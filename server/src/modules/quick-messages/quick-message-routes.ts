@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   FileAnswer,
   IdParam,
-  MessageAnswer,
   QuickMessage,
   QuickMessageInput,
   QuickMessageListQuery,
@@ -14,54 +13,40 @@ import {
 import type { QuickMessageService } from './quick-message-service.js';
 import { MAX_UPLOAD_BYTES, MESSAGE_MEDIA, mimeOf, readOneFile } from '../../http/uploads.js';
 import { access } from '../../http/access.js';
+import { resourceRoutes } from '../../http/route-kit.js';
+import { ONE_FILE_BODY } from '../../http/openapi.js';
 import { sendStoredFile } from '../../http/stored-file.js';
 
 export const quickMessageRoutes =
   (quick: QuickMessageService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      '/quick-messages',
-      {
-        config: access.user,
-        schema: { response: { 200: hasMoreOf('records', QuickMessage) }, querystring: QuickMessageListQuery },
+    resourceRoutes(app, {
+      base: '/quick-messages',
+      view: QuickMessage,
+      read: access.user,
+      write: access.user,
+      list: {
+        query: QuickMessageListQuery,
+        answer: hasMoreOf('records', QuickMessage),
+        run: (req) => quick.list(req.tenant, req.query),
       },
-      (req) => quick.list(req.tenant, req.query),
-    );
-    // companyId and userId are accepted for the spec's client; the signed-in user decides what is listed.
-    app.get(
-      '/quick-messages/list',
-      {
-        config: access.user,
-        schema: { response: { 200: z.array(QuickMessage) }, querystring: QuickMessageSuggestQuery },
+      // companyId and userId are accepted for the spec's client; the signed-in user decides what is listed.
+      all: {
+        query: QuickMessageSuggestQuery,
+        answer: z.array(QuickMessage),
+        run: (req) => quick.suggestions(req.tenant),
       },
-      (req) => quick.suggestions(req.tenant),
-    );
-    app.get(
-      '/quick-messages/:id',
-      { config: access.user, schema: { response: { 200: QuickMessage }, params: IdParam } },
-      (req) => quick.get(req.tenant, req.params.id),
-    );
-    app.post(
-      '/quick-messages',
-      { config: access.user, schema: { response: { 201: QuickMessage }, body: QuickMessageInput } },
-      async (req, reply) => reply.status(201).send(await quick.create(req.tenant, req.body)),
-    );
-    app.put(
-      '/quick-messages/:id',
-      {
-        config: access.user,
-        schema: { response: { 200: QuickMessage }, params: IdParam, body: QuickMessageUpdate },
-      },
-      (req) => quick.update(req.tenant, req.params.id, req.body),
-    );
-    app.delete(
-      '/quick-messages/:id',
-      { config: access.user, schema: { response: { 200: MessageAnswer }, params: IdParam } },
-      (req) => quick.remove(req.tenant, req.params.id),
-    );
+      show: { run: (req) => quick.get(req.tenant, req.params.id) },
+      create: { body: QuickMessageInput, run: (req) => quick.create(req.tenant, req.body) },
+      update: { body: QuickMessageUpdate, run: (req) => quick.update(req.tenant, req.params.id, req.body) },
+      remove: { run: (req) => quick.remove(req.tenant, req.params.id) },
+    });
     app.post(
       '/quick-messages/:id/media-upload',
-      { config: access.user, schema: { response: { 200: QuickMessage }, params: IdParam } },
+      {
+        config: access.user,
+        schema: { documentedBody: ONE_FILE_BODY, response: { 200: QuickMessage }, params: IdParam },
+      },
       async (req) => {
         // Read (and authorise) before the upload is stored.
         await quick.get(req.tenant, req.params.id);

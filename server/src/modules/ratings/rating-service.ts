@@ -10,6 +10,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { messages, queues, ratingRequests, tickets, userRatings, whatsapps } from '../../db/schema/index.js';
+import { recordTicketEvent } from '../timeline/record.js';
 import type { Clock } from '../../lib/clock.js';
 import { z } from 'zod';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
@@ -86,10 +87,14 @@ export function ratingService(deps: {
     },
   });
 
-  // A wait counts only while the customer has no active conversation on the connection (the ticket was
-  // reopened, or an attendant started a new one): then the answer belongs to that conversation.
+  // A wait counts only while the customer has no other active conversation on the connection (an attendant
+  // started a new one: the answer belongs to it). The rated ticket reopened by an attendant keeps the wait —
+  // the customer still answers the question they were asked, and is thanked — until a person writes in it
+  // after the question: from then on a "2" belongs to that conversation (docs/bot.md#rating).
   const noActiveTicket = sql.raw(`not exists (select 1 from tickets a where a.contact_id = r.contact_id
-    and a.whatsapp_id = r.whatsapp_id and a.status <> 'closed')`);
+    and a.whatsapp_id = r.whatsapp_id and a.status <> 'closed'
+    and (a.id <> r.ticket_id or exists (select 1 from messages mm where mm.ticket_id = a.id and mm.from_me
+      and mm.user_id is not null and mm.created_at > r.updated_at)))`);
 
   /** The waiting request of the sender of `m` on this connection, if any. */
   async function waitingFor(ref: ConnectionRef, m: InboundMessage) {
@@ -198,10 +203,20 @@ export function ratingService(deps: {
           .where(and(eq(ratingRequests.ticketId, waiting.ticket_id), eq(ratingRequests.status, 'waiting')))
           .returning();
         if (!claimed.length) return undefined;
-        await tx
+        const rated = await tx
           .insert(userRatings)
           .values({ companyId: ref.companyId, ticketId: waiting.ticket_id, userId: waiting.user_id, rate })
-          .onConflictDoNothing();
+          .onConflictDoNothing()
+          .returning({ id: userRatings.id });
+        // #32.5 On the ticket's timeline, with the rating itself.
+        if (rated.length)
+          await recordTicketEvent(tx, {
+            companyId: ref.companyId,
+            ticketId: waiting.ticket_id,
+            type: 'rated',
+            actorKind: 'customer',
+            data: { rate, userId: waiting.user_id },
+          });
         const [ticket] = await tx.select().from(tickets).where(eq(tickets.id, waiting.ticket_id));
         // The answer joins the closed ticket's conversation; the ticket itself does not change.
         const [message] = await tx

@@ -210,19 +210,40 @@ describe('rating', () => {
     expect(await ticketsOf(s, number)).toHaveLength(2);
   });
 
-  test('a reopened ticket takes the answer as a normal message: no rating, no second ticket', async () => {
+  test('reopened by the attendant: the answer is still a rating, thanked, in the same ticket; once the attendant writes, a "2" is a message', async () => {
     const s = await company('Reabre');
     const number = newNumber();
     const ticketId = await resolved(s, number);
+    await waitFor(async () => (await sentToCustomer(s, number, 'Avalie o atendimento')).length === 1);
     expect((await t.as(s.admin).put(`/tickets/${ticketId}`, { status: 'open' })).status).toBe(200);
     const id = await customerSays(s, number, '2');
-    expect(await ratingOf(ticketId)).toBeUndefined();
+    expect(await ratingOf(ticketId)).toMatchObject({ rate: 2, userId: s.admin.user.id });
+    await waitFor(async () => (await sentToCustomer(s, number, 'Até logo')).length === 1);
+    expect(await requestOf(ticketId)).toMatchObject({ status: 'rated' });
     expect(await ticketsOf(s, number)).toEqual([{ id: ticketId, status: 'open', userId: s.admin.user.id }]);
     const [m] = await db
       .select({ ticketId: messages.ticketId })
       .from(messages)
       .where(and(eq(messages.whatsappId, s.whatsappId), eq(messages.providerId, id)));
     expect(m!.ticketId).toBe(ticketId);
+
+    // Another customer: resolved, reopened, and the attendant asks something: the "2" answers the attendant.
+    const other = newNumber();
+    const second = await resolved(s, other);
+    await waitFor(async () => (await sentToCustomer(s, other, 'Avalie o atendimento')).length === 1);
+    expect((await t.as(s.admin).put(`/tickets/${second}`, { status: 'open' })).status).toBe(200);
+    expect((await t.as(s.admin).post(`/messages/${second}`, { body: 'Prefere a entrega 1 ou 2?' })).ok).toBe(
+      true,
+    );
+    const reply = await customerSays(s, other, '2');
+    expect(await ratingOf(second)).toBeUndefined();
+    expect(await sentToCustomer(s, other, 'Até logo')).toHaveLength(0);
+    const [r] = await db
+      .select({ ticketId: messages.ticketId })
+      .from(messages)
+      .where(and(eq(messages.whatsappId, s.whatsappId), eq(messages.providerId, reply)));
+    expect(r!.ticketId).toBe(second);
+    expect(await ticketsOf(s, other)).toHaveLength(1);
   });
 
   test('with userRating off, resolving sends the completion message and waits for nothing', async () => {

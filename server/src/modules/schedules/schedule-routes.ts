@@ -16,6 +16,7 @@ import {
 import type { ScheduleService } from './schedule-service.js';
 import { extensionOf, MAX_UPLOAD_BYTES, mimeOf, readOneFile } from '../../http/uploads.js';
 import { access } from '../../http/access.js';
+import { ONE_FILE_BODY } from '../../http/openapi.js';
 import { sendStoredFile } from '../../http/stored-file.js';
 
 /** png, jpg, jpeg only: both the type and the name must say so. */
@@ -67,7 +68,10 @@ export const scheduleRoutes =
     );
     app.post(
       '/schedules/:id/media-upload',
-      { config: access.plan('useSchedules'), schema: { response: { 200: Schedule }, params: IdParam } },
+      {
+        config: access.plan('useSchedules'),
+        schema: { documentedBody: ONE_FILE_BODY, response: { 200: Schedule }, params: IdParam },
+      },
       async (req) => {
         await schedules.get(req.tenant, req.params.id);
         const { file } = await readOneFile(req, { maxBytes: MAX_UPLOAD_BYTES, accept: acceptImage });

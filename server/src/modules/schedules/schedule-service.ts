@@ -33,10 +33,17 @@ import type { MessageTemplateService } from '../message-templates/message-templa
 import type { UploadedFile } from '../quick-messages/quick-message-service.js';
 import { mimeOf } from '../../http/uploads.js';
 import { containsText } from '../../lib/sql.js';
-import { canSeeTicket, loadViewer, ticketQueries } from '../tickets/ticket-queries.js';
-import type { TicketView } from '@recado/contracts';
+import {
+  canSeeTicket,
+  isManager,
+  loadViewer,
+  ticketQueries,
+  visibleWhere,
+} from '../tickets/ticket-queries.js';
+import { scheduleEventRooms } from '../../realtime/room-policy.js';
 import type { DomainBus } from '../../events/domain-events.js';
 import { truncate } from '../../lib/text.js';
+import type { EmitTicket } from '../tickets/ticket-service.js';
 
 type Row = typeof schedules.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
@@ -57,7 +64,11 @@ export interface ScheduleClock {
 
 const UNSENT: ScheduleStatus[] = ['PENDENTE', 'ERRO'];
 
-/** Owner, admins and supervisors change a schedule; every user of the company sees them all. */
+/**
+ * Owner, admins and supervisors change a schedule they may see. Who sees one is the ticket rule
+ * (docs/visibility.md): a schedule on a ticket is seen by those who may see that ticket; one without a ticket
+ * by every user of the company, like its contact.
+ */
 const mayChange = (t: Tenant, r: Pick<Row, 'userId'>) =>
   r.userId === t.userId || t.profile === 'admin' || t.profile === 'supervisor' || t.super;
 
@@ -76,7 +87,7 @@ export function scheduleService(deps: {
   messages: MessageService;
   /** Cloud API templates: checked when a schedule is saved and again when it is sent. */
   templates?: Pick<MessageTemplateService, 'prepareSend'>;
-  emitTicket: (companyId: number, view: TicketView) => void;
+  emitTicket: EmitTicket;
   /** ticket.created for the tickets a firing schedule opens (webhooks listen). */
   bus?: Pick<DomainBus, 'emit'>;
   log: { warn(o: object, m: string): void; info?(o: object, m: string): void };
@@ -89,10 +100,13 @@ export function scheduleService(deps: {
         s: schedules,
         contact: { id: contacts.id, name: contacts.name, number: contacts.number },
         user: { id: users.id, name: users.name },
+        // The ticket it names, as the visibility rule reads it (null: no ticket).
+        ticket: { id: tickets.id, userId: tickets.userId, queueId: tickets.queueId, status: tickets.status },
       })
       .from(schedules)
       .innerJoin(contacts, eq(contacts.id, schedules.contactId))
-      .leftJoin(users, eq(users.id, schedules.userId));
+      .leftJoin(users, eq(users.id, schedules.userId))
+      .leftJoin(tickets, eq(tickets.id, schedules.ticketId));
   type Joined = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
 
   const view = ({ s, contact, user }: Joined): Schedule => ({
@@ -117,17 +131,34 @@ export function scheduleService(deps: {
     updatedAt: s.updatedAt.toISOString(),
   });
 
-  async function load(companyId: number, id: number): Promise<Joined> {
-    const [hit] = await select().where(and(eq(schedules.id, id), eq(schedules.companyId, companyId)));
-    if (!hit) throw new AppError('ERR_NOT_FOUND', 404, 'Schedule not found');
+  /** The ticket a joined row names, or null (none, or deleted since). */
+  const ticketOf = (hit: Pick<Joined, 'ticket'>) => (hit.ticket?.id ? hit.ticket : null);
+
+  /** The caller's schedules as SQL: without a ticket, or on a ticket the caller may see. */
+  async function visibleToCaller(t: Tenant) {
+    if (isManager(t)) return undefined;
+    const onTicket = visibleWhere(await loadViewer(db, t));
+    return onTicket ? or(isNull(schedules.ticketId), onTicket) : undefined;
+  }
+
+  /** One schedule the caller may see; another company's, or one on a ticket hidden from the caller: 404. */
+  async function load(t: Tenant, id: number): Promise<Joined> {
+    const [hit] = await select().where(and(eq(schedules.id, id), eq(schedules.companyId, t.companyId)));
+    const ticket = hit && ticketOf(hit);
+    if (!hit || (ticket && !isManager(t) && !canSeeTicket(await loadViewer(db, t), ticket)))
+      throw new AppError('ERR_NOT_FOUND', 404, 'Schedule not found');
     return hit;
   }
+
+  /** A schedule's event, to those who may see it (realtime/room-policy.ts scheduleEventRooms). */
+  const emit = (companyId: number, ticket: Joined['ticket'] | null, payload: ScheduleEvent) =>
+    events.toRoom(scheduleEventRooms(companyId, ticket?.id ? ticket : null), companyId, 'schedule', payload);
 
   async function emitId(companyId: number, id: number, action: 'create' | 'update') {
     const [hit] = await select().where(and(eq(schedules.id, id), eq(schedules.companyId, companyId)));
     if (!hit) return undefined;
     const schedule = view(hit);
-    events.toCompany(companyId, 'schedule', { action, schedule } satisfies ScheduleEvent);
+    emit(companyId, ticketOf(hit), { action, schedule });
     return schedule;
   }
 
@@ -228,7 +259,7 @@ export function scheduleService(deps: {
 
   /** Only an unsent schedule changes, and only by its owner or a manager. */
   async function changeable(t: Tenant, id: number) {
-    const hit = await load(t.companyId, id);
+    const hit = await load(t, id);
     if (!mayChange(t, hit.s)) throw new AppError('ERR_NO_PERMISSION', 403);
     if (!UNSENT.includes(hit.s.status as ScheduleStatus) || hit.s.sentAt)
       throw new AppError('ERR_NO_PERMISSION', 403, 'Only an unsent schedule can be changed');
@@ -304,7 +335,7 @@ export function scheduleService(deps: {
       data: { scheduleId: r.id },
     });
     const v = await ticketQueries.byId(db, r.companyId, created!.id);
-    if (v) deps.emitTicket(r.companyId, v);
+    if (v) deps.emitTicket(r.companyId, v, { actor: 'schedule', before: null, by: r.userId });
     deps.bus?.emit('ticket.created', { companyId: r.companyId, ticketId: created!.id });
     return created!;
   }
@@ -445,6 +476,7 @@ export function scheduleService(deps: {
         .where(
           and(
             eq(schedules.companyId, t.companyId),
+            await visibleToCaller(t),
             q.contactId ? eq(schedules.contactId, q.contactId) : undefined,
             q.userId ? eq(schedules.userId, q.userId) : undefined,
             q.status ? eq(schedules.status, q.status) : undefined,
@@ -459,7 +491,7 @@ export function scheduleService(deps: {
       return { schedules: rows.slice(0, size).map(view), hasMore: rows.length > size };
     },
 
-    get: async (t: Tenant, id: number) => view(await load(t.companyId, id)),
+    get: async (t: Tenant, id: number) => view(await load(t, id)),
 
     /** The connection a schedule to this contact would go out on (the dialog offers templates on Cloud API). */
     async connection(t: Tenant, q: ScheduleConnectionQuery): Promise<ScheduleConnection> {
@@ -538,7 +570,8 @@ export function scheduleService(deps: {
     },
 
     async remove(t: Tenant, id: number) {
-      const { s } = await load(t.companyId, id);
+      const hit = await load(t, id);
+      const { s } = hit;
       if (!mayChange(t, s)) throw new AppError('ERR_NO_PERMISSION', 403);
       const [gone] = await db
         .delete(schedules)
@@ -550,7 +583,7 @@ export function scheduleService(deps: {
         .cancel(sendJob, scheduleJobKey(id))
         .catch((err: unknown) => deps.log.warn({ err, scheduleId: id }, 'schedule job not cancelled'));
       if (gone.mediaPath) await media.remove(gone.mediaPath);
-      events.toCompany(t.companyId, 'schedule', { action: 'delete', scheduleId: id } satisfies ScheduleEvent);
+      emit(t.companyId, ticketOf(hit), { action: 'delete', scheduleId: id });
       return { message: 'Schedule deleted' };
     },
 
@@ -588,7 +621,7 @@ export function scheduleService(deps: {
     },
 
     async mediaFile(t: Tenant, id: number) {
-      const { s } = await load(t.companyId, id);
+      const { s } = await load(t, id);
       if (!s.mediaPath || !media.belongsTo(s.mediaPath, t.companyId))
         throw new AppError('ERR_NOT_FOUND', 404);
       return { data: await media.read(s.mediaPath), filename: s.mediaName ?? 'image.jpg' };

@@ -341,6 +341,113 @@ describe('schedules API', () => {
     expect((await t.as(s.admin).del(`/schedules/${sc.id}`)).status).toBe(200);
   });
 
+  test('a schedule on a ticket is seen and heard only by those who may see the ticket (#28.3)', async () => {
+    const s = await setup('SchVis');
+    const queue = async (name: string, color: string) => {
+      const res = await t.as(s.admin).post('/queue', { name: unique(name), color });
+      expect(res.status, await res.clone().text()).toBe(201);
+      return (await res.json()) as { id: number };
+    };
+    const [q1, q2] = [await queue('Vendas ', '#1A2B3C'), await queue('Suporte ', '#3C2B1A')];
+    const member = async (queueId: number, profile?: 'user' | 'supervisor') => {
+      const u = await t.user(s.admin, profile);
+      const res = await t.as(s.admin).put(`/users/${u.user.id}`, { queueIds: [queueId] });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return u;
+    };
+    const plain = await member(q1.id); // queue 1 only
+    const supervisor = await member(q1.id, 'supervisor'); // #30.8 sees every queue, like an admin
+    const allowed = await member(q2.id); // queue 2
+    // The contact's ticket, in queue 2.
+    await t.as(s.admin).post(`/simulator/${s.whatsappId}/inbound`, { from: s.contact.number, body: 'Oi' });
+    const ticket = await waitFor(
+      async () => (await db.select().from(tickets).where(eq(tickets.contactId, s.contact.id)))[0],
+    );
+    await db.update(tickets).set({ queueId: q2.id, status: 'pending' }).where(eq(tickets.id, ticket.id));
+
+    // Every socket asks for the schedules' rooms, as the schedules screen does.
+    const listen = async (session: Session) => {
+      const socket = await t.socket(session.token);
+      const heard: { action: string; schedule?: { id: number; body: string }; scheduleId?: number }[] = [];
+      socket.on(`company-${s.id}-schedule`, (p: (typeof heard)[number]) => heard.push(p));
+      const ack = await new Promise<{ ok?: boolean }>((r) => socket.emit('join', 'schedules', r));
+      expect(ack.ok).toBe(true);
+      return heard;
+    };
+    const plainHears = await listen(plain);
+    const supHears = await listen(supervisor);
+    const allowedHears = await listen(allowed);
+    const adminHears = await listen(s.admin);
+
+    const onTicket = await createSchedule(s.admin, {
+      contactId: s.contact.id,
+      ticketId: ticket.id,
+      body: 'Sigilo da fila 2',
+    });
+    const loose = await createSchedule(s.admin, { contactId: s.contact.id, body: 'Sem ticket, para todos' });
+    await t.as(s.admin).put(`/schedules/${onTicket.id}`, { body: 'Sigilo da fila 2, editado' });
+    await t.as(s.admin).put(`/schedules/${loose.id}`, { body: 'Sem ticket, editado' });
+
+    // Those who may see the ticket hear every change of it; the ticketless one reaches everyone.
+    const ids = (heard: typeof plainHears) =>
+      heard.map((e) => `${e.action}:${e.schedule?.id ?? e.scheduleId}`);
+    for (const heard of [allowedHears, adminHears, supHears])
+      await waitFor(() => ids(heard).includes(`update:${loose.id}`));
+    expect(ids(allowedHears)).toEqual([
+      `create:${onTicket.id}`,
+      `create:${loose.id}`,
+      `update:${onTicket.id}`,
+      `update:${loose.id}`,
+    ]);
+    expect(ids(adminHears)).toEqual(ids(allowedHears));
+    expect(ids(supHears)).toEqual(ids(allowedHears));
+    // The queue-1 user hears the ticketless schedule (their sockets work) and nothing of the queue-2 one.
+    for (const heard of [plainHears]) {
+      await waitFor(() => ids(heard).includes(`update:${loose.id}`));
+      expect(ids(heard)).toEqual([`create:${loose.id}`, `update:${loose.id}`]);
+      expect(JSON.stringify(heard)).not.toContain('Sigilo');
+    }
+
+    // Lists, ranges, filters and reads: the same rule.
+    const listed = async (session: Session, query = '') =>
+      ((await (await t.as(session).get(`/schedules${query}`)).json()).schedules as { id: number }[]).map(
+        (x) => x.id,
+      );
+    const range = `?from=${encodeURIComponent(at(0))}&to=${encodeURIComponent(at(60 * MIN))}`;
+    for (const query of ['', range, `?contactId=${s.contact.id}`, '?searchParam=Sigilo']) {
+      expect(await listed(allowed, query)).toContain(onTicket.id);
+      expect(await listed(s.admin, query)).toContain(onTicket.id);
+      expect(await listed(plain, query)).not.toContain(onTicket.id);
+      expect(await listed(supervisor, query)).toContain(onTicket.id);
+    }
+    expect(await listed(plain)).toContain(loose.id);
+    expect((await t.as(allowed).get(`/schedules/${onTicket.id}`)).status).toBe(200);
+    expect((await t.as(supervisor).get(`/schedules/${onTicket.id}`)).status).toBe(200);
+    for (const who of [plain]) {
+      await expectError(await t.as(who).get(`/schedules/${onTicket.id}`), 404, 'ERR_NOT_FOUND');
+      await expectError(await t.as(who).get(`/schedules/${onTicket.id}/media`), 404, 'ERR_NOT_FOUND');
+      await expectError(await upload(who, onTicket.id, 'a.png', 'image/png', PNG), 404, 'ERR_NOT_FOUND');
+    }
+    await expectError(
+      await t.as(plain).put(`/schedules/${onTicket.id}`, { body: 'Mexendo no que não vejo' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
+    await expectError(await t.as(plain).del(`/schedules/${onTicket.id}`), 404, 'ERR_NOT_FOUND');
+    // The supervisor sees it, so may change it (docs/team-tools.md).
+    expect(
+      (await t.as(supervisor).put(`/schedules/${onTicket.id}`, { body: 'Sigilo, revisto' })).status,
+    ).toBe(200);
+
+    // The delete is heard by the same ones only.
+    expect((await t.as(s.admin).del(`/schedules/${onTicket.id}`)).status).toBe(200);
+    await t.as(s.admin).del(`/schedules/${loose.id}`);
+    await waitFor(() => ids(allowedHears).includes(`delete:${loose.id}`));
+    expect(ids(allowedHears)).toContain(`delete:${onTicket.id}`);
+    await waitFor(() => ids(plainHears).includes(`delete:${loose.id}`));
+    expect(ids(plainHears)).not.toContain(`delete:${onTicket.id}`);
+  });
+
   test('a plan without useSchedules gets ERR_NO_PERMISSION from the API', async () => {
     const su = await t.superuser();
     const plan = await (

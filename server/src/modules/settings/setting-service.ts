@@ -3,10 +3,12 @@ import { AppError } from '../../http/errors.js';
 import {
   SETTING_DEFAULTS,
   SETTING_KEYS,
+  SETTING_NUMBERS,
   SETTING_VALUES,
   SEALED_SETTINGS,
   SECRET_MASK,
   SUPER_ONLY_SETTINGS,
+  protocolPatternProblem,
   rooms,
   type Setting,
   type SettingKey,
@@ -60,6 +62,26 @@ export function settingService({ db, events, box }: { db: Db; events: Events; bo
       const allowed = SETTING_VALUES[key];
       if (allowed && !allowed.includes(value))
         throw new AppError('ERR_VALIDATION', 400, `value must be one of ${allowed.join(', ')}`);
+      const range = SETTING_NUMBERS[key];
+      if (range) {
+        const n = /^\d{1,7}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+        if (!(n >= range.min && n <= range.max))
+          throw new AppError(
+            'ERR_VALIDATION',
+            400,
+            `value must be a whole number from ${range.min} to ${range.max}`,
+          );
+        value = String(n);
+      }
+      if (key === 'protocolPattern') {
+        // #32.4 docs/productivity.md "Protocol numbers": exactly one run of digits, the sequence.
+        value = value.trim();
+        const problem = protocolPatternProblem(value);
+        if (problem)
+          throw new AppError('ERR_VALIDATION', 400, `protocolPattern: ${problem}`, {
+            fields: [{ path: 'protocolPattern', message: problem }],
+          });
+      }
       if (key === 'timezone') {
         const zone = canonicalTimeZone(value);
         if (!zone) throw new AppError('ERR_VALIDATION', 400, 'unknown time zone');

@@ -19,7 +19,8 @@ export const simulatorRoutes =
     app.post(
       '/simulator/:whatsappId/inbound',
       {
-        config: access.user,
+        // The customer's side: what they write is cleaned where it is stored, never refused.
+        config: { ...access.user, customerText: true },
         schema: {
           response: { 202: z.looseObject({ id: z.string() }) },
           params: Params,
@@ -49,7 +50,11 @@ export const simulatorRoutes =
       '/simulator/:whatsappId/read/:number',
       {
         config: access.user,
-        schema: { response: { 200: z.looseObject({ read: z.number() }) }, params: NumberParams },
+        schema: {
+          noBody: true,
+          response: { 200: z.looseObject({ read: z.number() }) },
+          params: NumberParams,
+        },
       },
       (req) => simulator.read(req.tenant, req.params.whatsappId, req.params.number),
     );

@@ -264,19 +264,30 @@ export function simulatorService(deps: {
     async customers(t: Tenant, whatsappId: number) {
       await connection(t, whatsappId);
       const rows = await db.execute<{ number: string; name: string; last_body: string; last_at: string }>(sql`
-        select distinct on (number) number,
+        select distinct on (number) number, media_type as last_media_type, media->>'filename' as last_media_name,
           coalesce(nullif((select s2.name from simulator_messages s2 where s2.whatsapp_id = ${whatsappId} and s2.number = s.number and s2.name <> '' order by s2.id desc limit 1), ''), number) as name,
           body as last_body, created_at as last_at
         from simulator_messages s where whatsapp_id = ${whatsappId}
         order by number, id desc`);
       const list = (rows as unknown as { rows?: unknown[] }).rows ?? (rows as unknown as unknown[]);
       const allowed = await followable(t, whatsappId);
-      return (list as { number: string; name: string; last_body: string; last_at: string | Date }[])
+      type Row = {
+        number: string;
+        name: string;
+        last_body: string;
+        last_at: string | Date;
+        last_media_type: string | null;
+        last_media_name: string | null;
+      };
+      return (list as Row[])
         .filter((r) => allowed === 'all' || allowed.has(r.number))
         .map((r) => ({
           number: r.number,
           name: r.name,
           lastMessage: r.last_body,
+          // A file sent without a caption (an API send, a campaign's document) still names the conversation's last word.
+          lastMediaType: r.last_media_type ?? null,
+          lastMediaName: r.last_media_name ?? null,
           lastAt: new Date(r.last_at).toISOString(),
         }))
         .sort((a, b) => b.lastAt.localeCompare(a.lastAt));

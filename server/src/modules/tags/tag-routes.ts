@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  IdParam,
   KanbanQuery,
   KanbanTickets,
-  MessageAnswer,
   Tag,
   TagInput,
   TagListQuery,
@@ -18,48 +16,36 @@ import {
 } from '@recado/contracts';
 import type { TagService } from './tag-service.js';
 import { access } from '../../http/access.js';
+import { resourceRoutes } from '../../http/route-kit.js';
 
 /** Tags (docs/team-tools.md "Tags and kanban"), the tags of a ticket, and the kanban board's tickets. */
 export const tagRoutes =
   (tags: TagService): FastifyPluginAsyncZod =>
   async (app) => {
     // GET /tags and /tags/ (trailing slashes are ignored): the paged list.
-    app.get(
-      '/tags',
-      {
-        config: access.user,
-        schema: { response: { 200: hasMoreOf('tags', Tag) }, querystring: TagListQuery },
+    resourceRoutes(app, {
+      base: '/tags',
+      view: Tag,
+      read: access.user,
+      write: access.user,
+      list: {
+        query: TagListQuery,
+        answer: hasMoreOf('tags', Tag),
+        run: (req) => tags.list(req.tenant, req.query),
       },
-      (req) => tags.list(req.tenant, req.query),
-    );
-    app.get('/tags/list', { config: access.user, schema: { response: { 200: z.array(Tag) } } }, (req) =>
-      tags.all(req.tenant),
-    );
-    app.get(
-      '/tags/kanban',
-      { config: access.plan('useKanban'), schema: { response: { 200: listOf('lista', Tag) } } },
-      (req) => tags.kanbanLanes(req.tenant),
-    );
-    app.get(
-      '/tags/:id',
-      { config: access.user, schema: { response: { 200: Tag }, params: IdParam } },
-      (req) => tags.get(req.tenant, req.params.id),
-    );
-    app.post(
-      '/tags',
-      { config: access.user, schema: { response: { 201: Tag }, body: TagInput } },
-      async (req, reply) => reply.status(201).send(await tags.create(req.tenant, req.body)),
-    );
-    app.put(
-      '/tags/:id',
-      { config: access.user, schema: { response: { 200: Tag }, params: IdParam, body: TagUpdate } },
-      (req) => tags.update(req.tenant, req.params.id, req.body),
-    );
-    app.delete(
-      '/tags/:id',
-      { config: access.user, schema: { response: { 200: MessageAnswer }, params: IdParam } },
-      (req) => tags.remove(req.tenant, req.params.id),
-    );
+      all: { answer: z.array(Tag), run: (req) => tags.all(req.tenant) },
+      collection: (app) => {
+        app.get(
+          '/tags/kanban',
+          { config: access.plan('useKanban'), schema: { response: { 200: listOf('lista', Tag) } } },
+          (req) => tags.kanbanLanes(req.tenant),
+        );
+      },
+      show: { run: (req) => tags.get(req.tenant, req.params.id) },
+      create: { body: TagInput, run: (req) => tags.create(req.tenant, req.body) },
+      update: { body: TagUpdate, run: (req) => tags.update(req.tenant, req.params.id, req.body) },
+      remove: { run: (req) => tags.remove(req.tenant, req.params.id) },
+    });
     app.post(
       '/tags/sync',
       { config: access.user, schema: { response: { 200: TicketView }, body: TagSyncInput } },
@@ -76,7 +62,10 @@ export const tagRoutes =
     );
     app.put(
       '/ticket-tags/:ticketId/:tagId',
-      { config: access.user, schema: { response: { 200: TicketView }, params: TicketTagParams } },
+      {
+        config: access.user,
+        schema: { noBody: true, response: { 200: TicketView }, params: TicketTagParams },
+      },
       (req) => tags.addToTicket(req.tenant, req.params.ticketId, req.params.tagId),
     );
     app.delete(

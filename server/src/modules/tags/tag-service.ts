@@ -31,6 +31,7 @@ import {
   visibleWhere,
   type ViewRow,
 } from '../tickets/ticket-queries.js';
+import type { EmitTicket } from '../tickets/ticket-service.js';
 
 type Row = typeof tags.$inferSelect;
 
@@ -76,7 +77,7 @@ export function tagService({
   db: Db;
   events: Events;
   /** The tickets module's emitter: a ticket whose tags changed goes to every room that lists it. */
-  emitTicket: (companyId: number, view: TicketView) => void;
+  emitTicket: EmitTicket;
 }) {
   const emit = (companyId: number, payload: TagEvent) => events.toCompany(companyId, 'tag', payload);
 
@@ -120,7 +121,15 @@ export function tagService({
     const view = await ticketQueries.byId(db, t.companyId, ticketId);
     if (!view) throw new AppError('ERR_NO_TICKET_FOUND', 404);
     if (touched.length) {
-      emitTicket(t.companyId, view);
+      // The tags before: those it has now that were not just added, and those just removed.
+      const now = view.tags.map((g) => g.id);
+      const tagIds = [
+        ...now.filter((id) => !touched.includes(id)),
+        ...touched.filter((id) => !now.includes(id)),
+      ];
+      // A hook's tag action comes with no user (services.ts addTag): the integration made it.
+      const actor = t.userId ? 'user' : 'integration';
+      emitTicket(t.companyId, view, { actor, by: t.userId || null, action: 'update', before: { tagIds } });
       await emitCounts(t.companyId, touched);
     }
     return view;

@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import type { TicketView } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { executeRows, rowOf } from '../../db/rows.js';
 import { tickets } from '../../db/schema/index.js';
@@ -9,6 +8,7 @@ import type { MessageService } from '../messages/message-service.js';
 import { readSetting } from '../settings/setting-service.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
 import { customerTexts } from '../customer-messages/customer-texts.js';
+import type { EmitTicket } from '../tickets/ticket-service.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -34,12 +34,7 @@ export function ticketTimerService(deps: {
   db: Db;
   clock: Clock;
   messages: MessageService;
-  emitTicket: (
-    companyId: number,
-    view: TicketView,
-    previousStatus?: string,
-    previous?: { queueId: number | null; userId: number | null; status: string },
-  ) => void;
+  emitTicket: EmitTicket;
   log: { warn(o: object, m: string): void };
 }) {
   const { db, clock } = deps;
@@ -58,9 +53,10 @@ export function ticketTimerService(deps: {
     companyId: number,
     ticketId: number,
     previous: { queueId: number | null; userId: number | null; status: string },
+    action: 'close' | 'transfer',
   ) {
     const view = await ticketQueries.byId(db, companyId, ticketId);
-    if (view) deps.emitTicket(companyId, view, previous.status, previous);
+    if (view) deps.emitTicket(companyId, view, { actor: 'timer', action, before: previous });
   }
 
   /** Closes the due inactive open tickets; returns how many. */
@@ -91,11 +87,12 @@ export function ticketTimerService(deps: {
     );
     for (const r of rows) {
       const ticket = rowOf(tickets, r.ticket);
-      await announce(ticket.companyId, ticket.id, {
-        queueId: ticket.queueId,
-        userId: ticket.userId,
-        status: 'open',
-      });
+      await announce(
+        ticket.companyId,
+        ticket.id,
+        { queueId: ticket.queueId, userId: ticket.userId, status: 'open' },
+        'close',
+      );
       await send(ticket.companyId, ticket, r.message, 'expiry message');
     }
     return rows.length;
@@ -134,7 +131,12 @@ export function ticketTimerService(deps: {
     );
     for (const r of rows) {
       const ticket = rowOf(tickets, r.ticket);
-      await announce(ticket.companyId, ticket.id, { queueId: r.from_queue, userId: null, status: 'pending' });
+      await announce(
+        ticket.companyId,
+        ticket.id,
+        { queueId: r.from_queue, userId: null, status: 'pending' },
+        'transfer',
+      );
       if ((await readSetting(db, ticket.companyId, 'sendMsgTransfTicket')) === 'enabled') {
         const [q] = await executeRows<{ name: string }>(
           db,

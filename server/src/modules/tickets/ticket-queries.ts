@@ -1,7 +1,9 @@
-import { and, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   canSeeTicket,
   isTicketManager,
+  priorityOf,
+  splitOwnKey,
   TICKET_PAGE_SIZE,
   viewerKeys,
   type TicketListQuery,
@@ -10,8 +12,11 @@ import {
 } from '@recado/contracts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { contacts, queues, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
+import { contacts, queues, settings, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
 import { containsText } from '../../lib/sql.js';
+import { executeRows } from '../../db/rows.js';
+import { pinnedTicketIds } from '../ticket-pins/pin-queries.js';
+import { customFieldFilterWhere } from '../custom-fields/custom-field-service.js';
 
 /** A ticket's tags as JSON, for any expression naming the ticket's id (a column, or a CTE's). */
 export const tagsFor = (ticketId: SQL | AnyPgColumn) => sql<TicketView['tags']>`coalesce((
@@ -36,6 +41,8 @@ const viewColumns = {
     email: contacts.email,
     profilePicUrl: contacts.profilePicUrl,
     isGroup: contacts.isGroup,
+    ownerId: contacts.ownerId,
+    customFields: contacts.customFields,
   },
   queue: { id: queues.id, name: queues.name, color: queues.color },
   user: { id: users.id, name: users.name },
@@ -75,8 +82,25 @@ export const toTicketView = (r: ViewRow): TicketView => {
     useIntegration: t.useIntegration,
     integrationId: t.integrationId,
     promptId: t.promptId,
+    automation: t.automation ?? null,
+    priority: priorityOf(t.priority),
+    protocol: t.protocol,
+    closingReasonId: t.closingReasonId ?? null,
+    saleValue: t.saleValue == null ? null : Number(t.saleValue),
+    customFields: t.customFields ?? {},
+    snoozedUntil: t.snoozedUntil?.toISOString() ?? null,
+    snoozeUntilReply: t.snoozeUntilReply,
+    snoozedAt: t.snoozedAt?.toISOString() ?? null,
     tags: r.tags ?? [],
     ticketSourceTracking: r.tracking ?? [],
+    // #30.5 written by the SLA listener (modules/sla), read here like every other column.
+    sla: {
+      firstResponseDueAt: t.firstResponseDueAt?.toISOString() ?? null,
+      nextResponseDueAt: t.nextResponseDueAt?.toISOString() ?? null,
+      resolutionDueAt: t.resolutionDueAt?.toISOString() ?? null,
+      breached: (t.slaBreached ?? []) as TicketView['sla']['breached'],
+      atRiskAt: t.slaAtRiskAt?.toISOString() ?? null,
+    },
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
@@ -107,7 +131,13 @@ export async function loadViewer(
   t: { userId: number; companyId: number; profile: string; super: boolean },
 ): Promise<Viewer> {
   const [u] = await db
-    .select({ showQueuelessTickets: users.showQueuelessTickets, allTicket: users.allTicket })
+    .select({
+      showQueuelessTickets: users.showQueuelessTickets,
+      allTicket: users.allTicket,
+      // #30.4 The company's own-contacts rule (settings' ownContactsOnly), in the same statement.
+      ownContactsOnly: sql<boolean>`exists (select 1 from ${settings} s where s.company_id = ${t.companyId}
+        and s.key = 'ownContactsOnly' and s.value = 'enabled')`,
+    })
     .from(users)
     .where(eq(users.id, t.userId));
   const qs = await db
@@ -115,6 +145,7 @@ export async function loadViewer(
     .from(userQueues)
     .where(eq(userQueues.userId, t.userId));
   return {
+    ownContactsOnly: u?.ownContactsOnly ?? false,
     userId: t.userId,
     companyId: t.companyId,
     profile: t.profile,
@@ -135,7 +166,26 @@ export async function mayFollowTicket(
     .select()
     .from(tickets)
     .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, t.companyId)));
-  return Boolean(row) && canSeeTicket(await loadViewer(db, t), row!);
+  if (!row) return false;
+  const viewer = await loadViewer(db, t);
+  return canSeeTicket(viewer, await withContactOwner(db, viewer, row));
+}
+
+/**
+ * A ticket row with its contact's owner, for the one rule's own-contacts part (#30.4): read only when the
+ * viewer is restricted by it (a bare row reads as "owner unknown", which only its attendant may see then).
+ */
+export async function withContactOwner<T extends { contactId: number }>(
+  db: Db,
+  viewer: Pick<Viewer, 'ownContactsOnly'>,
+  row: T,
+): Promise<T & { contact?: { ownerId: number | null } }> {
+  if (!viewer.ownContactsOnly) return row;
+  const [c] = await db
+    .select({ ownerId: contacts.ownerId })
+    .from(contacts)
+    .where(eq(contacts.id, row.contactId));
+  return { ...row, contact: { ownerId: c?.ownerId ?? null } };
 }
 
 export const isManager = isTicketManager;
@@ -143,7 +193,13 @@ export const isManager = isTicketManager;
 export { canSeeTicket };
 
 /** Each of the rule's keys as SQL over `tickets`: a key of the viewer, the tickets it covers. */
-function keyWhere(key: string): SQL {
+function keyWhere(restricted: string): SQL {
+  const { key, owner } = splitOwnKey(restricted);
+  if (owner !== undefined) {
+    // #30.4 The own-contacts rule: the grant's tickets whose contact the viewer owns, or nobody owns.
+    const ownerOf = sql`(select c.owner_id from contacts c where c.id = ${tickets.contactId})`;
+    return and(keyWhere(key), owner === null ? sql`${ownerOf} is null` : sql`${ownerOf} = ${owner}`)!;
+  }
   if (key === 'all') return sql`true`;
   if (key === 'queueless') return isNull(tickets.queueId);
   if (key === 'waiting') return and(eq(tickets.status, 'pending'), isNotNull(tickets.queueId))!;
@@ -157,8 +213,9 @@ function keyWhere(key: string): SQL {
 export function visibleWhere(v: Viewer): SQL | undefined {
   const keys = viewerKeys(v);
   if (keys.includes('all')) return undefined;
-  const queueIds = keys.filter((k) => k.startsWith('queue-')).map((k) => Number(k.slice(6)));
-  const rest = keys.filter((k) => !k.startsWith('queue-')).map(keyWhere);
+  const plainQueue = (k: string) => /^queue-\d+$/.test(k);
+  const queueIds = keys.filter(plainQueue).map((k) => Number(k.slice(6)));
+  const rest = keys.filter((k) => !plainQueue(k)).map(keyWhere);
   return or(...rest, queueIds.length ? inArray(tickets.queueId, queueIds) : undefined) ?? sql`false`;
 }
 
@@ -175,6 +232,17 @@ export function queueSelectionWhere(userId: number, selected: number[] | undefin
   );
 }
 
+/**
+ * #30.5 The list's SLA filters (docs/metrics.md "SLA"): `breached`, a breach recorded or a running clock past
+ * its due time; `at_risk`, amber (less than 25% of a target left) and not yet due.
+ */
+export function slaFilterWhere(filter: 'at_risk' | 'breached', now: Date): SQL {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const nearest = sql`least(${tickets.firstResponseDueAt}, ${tickets.nextResponseDueAt}, ${tickets.resolutionDueAt})`;
+  if (filter === 'breached') return sql`(cardinality(${tickets.slaBreached}) > 0 or ${nearest} <= ${at})`;
+  return sql`(${tickets.slaAtRiskAt} <= ${at} and ${nearest} > ${at} and cardinality(${tickets.slaBreached}) = 0)`;
+}
+
 export const ticketQueries = {
   async byId(db: Db, companyId: number, id: number): Promise<TicketView | undefined> {
     const [r] = await selectViews(db).where(and(eq(tickets.id, id), eq(tickets.companyId, companyId)));
@@ -185,9 +253,12 @@ export const ticketQueries = {
     return r ? toTicketView(r as ViewRow) : undefined;
   },
 
-  async page(db: Db, v: Viewer, q: TicketListQuery, canShowAll: boolean) {
+  async page(db: Db, v: Viewer, q: TicketListQuery, canShowAll: boolean, now?: Date) {
     const conds: (SQL | undefined)[] = [eq(tickets.companyId, v.companyId)];
     if (q.status) conds.push(eq(tickets.status, q.status));
+    // Snoozed tickets (#30.7) leave the open list for the "Adiados" tab (status open, snoozed).
+    if (q.snoozed) conds.push(isNotNull(tickets.snoozedAt));
+    else if (q.status === 'open') conds.push(isNull(tickets.snoozedAt));
     // Whatever the switches say, a list never shows a ticket the caller may not open.
     conds.push(visibleWhere(v));
     const showAll = q.showAll && canShowAll;
@@ -203,6 +274,9 @@ export const ticketQueries = {
     if (q.users?.length && isManager(v)) conds.push(inArray(tickets.userId, q.users));
     if (q.withUnreadMessages) conds.push(sql`${tickets.unreadMessages} > 0`);
     if (q.isGroup) conds.push(eq(tickets.isGroup, true));
+    if (q.sla) conds.push(slaFilterWhere(q.sla, now ?? new Date()));
+    // #32.7 Custom field filter: containment on the GIN-indexed column, values read by their field's type.
+    conds.push(await customFieldFilterWhere(db, v.companyId, 'ticket', tickets.customFields, q.customFields));
     if (q.date) conds.push(sql`(${tickets.createdAt} at time zone 'UTC')::date = ${q.date}::date`);
     if (q.updatedAt) conds.push(sql`(${tickets.updatedAt} at time zone 'UTC')::date = ${q.updatedAt}::date`);
     if (q.tags?.length)
@@ -223,11 +297,23 @@ export const ticketQueries = {
       const enough = q.pageNumber * TICKET_PAGE_SIZE + 1;
       const way = (join: SQL, match: SQL) =>
         sql`(select ${tickets.id}, ${tickets.updatedAt} from ${tickets} ${join} where ${filter} and ${match}
-          order by ${tickets.updatedAt} desc, ${tickets.id} desc limit ${enough})`;
+          order by ${tickets.priority} desc, ${tickets.updatedAt} desc, ${tickets.id} desc limit ${enough})`;
       const byContact = sql`join contacts c on c.id = ${tickets.contactId}`;
       const ways = [
         way(byContact, containsText(sql`c.name`, search)),
         digits.length >= 3 ? way(byContact, sql`c.number like ${`%${digits}%`}`) : undefined,
+        // #32.4 The protocol number, exact or its beginning (docs/search.md), read on its unique index.
+        search.length >= 3 && !/\s/.test(search)
+          ? way(
+              sql``,
+              sql`${tickets.companyId} = ${v.companyId} and ${tickets.protocol} <> '' and (${sql.join(
+                [...new Set([search, search.toUpperCase()])].map(
+                  (p) => sql`${tickets.protocol} like ${`${p.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`}`,
+                ),
+                sql` or `,
+              )})`,
+            )
+          : undefined,
         way(
           sql``,
           sql`${tickets.id} in (select m.ticket_id from messages m where m.company_id = ${v.companyId}
@@ -236,14 +322,44 @@ export const ticketQueries = {
       ].filter((w): w is SQL => Boolean(w));
       conds.push(sql`${tickets.id} in (select hits.id from (${sql.join(ways, sql` union `)}) hits)`);
     }
+    // #32.9 The asking user's pinned tickets (a few) come first, on page 1; the rest keep the list indexes'
+    // order and pages (the pins are left out of them by id, so a page still reads its rows in index order).
+    const pins = await pinnedTicketIds(db, v.companyId, v.userId);
+    const listOrder = [desc(tickets.priority), desc(tickets.updatedAt), desc(tickets.id)];
+    const pinnedRows =
+      pins.length && q.pageNumber === 1
+        ? await selectViews(db)
+            .where(and(...conds, inArray(tickets.id, pins)))
+            .orderBy(...listOrder)
+        : [];
     const rows = await selectViews(db)
-      .where(and(...conds))
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .where(and(...conds, pins.length ? notInArray(tickets.id, pins) : undefined))
+      // Priority first (#30.6: urgent on top), then the newest activity: the list indexes' order.
+      .orderBy(...listOrder)
       .limit(TICKET_PAGE_SIZE + 1)
       .offset((q.pageNumber - 1) * TICKET_PAGE_SIZE);
-    return {
-      tickets: rows.slice(0, TICKET_PAGE_SIZE).map((r) => toTicketView(r as ViewRow)),
-      hasMore: rows.length > TICKET_PAGE_SIZE,
-    };
+    const page = [
+      ...pinnedRows.map((r) => ({ ...toTicketView(r as ViewRow), pinned: true })),
+      ...rows.slice(0, TICKET_PAGE_SIZE).map((r) => ({ ...toTicketView(r as ViewRow), pinned: false })),
+    ];
+    if (search && page.length) {
+      // Each result shows the message that matched (its newest one), not merely its last message: one
+      // statement for the page, on the (ticket, created_at) index.
+      const matches = await executeRows<{ ticket_id: number; id: number | string; body: string }>(
+        db,
+        sql`select distinct on (m.ticket_id) m.ticket_id, m.id, m.body from messages m
+          where m.company_id = ${v.companyId} and m.ticket_id in (${sql.join(
+            page.map((p) => sql`${p.id}`),
+            sql`, `,
+          )}) and ${containsText(sql`m.body`, search)}
+          order by m.ticket_id, m.created_at desc, m.id desc`,
+      );
+      const byTicket = new Map(matches.map((m) => [Number(m.ticket_id), m]));
+      for (const ticket of page) {
+        const m = byTicket.get(ticket.id);
+        if (m) ticket.searchMatch = { messageId: Number(m.id), body: m.body };
+      }
+    }
+    return { tickets: page, hasMore: rows.length > TICKET_PAGE_SIZE };
   },
 };

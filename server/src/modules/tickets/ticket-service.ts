@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   can,
+  priorityRank,
   type TicketCreate,
   type TicketListQuery,
   type TicketUpdate,
@@ -18,13 +19,32 @@ import {
 } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import { assertCompanyRefs } from '../../db/company-refs.js';
+import { closingFields, fieldError } from '../closing/closing-service.js';
+import {
+  applyCustomFields,
+  checkCustomFields,
+  hasCustomFieldChange,
+} from '../custom-fields/custom-field-service.js';
 import type { Tenant } from '../../http/tenant.js';
-import type { DomainBus, TicketAction } from '../../events/domain-events.js';
+import { recordTicketEvent } from '../timeline/record.js';
+import { isPinned } from '../ticket-pins/pin-queries.js';
+import type { DomainBus, TicketAction, TicketChange, TicketState } from '../../events/domain-events.js';
 import type { Events } from '../../realtime/events.js';
+import type { Clock } from '../../lib/clock.js';
 import { ticketEventRooms } from '../../realtime/room-policy.js';
-import { canSeeTicket, isManager, loadViewer, ticketQueries, visibleWhere } from './ticket-queries.js';
+import {
+  canSeeTicket,
+  isManager,
+  loadViewer,
+  ticketQueries,
+  visibleWhere,
+  withContactOwner,
+} from './ticket-queries.js';
 
 type TicketRow = typeof tickets.$inferSelect;
+
+/** The ticket announcer's signature, for the services that change tickets (given `tickets.emitTicket`). */
+export type EmitTicket = (companyId: number, view: TicketView, change: TicketChange) => void;
 
 export function ticketService(deps: {
   db: Db;
@@ -32,6 +52,8 @@ export function ticketService(deps: {
   log: { warn(o: object, m: string): void };
   /** Domain events: `ticket.changed` after a user's change (listeners send the automatic messages). */
   bus?: Pick<DomainBus, 'emit'>;
+  /** Business time (the SLA filters' "now"). */
+  clock?: Clock;
 }) {
   const { db, events } = deps;
 
@@ -46,23 +68,28 @@ export function ticketService(deps: {
 
   async function visibleRow(t: Tenant, id: number) {
     const r = await row(t, id);
-    if (!canSeeTicket(await loadViewer(db, t), r)) throw new AppError('ERR_NO_PERMISSION', 403);
+    const viewer = await loadViewer(db, t);
+    if (!canSeeTicket(viewer, await withContactOwner(db, viewer, r)))
+      throw new AppError('ERR_NO_PERMISSION', 403);
     return r;
   }
 
   /**
-   * Sends the ticket to every room that lists it: its old and new status lists, itself, and the
-   * notification rooms of those who may see it now or could before (`previous`: they drop it).
+   * The one announcer of a ticket's creation or change, whoever made it: sends the ticket to every room that
+   * lists it (its old and new status lists, itself, and the notification rooms of those who may see it now
+   * or could before: they drop it), then `ticket.announced` on the bus (webhooks' ticket.created and
+   * ticket.updated come from there, so no path that changes a ticket can leave them out).
    */
-  function emitTicket(
-    companyId: number,
-    view: TicketView,
-    previousStatus?: string,
-    previous?: Pick<TicketRow, 'queueId' | 'userId' | 'status'>,
-  ) {
-    const payload = { action: 'update' as const, ticket: view, previousStatus };
-    const before = previous ?? (previousStatus ? { ...view, status: previousStatus } : undefined);
+  function emitTicket(companyId: number, view: TicketView, change: TicketChange) {
+    // Only the followed fields (a caller may hand its whole row): those it gave changed, or may have.
+    const given: Partial<TicketState> = {};
+    for (const key of ['status', 'queueId', 'userId', 'tagIds'] as const)
+      if (change.before?.[key] !== undefined) Object.assign(given, { [key]: change.before[key] });
+    change = { ...change, before: change.before && given };
+    const payload = { action: 'update' as const, ticket: view, previousStatus: given.status };
+    const before = change.before ? { ...view, ...given } : undefined;
     events.toRoom(ticketEventRooms(companyId, view, before), companyId, 'ticket', payload);
+    deps.bus?.emit('ticket.announced', { companyId, ticket: view, change });
   }
 
   async function history(
@@ -131,12 +158,20 @@ export function ticketService(deps: {
     async list(t: Tenant, q: TicketListQuery) {
       // The visibility rule (allTicket's waiting tickets included) is part of every list's query.
       const viewer = await loadViewer(db, t);
-      return ticketQueries.page(db, viewer, q, can(t, 'tickets-manager:showall') || t.super);
+      return ticketQueries.page(
+        db,
+        viewer,
+        q,
+        can(t, 'tickets-manager:showall') || t.super,
+        deps.clock?.now(),
+      );
     },
 
     async get(t: Tenant, id: number) {
       await visibleRow(t, id);
-      return (await ticketQueries.byId(db, t.companyId, id))!;
+      const view = (await ticketQueries.byId(db, t.companyId, id))!;
+      // #32.9 Whether the asking user pinned it.
+      return { ...view, pinned: await isPinned(db, t.companyId, t.userId, id) };
     },
 
     async getByUuid(t: Tenant, uuid: string) {
@@ -147,6 +182,7 @@ export function ticketService(deps: {
           userId: view.userId,
           queueId: view.queueId,
           status: view.status,
+          contact: { ownerId: view.contact.ownerId ?? null },
         })
       )
         throw new AppError('ERR_NO_PERMISSION', 403);
@@ -188,6 +224,7 @@ export function ticketService(deps: {
           .where(and(eq(users.id, userId), eq(users.companyId, t.companyId)));
         if (!u) throw new AppError('ERR_NO_USER_FOUND', 404);
       }
+      const fields = await checkCustomFields(db, t.companyId, 'ticket', input.customFields, true);
       const other = await otherOpenTicket(t.companyId, contact.id, w.id);
       if (other) throw otherOpenError(other);
       let created: TicketRow;
@@ -204,6 +241,8 @@ export function ticketService(deps: {
             // An attendant's new open ticket is accepted as it is created (docs/metrics.md).
             acceptedAt: input.status === 'open' ? new Date() : null,
             isGroup: contact.isGroup,
+            ...(input.priority ? { priority: priorityRank(input.priority) } : {}),
+            customFields: fields.set,
           })
           .returning()) as [TicketRow];
       } catch (err) {
@@ -215,7 +254,7 @@ export function ticketService(deps: {
       }
       await history(t.companyId, created, 'create', t.userId);
       const view = (await ticketQueries.byId(db, t.companyId, created.id))!;
-      emitTicket(t.companyId, view);
+      emitTicket(t.companyId, view, { actor: 'user', by: t.userId, before: null });
       deps.bus?.emit('ticket.created', { companyId: t.companyId, ticketId: created.id });
       return view;
     },
@@ -252,6 +291,10 @@ export function ticketService(deps: {
         if (!w) throw new AppError('ERR_NO_WAPP_FOUND', 404);
         set.whatsappId = input.whatsappId;
       }
+      if (input.status !== 'closed') {
+        if (input.closingReasonId != null) throw fieldError('closingReasonId', "only with status 'closed'");
+        if (input.saleValue != null) throw fieldError('saleValue', "only with status 'closed'");
+      }
       // The prompt and integration a ticket runs must be the company's own.
       await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
 
@@ -266,11 +309,14 @@ export function ticketService(deps: {
         set.userId = null;
         action = 'return';
       } else if (input.status === 'closed') {
+        // #32.3 The reason (required or not by the company's mode) and the sale value, checked first.
+        Object.assign(set, await closingFields(db, t.companyId, input));
         set.status = 'closed';
         set.userId = current.userId ?? t.userId;
         set.useIntegration = false;
         set.integrationId = null;
         set.promptId = null;
+        set.automation = null;
         set.chatbot = false;
         set.closedAt = new Date();
         action = 'close';
@@ -282,6 +328,8 @@ export function ticketService(deps: {
         set.useIntegration = false;
         set.integrationId = null;
         set.promptId = null;
+        // Its state line ("answering", "failed: …") goes with it (docs/automation.md).
+        set.automation = null;
       }
       if (transferring) {
         action = 'transfer';
@@ -297,7 +345,18 @@ export function ticketService(deps: {
           set.status = 'pending';
         }
       }
+      // #32.3 A reopened ticket is no longer closed with that reason (the timeline keeps it).
+      if (current.status === 'closed' && set.status && set.status !== 'closed')
+        Object.assign(set, { closingReasonId: null, saleValue: null });
       if (input.useIntegration !== undefined) set.useIntegration = input.useIntegration;
+      if (input.priority !== undefined) set.priority = priorityRank(input.priority);
+      // #32.7 Custom field values: checked against the company's definitions, applied atomically in the jsonb.
+      const fields = await checkCustomFields(db, t.companyId, 'ticket', input.customFields, false);
+      if (hasCustomFieldChange(fields))
+        set.customFields = applyCustomFields(
+          tickets.customFields,
+          fields,
+        ) as unknown as TicketRow['customFields'];
       if (input.promptId !== undefined) set.promptId = input.promptId;
       if (input.integrationId !== undefined) set.integrationId = input.integrationId;
 
@@ -324,9 +383,12 @@ export function ticketService(deps: {
       }
       await history(t.companyId, updated, action, t.userId, {
         from: { status: current.status, userId: current.userId, queueId: current.queueId },
+        ...(updated.priority !== current.priority
+          ? { priority: { from: current.priority, to: updated.priority } }
+          : {}),
       });
       const view = (await ticketQueries.byId(db, t.companyId, id))!;
-      emitTicket(t.companyId, view, current.status, current);
+      emitTicket(t.companyId, view, { actor: 'user', by: t.userId, action, before: current });
 
       // Automatic messages, ratings and automations listen (after the change is visible). The answer waits
       // for them, as it always did: once it is back, the greeting went out and the rating question waits.
@@ -378,16 +440,27 @@ export function ticketService(deps: {
     // Internal notes of a ticket (docs/product.md#entities Ticket note).
     async addNote(t: Tenant, input: { note: string; ticketId: number; contactId?: number }) {
       const r = await visibleRow(t, input.ticketId);
-      const [n] = await db
-        .insert(ticketNotes)
-        .values({
+      // The note and its timeline entry (#32.5) are written together.
+      const n = await db.transaction(async (tx) => {
+        const [note] = await tx
+          .insert(ticketNotes)
+          .values({
+            companyId: t.companyId,
+            ticketId: r.id,
+            contactId: r.contactId,
+            userId: t.userId,
+            note: input.note,
+          })
+          .returning();
+        await recordTicketEvent(tx, {
           companyId: t.companyId,
           ticketId: r.id,
-          contactId: r.contactId,
-          userId: t.userId,
-          note: input.note,
-        })
-        .returning();
+          type: 'note',
+          actorId: t.userId,
+          data: { noteId: note!.id, note: input.note.slice(0, 200) },
+        });
+        return note;
+      });
       const [u] = await db
         .select({ id: users.id, name: users.name })
         .from(users)

@@ -20,7 +20,7 @@ import { visibleWhere, type Viewer } from './ticket-queries.js';
 
 /** docs/visibility.md in its own words: the oracle the rule is checked against. */
 function spec(v: Viewer, t: VisibilityTicket): boolean {
-  if (v.profile === 'admin' || v.super) return true; // admins see every ticket
+  if (v.profile === 'admin' || v.profile === 'supervisor' || v.super) return true; // admins and supervisors (#30.8) see every ticket
   if (t.userId === v.userId) return true; // their own tickets
   if (t.queueId === null) return v.showQueuelessTickets; // queueless, when allowed
   if (v.queueIds.includes(t.queueId)) return true; // their queues
@@ -32,7 +32,7 @@ const db = t.database.db;
 
 // A company with three queues, two users (the viewer and someone else) and one ticket per shape.
 const c = await t.company('Visibility');
-// A supervisor: the show-all switch is theirs, and it still shows only what they may see.
+// A supervisor: the show-all switch is theirs and, since #30.8, they see every queue's tickets like an admin.
 const me = await t.user(c.admin, 'supervisor');
 const other = await t.user(c.admin, 'user');
 const [q1, q2, q3] = await db
@@ -95,7 +95,7 @@ describe('one visibility rule (docs/visibility.md)', () => {
         // Every room stays inside the company, and a plain user never holds a status list's whole room.
         for (const r of [...viewerRooms(c.id, statusScope(ticket.status), v)]) {
           expect(r.startsWith(`company-${c.id}-`)).toBe(true);
-          if (!(v.profile === 'admin' || v.super))
+          if (!(v.profile === 'admin' || v.profile === 'supervisor' || v.super))
             expect(r).not.toBe(`company-${c.id}-tickets-${ticket.status}`);
         }
         checked++;
@@ -139,7 +139,7 @@ describe('one visibility rule (docs/visibility.md)', () => {
         const res = await t.as(me).get(`/tickets?status=${status}&showAll=true`);
         expect(res.status).toBe(200);
         const list = await res.json();
-        // The switch does show others' tickets of the supervisor's queues.
+        // The switch does show others' tickets.
         if (status === 'open' && s.queueIds.length)
           expect(list.tickets.some((r: { userId: number }) => r.userId === other.user.id)).toBe(true);
         for (const row of list.tickets as { id: number; queueId: number | null; userId: number | null }[])

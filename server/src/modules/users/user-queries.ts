@@ -16,6 +16,8 @@ export const userColumns = {
   language: users.language,
   whatsappId: users.whatsappId,
   online: users.online,
+  maxTickets: users.maxTickets,
+  presence: users.presence,
   createdAt: users.createdAt,
 };
 

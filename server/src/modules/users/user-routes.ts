@@ -55,7 +55,11 @@ export const userRoutes =
       '/users/set-language/:lang',
       {
         config: access.user,
-        schema: { response: { 200: z.looseObject({ language: z.enum(LANGUAGES) }) }, params: LanguageParam },
+        schema: {
+          noBody: true,
+          response: { 200: z.looseObject({ language: z.enum(LANGUAGES) }) },
+          params: LanguageParam,
+        },
       },
       (req) => users.setLanguage(req.tenant, req.params.lang),
     );

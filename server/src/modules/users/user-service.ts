@@ -15,6 +15,7 @@ import type { Tenant } from '../../http/tenant.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { isDbId } from '../../lib/sql.js';
 import type { Events } from '../../realtime/events.js';
+import type { DomainBus } from '../../events/domain-events.js';
 import { userQueries } from './user-queries.js';
 
 /** Queue ids must all belong to the company: a foreign id is refused, never linked. */
@@ -32,7 +33,16 @@ async function setQueues(tx: Tx, companyId: number, userId: number, queueIds: nu
   if (unique.length) await tx.insert(userQueues).values(unique.map((queueId) => ({ userId, queueId })));
 }
 
-export function userService({ db, events }: { db: Db; events: Events }) {
+export function userService({
+  db,
+  events,
+  bus,
+}: {
+  db: Db;
+  events: Events;
+  /** `user.changed` after an update (routing re-reads a raised maxTickets or new queues). */
+  bus?: Pick<DomainBus, 'emit'>;
+}) {
   const get = async (t: Tenant, id: number) => {
     const user = await userQueries.byId(db, t.companyId, id);
     if (!user) throw new AppError('ERR_NO_USER_FOUND', 404);
@@ -93,6 +103,7 @@ export function userService({ db, events }: { db: Db; events: Events }) {
               allTicket: input.allTicket,
               showQueuelessTickets: input.showQueuelessTickets,
               whatsappId: input.whatsappId ?? null,
+              maxTickets: input.maxTickets ?? null,
             })
             .returning({ id: users.id });
           await setQueues(tx, companyId, u!.id, input.queueIds);
@@ -123,6 +134,7 @@ export function userService({ db, events }: { db: Db; events: Events }) {
               allTicket: input.allTicket,
               showQueuelessTickets: input.showQueuelessTickets,
               whatsappId: input.whatsappId,
+              maxTickets: input.maxTickets,
               super: t.super ? input.super : undefined,
             }
           : {}),
@@ -143,6 +155,7 @@ export function userService({ db, events }: { db: Db; events: Events }) {
       }
       const user = await get(t, id);
       emit(t.companyId, { action: 'update', user });
+      bus?.emit('user.changed', { companyId: t.companyId, userId: id });
       return user;
     },
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  FileAnswer,
   IdParam,
   MessageAnswer,
   Webhook,
@@ -14,6 +15,7 @@ import {
 import type { WebhookService } from './webhook-service.js';
 import { patchSchema } from '../../http/patch-schema.js';
 import { access } from '../../http/access.js';
+import { sendStoredFile } from '../../http/stored-file.js';
 
 const DeliveryParam = z.object({
   id: z.coerce.number().int().positive().max(2147483647),
@@ -60,7 +62,7 @@ export const webhookRoutes =
     );
     app.post(
       '/webhooks/:id/secret',
-      { config: access.admin, schema: { response: { 200: WebhookSecret }, params: IdParam } },
+      { config: access.admin, schema: { noBody: true, response: { 200: WebhookSecret }, params: IdParam } },
       (req) => webhooks.regenerateSecret(req.tenant, req.params.id),
     );
     app.get(
@@ -77,7 +79,37 @@ export const webhookRoutes =
     );
     app.post(
       '/webhooks/:id/deliveries/:deliveryId/resend',
-      { config: access.admin, schema: { response: { 200: WebhookDelivery }, params: DeliveryParam } },
+      {
+        config: access.admin,
+        schema: { noBody: true, response: { 200: WebhookDelivery }, params: DeliveryParam },
+      },
       (req) => webhooks.resend(req.tenant, req.params.id, req.params.deliveryId),
+    );
+  };
+
+const MediaLinkQuery = z.object({
+  expires: z.coerce.number().int().positive().max(1e11),
+  signature: z.string().min(1).max(100),
+});
+
+/**
+ * The file of a `message.created` webhook, behind its signed, expiring link (docs/webhooks.md#files): no
+ * sign-in, the link's HMAC and expiry are the credential. A short private cache (the link may be shared).
+ */
+export const webhookMediaRoutes =
+  (webhooks: WebhookService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/webhook-media/:id',
+      {
+        config: access.public,
+        schema: { response: { 200: FileAnswer }, params: IdParam, querystring: MediaLinkQuery },
+      },
+      async (req, reply) =>
+        sendStoredFile(
+          reply,
+          await webhooks.mediaFile(req.params.id, req.query.expires, req.query.signature),
+          300,
+        ),
     );
   };

@@ -1,11 +1,9 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   WEBHOOK_DELIVERY_HEADER,
   WEBHOOK_EVENT_HEADER,
-  WEBHOOK_SIGNATURE_HEADER,
-  WEBHOOK_TIMESTAMP_HEADER,
   WebhookInput,
   type Webhook,
   type WebhookDelivery,
@@ -16,7 +14,11 @@ import {
   type WebhookUpdate,
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { webhookDeliveries, webhooks } from '../../db/schema/index.js';
+import { messages, webhookDeliveries, webhooks } from '../../db/schema/index.js';
+import { executeRows } from '../../db/rows.js';
+import type { MediaStore } from '../../messaging/media-store.js';
+import { mimeOf } from '../../http/uploads.js';
+import { mediaLinks } from './media-link.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
@@ -25,6 +27,7 @@ import type { Clock } from '../../lib/clock.js';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import { assertPublicUrl, safeFetch } from '../../lib/safe-fetch.js';
 import { truncate } from '../../lib/text.js';
+import { signatureHeaders } from '../../lib/webhook-signature.js';
 
 type Row = typeof webhooks.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -37,6 +40,14 @@ export const MAX_RETRY_MS = 24 * 3600_000;
 export const DISABLE_AFTER_MS = 24 * 3600_000;
 /** Attempts of one delivery (1 + 12 retries: about 1 min → 1 day apart, some 3 days in all). */
 export const MAX_ATTEMPTS = 13;
+/**
+ * A failing delivery holds the later ones of its lane (its contact) for this many attempts (1 + 1, 2, 4, 8
+ * minutes: about a quarter of an hour); then it steps aside — its own retries go on, out of order — and the
+ * lane moves on, so one event a receiver keeps refusing cannot hold a conversation for days.
+ */
+export const HOLD_ATTEMPTS = 5;
+/** Deliveries one run of a lane makes before it gives its place back (it runs again at once). */
+const LANE_BATCH = 50;
 const TIMEOUT_MS = 10_000;
 const PAGE_SIZE = 20;
 /** Subscriptions are read for every event: kept in memory a few seconds, forgotten on every change. */
@@ -45,9 +56,14 @@ const CACHE_MS = 5_000;
 export const retryDelayMs = (attempts: number) =>
   Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
 
-/** `sha256=<hex HMAC-SHA256 of the raw body>` (the receiver recomputes it with its secret). */
-export const signBody = (secret: string, body: string) =>
-  `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+/** An event as the listener recorded it, in the order it happened. */
+export interface Occurred {
+  event: WebhookEvent;
+  data: unknown;
+  occurredAt: Date;
+  /** Its order lane (`contact:<id>`: one contact's events go in order), or null. */
+  lane: string | null;
+}
 
 const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 
@@ -63,8 +79,18 @@ export function webhookService(deps: {
   jobs: JobQueue;
   log: { warn(o: object, m: string): void; info?(o: object, m: string): void };
   allowPrivateUrls: boolean;
+  /** The files of `message.created` events, read by the signed link's route. */
+  media?: MediaStore;
+  /** Signs those links (a key derived for that use alone) and makes them absolute. */
+  appSecret?: string;
+  publicUrl?: string;
 }) {
   const { db, events, box, clock } = deps;
+  const links = mediaLinks({
+    appSecret: deps.appSecret ?? 'x'.repeat(32),
+    publicUrl: deps.publicUrl ?? '',
+    clock,
+  });
   const subscriptions = new Map<number, { at: number; rows: Row[] }>();
 
   const view = (r: Row): Webhook => ({
@@ -130,10 +156,19 @@ export function webhookService(deps: {
 
   const deliverJob = defineJob({
     kind: WEBHOOK_JOB,
-    payload: z.object({ deliveryId: z.number().int().positive() }),
-    handler: (job) => attempt(job.payload.deliveryId),
+    // A lane (`webhookId` + `lane`: its deliveries in order) or one delivery on its own (`deliveryId`).
+    payload: z.object({
+      deliveryId: z.number().int().positive().optional(),
+      webhookId: z.number().int().positive().optional(),
+      lane: z.string().max(100).optional(),
+    }),
+    handler: async ({ payload: p }) => {
+      if (p.webhookId && p.lane) await drainLane(p.webhookId, p.lane);
+      else if (p.deliveryId) await attempt(p.deliveryId);
+    },
     // Retries are this module's own (back-off up to a day); a crash mid-attempt is retried by the queue.
     // Beside the other jobs, eight at a time: a slow endpoint waits its 10 s there, not in every queue.
+    // The job's key makes a lane run in one place at a time, across processes: that is its order.
     options: { maxAttempts: 3, leaseMs: 60_000, concurrency: 8 },
   });
 
@@ -144,19 +179,87 @@ export function webhookService(deps: {
       executor,
     );
 
-  /** One POST of one delivery; records the outcome and schedules the next attempt when it failed. */
+  const scheduleLane = (
+    l: { companyId: number; webhookId: number; lane: string },
+    runAt: Date,
+    executor?: unknown,
+  ) =>
+    deps.jobs.schedule(
+      deliverJob,
+      {
+        key: `lane:${l.webhookId}:${l.lane}`,
+        runAt,
+        payload: { webhookId: l.webhookId, lane: l.lane },
+        companyId: l.companyId,
+      },
+      executor,
+    );
+
+  /**
+   * A lane's pending deliveries, oldest event first, one at a time: each waits until the one before it was
+   * delivered, failed for good or stepped aside (HOLD_ATTEMPTS). A retry not yet due ends the run, which comes
+   * back at that time; the lane's later deliveries wait for it meanwhile.
+   */
+  async function drainLane(webhookId: number, lane: string): Promise<void> {
+    let companyId: number | null = null;
+    for (let done = 0; done < LANE_BATCH; done++) {
+      const [d] = await db
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.webhookId, webhookId),
+            eq(webhookDeliveries.lane, lane),
+            eq(webhookDeliveries.status, 'pending'),
+          ),
+        )
+        .orderBy(asc(webhookDeliveries.sequence), asc(webhookDeliveries.id))
+        .limit(1);
+      if (!d) return;
+      companyId = d.companyId;
+      if (d.nextAttemptAt && d.nextAttemptAt > clock.now()) {
+        await scheduleLane({ companyId: d.companyId, webhookId, lane }, d.nextAttemptAt);
+        return;
+      }
+      const next = await post(d);
+      if (!next) continue; // delivered, or failed for good: the lane goes on
+      if (d.attempts + 1 < HOLD_ATTEMPTS) {
+        await scheduleLane({ companyId: d.companyId, webhookId, lane }, next);
+        return;
+      }
+      // Held its lane long enough: it steps aside (its own retries, out of order) and the lane goes on.
+      await db
+        .update(webhookDeliveries)
+        .set({ lane: null })
+        .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.status, 'pending')));
+      await schedule(d, next);
+    }
+    // A long lane gives its place back between batches (other companies' lanes get their turn).
+    if (companyId !== null) await scheduleLane({ companyId, webhookId, lane }, clock.now());
+  }
+
+  /** One delivery on its own (no lane, a re-send, or one that stepped aside). */
   async function attempt(deliveryId: number): Promise<void> {
     const [d] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
     if (!d || d.status !== 'pending') return;
+    const next = await post(d);
+    if (next) await schedule(d, next);
+  }
+
+  /**
+   * One POST of one delivery; records the outcome. Answers when to try again (null: delivered, or failed for
+   * good); the caller schedules it.
+   */
+  async function post(d: DeliveryRow): Promise<Date | null> {
     const [w] = await db.select().from(webhooks).where(eq(webhooks.id, d.webhookId));
-    if (!w) return;
+    if (!w) return null;
     const now = clock.now();
     if (!w.enabled) {
       await db
         .update(webhookDeliveries)
         .set({ status: 'failed', lastError: 'webhook disabled', nextAttemptAt: null })
         .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.status, 'pending')));
-      return;
+      return null;
     }
     let statusCode: number | null = null;
     let error = '';
@@ -169,8 +272,8 @@ export function webhookService(deps: {
           headers: {
             'content-type': 'application/json',
             'user-agent': 'Recado-Webhooks/1',
-            [WEBHOOK_SIGNATURE_HEADER]: signBody(secret, d.body),
-            [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(now.getTime() / 1000)),
+            // The timestamp is inside the signature (a replay with a fresh timestamp fails).
+            ...signatureHeaders(secret, d.body, now),
             [WEBHOOK_EVENT_HEADER]: d.event,
             [WEBHOOK_DELIVERY_HEADER]: String(d.id),
           },
@@ -202,7 +305,7 @@ export function webhookService(deps: {
         await db.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, w.id));
         subscriptions.delete(w.companyId);
       }
-      return;
+      return null;
     }
     const failingSince = w.failingSince ?? at;
     const disable = at.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS;
@@ -243,39 +346,102 @@ export function webhookService(deps: {
         changed(w.companyId, 'update', off);
       }
     }
-    if (next) await schedule(d, next);
+    return next;
+  }
+
+  /**
+   * Queues events, in the order they happened, for every enabled webhook of the company subscribed to them
+   * (the listener calls this). One transaction: the company's sequence moves by one per event wanted (one
+   * statement, its row lock orders concurrent callers, across processes), the delivery rows, and one job per
+   * lane (or per delivery without one).
+   */
+  async function enqueueMany(companyId: number, occurred: Occurred[]): Promise<void> {
+    const wanted: { item: Occurred; targets: Row[] }[] = [];
+    for (const item of occurred) {
+      const targets = await subscribed(companyId, item.event);
+      if (targets.length) wanted.push({ item, targets });
+    }
+    if (!wanted.length) return;
+    const now = clock.now();
+    await db.transaction(async (tx) => {
+      const [seq] = await executeRows<{ last: number | string }>(
+        tx as unknown as Db,
+        sql`insert into webhook_sequences (company_id, last) values (${companyId}, ${wanted.length})
+          on conflict (company_id) do update set last = webhook_sequences.last + ${wanted.length}
+          returning last`,
+      );
+      let sequence = Number(seq!.last) - wanted.length;
+      const values: (typeof webhookDeliveries.$inferInsert)[] = [];
+      for (const { item, targets } of wanted) {
+        sequence++;
+        for (const w of targets) {
+          const payload: WebhookPayload = {
+            id: randomUUID(),
+            event: item.event,
+            companyId,
+            sequence,
+            occurredAt: item.occurredAt.toISOString(),
+            createdAt: now.toISOString(),
+            data: item.data,
+          };
+          values.push({
+            companyId,
+            webhookId: w.id,
+            event: item.event,
+            body: JSON.stringify(payload),
+            nextAttemptAt: now,
+            sequence,
+            lane: item.lane,
+          });
+        }
+      }
+      const rows = await tx.insert(webhookDeliveries).values(values).returning({
+        id: webhookDeliveries.id,
+        companyId: webhookDeliveries.companyId,
+        webhookId: webhookDeliveries.webhookId,
+        lane: webhookDeliveries.lane,
+      });
+      const lanes = new Set<string>();
+      for (const r of rows) {
+        if (!r.lane) await schedule(r, now, tx);
+        else if (!lanes.has(`${r.webhookId}:${r.lane}`)) {
+          lanes.add(`${r.webhookId}:${r.lane}`);
+          await scheduleLane({ companyId, webhookId: r.webhookId, lane: r.lane }, now, tx);
+        }
+      }
+    });
   }
 
   return {
     jobs: { deliver: deliverJob },
 
-    /** Queues `event` for every enabled webhook of the company subscribed to it (a listener calls this). */
-    async enqueue(companyId: number, event: WebhookEvent, data: unknown): Promise<void> {
-      const targets = await subscribed(companyId, event);
-      if (!targets.length) return;
-      const now = clock.now();
-      await db.transaction(async (tx) => {
-        for (const w of targets) {
-          const payload: WebhookPayload = {
-            id: randomUUID(),
-            event,
-            companyId,
-            createdAt: now.toISOString(),
-            data,
-          };
-          const [d] = await tx
-            .insert(webhookDeliveries)
-            .values({
-              companyId,
-              webhookId: w.id,
-              event,
-              body: JSON.stringify(payload),
-              nextAttemptAt: now,
-            })
-            .returning({ id: webhookDeliveries.id, companyId: webhookDeliveries.companyId });
-          await schedule(d!, now, tx);
-        }
-      });
+    enqueueMany,
+    /** The listener's clock (an event's time) and log. */
+    now: () => clock.now(),
+    warn: (o: object, m: string) => deps.log.warn(o, m),
+
+    /** One event now (tests, and callers outside the bus): `enqueueMany` with one. */
+    enqueue(companyId: number, event: WebhookEvent, data: unknown, lane: string | null = null) {
+      return enqueueMany(companyId, [{ event, data, occurredAt: clock.now(), lane }]);
+    },
+
+    /** A `message.created` file's link: signed, expiring, for the receiver to download without a token. */
+    mediaLink: (messageId: number) => links.link(messageId),
+
+    /** GET /api/webhook-media/{id}: the file behind a signed link, once its signature and expiry check out. */
+    async mediaFile(messageId: number, expires: number, signature: string) {
+      const verdict = links.check(messageId, expires, signature);
+      if (verdict === 'invalid') throw new AppError('ERR_MEDIA_LINK_INVALID', 403, 'Invalid link');
+      if (verdict === 'expired') throw new AppError('ERR_MEDIA_LINK_EXPIRED', 410, 'This link has expired');
+      const [m] = await db.select().from(messages).where(eq(messages.id, messageId));
+      if (!m?.mediaUrl || m.isDeleted || !deps.media?.belongsTo(m.mediaUrl, m.companyId))
+        throw new AppError('ERR_NOT_FOUND', 404, 'File not found');
+      const filename = m.mediaName ?? 'file';
+      return {
+        filename,
+        type: mimeOf(filename, m.mediaType === 'image' ? 'image/jpeg' : undefined),
+        data: await deps.media.read(m.mediaUrl),
+      };
     },
 
     async list(t: Tenant): Promise<Webhook[]> {
@@ -369,9 +535,10 @@ export function webhookService(deps: {
     async resend(t: Tenant, id: number, deliveryId: number): Promise<WebhookDelivery> {
       await row(t.companyId, id);
       const now = clock.now();
+      // On its own (out of its lane): a re-send is asked for now, whatever else of its lane is waiting.
       const [d] = await db
         .update(webhookDeliveries)
-        .set({ status: 'pending', nextAttemptAt: now })
+        .set({ status: 'pending', nextAttemptAt: now, lane: null })
         .where(
           and(
             eq(webhookDeliveries.id, deliveryId),

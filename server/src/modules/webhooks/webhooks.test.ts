@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
 import { manualClock } from '../../lib/clock.js';
 import { secretBox } from '../../lib/crypto.js';
@@ -56,16 +57,33 @@ describe('webhooks', () => {
     expect(got.map((r) => r.json.event).sort()).toEqual(['message.created', 'ticket.created']);
     const created = got.find((r) => r.json.event === 'ticket.created');
     const message = got.find((r) => r.json.event === 'message.created');
-    expect(created!.json.data).toMatchObject({ ticket: { status: 'pending' }, contact: { number } });
+    expect(created!.json.data).toMatchObject({
+      ticket: { status: 'pending', contact: { number }, channel: { channel: 'simulator' }, queue: null },
+      actor: 'customer',
+    });
     expect(message!.json).toMatchObject({
       event: 'message.created',
       companyId: a.id,
       data: { direction: 'inbound', message: { body: 'Olá, quero um orçamento', fromMe: false } },
     });
     for (const r of [created!, message!]) {
-      expect(verifySignature(hook.secret, r.raw, r.headers['x-recado-signature'])).toBe(true);
-      expect(verifySignature('wrong', r.raw, r.headers['x-recado-signature'])).toBe(false);
+      expect(verifySignature(hook.secret, r, clock.now())).toBe(true);
+      expect(verifySignature('wrong', r, clock.now())).toBe(false);
       expect(Number(r.headers['x-recado-timestamp'])).toBe(Math.floor(clock.now().getTime() / 1000));
+      // The timestamp is signed: the captured request replayed later with a fresh timestamp is refused…
+      const later = new Date(clock.now().getTime() + 3600_000);
+      const replay = {
+        raw: r.raw,
+        headers: { ...r.headers, 'x-recado-timestamp': String(Math.floor(later.getTime() / 1000)) },
+      };
+      expect(verifySignature(hook.secret, replay, later)).toBe(false);
+      // …and so is the same request once it is older than the tolerance.
+      expect(verifySignature(hook.secret, r, later)).toBe(false);
+      // The scheme, spelled out as a receiver in another language would: HMAC of "<timestamp>.<body>".
+      const expected = createHmac('sha256', hook.secret)
+        .update(`${r.headers['x-recado-timestamp']}.${r.raw}`)
+        .digest('hex');
+      expect(r.headers['x-recado-signature']).toBe(`sha256=${expected}`);
     }
     // Outbound through the API, and the attendant's accept (ticket.updated with the status change).
     await t.as(a.admin).put(`/webhooks/${hook.id}`, { events: ['message.created', 'ticket.updated'] });
@@ -250,6 +268,12 @@ describe('webhooks', () => {
       sentTicketId = list.schedules.find((x: { id: number }) => x.id === scheduleId)?.sentTicketId ?? null;
       return sentTicketId !== null && mine().length >= 1;
     });
-    expect(mine().map((r) => r.json.data)).toEqual([{ ticket: { id: sentTicketId } }]);
+    // The same full ticket view as every ticket event (it carried only its id before).
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0]!.json.data).toMatchObject({
+      ticket: { id: sentTicketId, status: expect.any(String), contact: { number: expect.any(String) } },
+      actor: 'schedule',
+    });
+    expect(mine()[0]!.json.data.ticket).toHaveProperty('channel.channel', 'simulator');
   });
 });

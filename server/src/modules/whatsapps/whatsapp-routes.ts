@@ -59,17 +59,17 @@ export const whatsappRoutes =
     );
     app.post(
       '/whatsapp/:id/token',
-      { config: access.admin, schema: { params: IdParam, response: { 200: ConnectionToken } } },
+      { config: access.admin, schema: { noBody: true, params: IdParam, response: { 200: ConnectionToken } } },
       (req) => whatsapps.regenerateToken(req.tenant, req.params.id),
     );
     app.post(
       '/whatsappsession/:id',
-      { config: access.admin, schema: { response: { 200: Whatsapp }, params: IdParam } },
+      { config: access.admin, schema: { noBody: true, response: { 200: Whatsapp }, params: IdParam } },
       (req) => whatsapps.startSession(req.tenant, req.params.id),
     );
     app.put(
       '/whatsappsession/:id',
-      { config: access.admin, schema: { response: { 200: Whatsapp }, params: IdParam } },
+      { config: access.admin, schema: { noBody: true, response: { 200: Whatsapp }, params: IdParam } },
       (req) => whatsapps.renewSession(req.tenant, req.params.id),
     );
     app.delete(

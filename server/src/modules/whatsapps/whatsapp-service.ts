@@ -181,7 +181,11 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       if (input.queueIds.length > 1 && !input.greetingMessage.trim())
         throw new AppError('ERR_WAPP_GREETING_REQUIRED', 400);
       await assertQueueRefs(t.companyId, [input.transferQueueId]);
-      await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
+      await assertCompanyRefs(db, t.companyId, {
+        prompt: input.promptId,
+        integration: input.integrationId,
+        flow: input.flowId,
+      });
       const config = deps.sealConfig
         ? deps.sealConfig(input.channel, input.channelConfig ?? {})
         : (input.channelConfig ?? {});
@@ -241,7 +245,11 @@ export function whatsappService(deps: WhatsappServiceDeps) {
       if (queueIds && queueIds.length > 1 && !greeting.trim())
         throw new AppError('ERR_WAPP_GREETING_REQUIRED', 400);
       await assertQueueRefs(t.companyId, [input.transferQueueId]);
-      await assertCompanyRefs(db, t.companyId, { prompt: input.promptId, integration: input.integrationId });
+      await assertCompanyRefs(db, t.companyId, {
+        prompt: input.promptId,
+        integration: input.integrationId,
+        flow: input.flowId,
+      });
       // The token changes only through POST /whatsapp/{id}/token.
       const { queueIds: _q, channelConfig, token: _t, ...fields } = input;
       const config =

@@ -32,6 +32,7 @@ import {
 import { useAllTags } from '../../api/tags.js';
 import { useWhatsapps } from '../../api/whatsapps.js';
 import { FormDialog } from '../../components/FormDialog.js';
+import { DateField } from '../../components/DateField.js';
 import { useTemplates } from '../../api/templates.js';
 import {
   CampaignTemplateFields,
@@ -364,16 +365,16 @@ export function CampaignDialog({
       </Box>
 
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-        <TextField
+        <DateField
+          kind="datetime"
           label={t('campaigns.scheduledAt')}
-          type="datetime-local"
           value={form.scheduledAt}
-          onChange={(e) => set('scheduledAt', e.target.value)}
+          onChange={(v) => set('scheduledAt', v)}
           disabled={readOnly}
           error={Boolean(errors.scheduledAt)}
           helperText={errors.scheduledAt ?? t('campaigns.scheduleHelp')}
           fullWidth
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-field': 'scheduledAt' } }}
+          testId="campaign-scheduled-at"
         />
         <Button
           variant="outlined"

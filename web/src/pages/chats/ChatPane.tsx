@@ -9,13 +9,26 @@ import type { Chat } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { useDateFormat } from '../../i18n/format.js';
+import { WhatsAppText } from '../../components/WhatsAppText.js';
 import { useChatMessages, useMarkChatRead, useSendChatMessage } from '../../api/chats.js';
+import { ApiError } from '../../api/client.js';
 
 /** docs/internal-chat.md: older chat messages load when the reader scrolls within 600 px of the top. */
 const LOAD_OLDER_MARGIN_PX = 600;
 
 /** A chat's messages (own at the right), the owner's edit and delete buttons, and the input (Enter sends). */
-export function ChatPane({ chat, onEdit, onDelete }: { chat: Chat; onEdit(): void; onDelete(): void }) {
+export function ChatPane({
+  chat,
+  onEdit,
+  onDelete,
+  onGone,
+}: {
+  chat: Chat;
+  onEdit(): void;
+  onDelete(): void;
+  /** The chat is gone (deleted, or this user removed): the screen leaves it. */
+  onGone(): void;
+}) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const fmt = useDateFormat();
@@ -63,6 +76,7 @@ export function ChatPane({ chat, onEdit, onDelete }: { chat: Chat; onEdit(): voi
     setText('');
     outbox.current = outbox.current.then(() =>
       send.mutateAsync(message).catch((err: unknown) => {
+        if (err instanceof ApiError && err.status === 404) return onGone();
         toast.error(err);
         // Not stored: give the text back unless something new was typed.
         setText((current) => current || message);
@@ -173,7 +187,8 @@ export function ChatPane({ chat, onEdit, onDelete }: { chat: Chat; onEdit(): voi
                 </Typography>
               )}
               <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-                {m.message}
+                {/* WhatsApp's formatting, as the ticket chat shows it (*bold*, _italic_, ~strike~, code, links). */}
+                <WhatsAppText text={m.message} links />
               </Typography>
               <Typography
                 variant="caption"

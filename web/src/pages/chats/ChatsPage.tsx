@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
   Badge,
@@ -26,6 +26,8 @@ import { useDebouncedValue } from '../../components/useDebouncedValue.js';
 import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
 import { useDateFormat } from '../../i18n/format.js';
 import { chatResource, useChat } from '../../api/chats.js';
+import { useCompanyEvent } from '../../realtime/useCompanyEvent.js';
+import { useToast } from '../../app/useToast.js';
 import { ChatDialog } from './ChatDialog.js';
 import { ChatPane } from './ChatPane.js';
 
@@ -138,6 +140,24 @@ export default function ChatsPage() {
   const [confirm, setConfirm] = useState(false);
   const [choice, setChoice] = useState<{ ref: string | undefined; tab: 'chats' | 'messages' } | null>(null);
   const tab = choice && choice.ref === id ? choice.tab : id ? 'messages' : 'chats';
+  const toast = useToast();
+  // The chat this screen deletes itself: its own delete event is no news.
+  const deleting = useRef<number | null>(null);
+
+  // docs/internal-chat.md: the open chat deleted by its owner (or this user removed from it) is left at once,
+  // with a word saying why; a message typed meanwhile is answered 404 and says the same.
+  const left = useRef<number | null>(null);
+  const leave = (key: 'chats.goneLive' | 'chats.goneOnSend') => {
+    if (!chat.data || left.current === chat.data.id) return;
+    left.current = chat.data.id;
+    toast.warning(key, { title: chat.data?.title ?? '' });
+    setChoice({ ref: undefined, tab: 'chats' });
+    void navigate('/chats', { replace: true });
+  };
+  useCompanyEvent('chat', (e) => {
+    if (e.action === 'delete' && chat.data && e.chatId === chat.data.id && deleting.current !== e.chatId)
+      leave('chats.goneLive');
+  });
 
   const open = (c: Chat) => {
     setChoice({ ref: c.uuid, tab: 'messages' });
@@ -152,6 +172,7 @@ export default function ChatsPage() {
         chat={chat.data}
         onEdit={() => setDialog({ chat: chat.data })}
         onDelete={() => setConfirm(true)}
+        onGone={() => leave('chats.goneOnSend')}
       />
     ) : id && chat.isLoading ? (
       <Box sx={{ display: 'flex', justifyContent: 'center', pt: 6 }}>
@@ -177,6 +198,7 @@ export default function ChatsPage() {
         onClose={() => setConfirm(false)}
         onConfirm={async () => {
           if (!chat.data) return;
+          deleting.current = chat.data.id;
           await remove.mutateAsync(chat.data.id);
           void navigate('/chats');
         }}

@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useFieldArray, useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { useQuery } from '@tanstack/react-query';
 import {
+  Autocomplete,
   Box,
   Button,
   CircularProgress,
@@ -26,9 +27,19 @@ import {
 } from '@recado/contracts';
 import { ApiError } from '../../api/client.js';
 import { contactKeys, fetchContact, useCreateContact, useUpdateContact } from '../../api/contacts.js';
+import { useUserOptions } from '../../api/tickets.js';
 import { useToast } from '../../app/useToast.js';
 import { FormDialog } from '../../components/FormDialog.js';
 import { fieldErrorText } from '../../components/fieldError.js';
+import { useCustomFields } from '../../api/custom-fields.js';
+import {
+  CustomFieldsEditor,
+  customFieldErrorsOf,
+  customFieldsInput,
+  rawCustomFields,
+  type RawCustomFields,
+} from '../custom-fields/CustomFieldValues.js';
+import { useCustomFieldsT } from '../custom-fields/custom-fields-i18n.js';
 
 const ExtraInfoRow = z.object({
   name: z.string().trim().min(1).max(100),
@@ -42,6 +53,7 @@ const schemaFor = (numberRequired: boolean) =>
     number: numberRequired ? ContactNumber : ContactNumber.or(z.literal('')),
     email: ContactEmail,
     extraInfo: z.array(ExtraInfoRow).max(MAX_CONTACT_EXTRA_INFO),
+    ownerId: z.number().nullable(),
   });
 
 interface ContactForm {
@@ -49,6 +61,8 @@ interface ContactForm {
   number: string;
   email: string;
   extraInfo: { name: string; value: string }[];
+  /** #30.4 The owner attendant (a user of the company), or none. */
+  ownerId: number | null;
 }
 
 const formValues = (contact: ContactView | null | undefined): ContactForm => ({
@@ -57,7 +71,12 @@ const formValues = (contact: ContactView | null | undefined): ContactForm => ({
   number: contact ? numberForEdit(contact.number) : '',
   email: contact?.email ?? '',
   extraInfo: (contact?.extraInfo ?? []).map(({ name, value }) => ({ name, value })),
+  ownerId: contact?.ownerId ?? null,
 });
+
+/** The server names the field it refused (ERR_VALIDATION with fields[].path). */
+const refusedField = (err: ApiError, path: string) =>
+  ((err.body as { fields?: { path?: string }[] } | undefined)?.fields ?? []).some((f) => f.path === path);
 
 /** Server refusals that belong to the number field. */
 const NUMBER_ERRORS = new Set(['ERR_DUPLICATED_CONTACT', 'ERR_WAPP_INVALID_CONTACT']);
@@ -90,6 +109,12 @@ export function ContactDialog({
     defaultValues: formValues(contact),
   });
   const extra = useFieldArray({ control, name: 'extraInfo' });
+  const users = useUserOptions(open);
+  // #32.7 Custom fields: typed inputs beside the form, sent as the values that changed.
+  const { t: tf } = useCustomFieldsT();
+  const defs = useCustomFields('contact', open).fields;
+  const [custom, setCustom] = useState<RawCustomFields>({});
+  const [customErrors, setCustomErrors] = useState<Record<string, string>>({});
 
   // Fill the form once per opening: with the list row at first, then with the whole contact when it
   // arrives. Later changes of the cached contact (live events) never overwrite what is being typed.
@@ -104,13 +129,32 @@ export function ContactDialog({
     filledWith.current = key;
     reset(formValues(loaded ?? contact));
   }, [open, contact, loaded, reset]);
+  const storedCustom = (loaded ?? contact)?.customFields;
+  const customFilled = useRef<string | null>(null);
+  useEffect(() => {
+    if (!open) {
+      customFilled.current = null;
+      return;
+    }
+    const key = `${contact?.id ?? 'new'}:${defs.map((d) => d.key).join(',')}:${loaded ? 'full' : 'row'}`;
+    if (customFilled.current === key) return;
+    customFilled.current = key;
+    setCustom(rawCustomFields(defs, storedCustom));
+    setCustomErrors({});
+  }, [open, contact, loaded, defs, storedCustom]);
 
   const submit = handleSubmit(async (values) => {
+    const fields = customFieldsInput(defs, custom, storedCustom);
+    setCustomErrors(fields.errors);
+    if (Object.keys(fields.errors).length) return;
     const input = {
       name: values.name,
       email: values.email,
       extraInfo: values.extraInfo,
+      // Sent only when changed, so other edits never trip over an owner the server would now refuse.
+      ...(values.ownerId !== ((loaded ?? contact)?.ownerId ?? null) ? { ownerId: values.ownerId } : {}),
       ...(values.number ? { number: values.number } : {}),
+      ...(Object.keys(fields.input).length ? { customFields: fields.input } : {}),
     };
     try {
       if (contact) await update.mutateAsync({ id: contact.id, input });
@@ -120,6 +164,9 @@ export function ContactDialog({
     } catch (err) {
       if (err instanceof ApiError && NUMBER_ERRORS.has(err.code))
         setError('number', { type: 'server', message: t(`errors.${err.code}`) }, { shouldFocus: true });
+      else if (err instanceof ApiError && refusedField(err, 'ownerId'))
+        setError('ownerId', { type: 'server', message: t('contacts.ownerRefused') });
+      setCustomErrors(customFieldErrorsOf(err));
       toast.error(err);
     }
   });
@@ -187,7 +234,42 @@ export function ContactDialog({
           />
         )}
       />
+      <Controller
+        name="ownerId"
+        control={control}
+        render={({ field, fieldState }) => {
+          const options = users.data ?? [];
+          const selected = options.find((u) => u.id === field.value) ?? null;
+          return (
+            <Autocomplete
+              options={options}
+              value={selected}
+              loading={users.isLoading}
+              onChange={(_, user) => field.onChange(user?.id ?? null)}
+              onBlur={field.onBlur}
+              getOptionLabel={(u) => u.name}
+              isOptionEqualToValue={(a, b) => a.id === b.id}
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  label={t('contacts.owner')}
+                  error={Boolean(fieldState.error)}
+                  helperText={fieldState.error ? fieldState.error.message : t('contacts.ownerHelp')}
+                />
+              )}
+            />
+          );
+        }}
+      />
 
+      {defs.length > 0 && (
+        <Box data-testid="contact-custom-fields">
+          <Typography variant="subtitle2" sx={{ mb: 1 }}>
+            {tf('customFields:values.title')}
+          </Typography>
+          <CustomFieldsEditor fields={defs} value={custom} onChange={setCustom} errors={customErrors} />
+        </Box>
+      )}
       <Box>
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
           <Typography variant="subtitle2">{t('contacts.extraInfo')}</Typography>

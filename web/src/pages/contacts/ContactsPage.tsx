@@ -29,8 +29,16 @@ import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
+import MergeIcon from '@mui/icons-material/MergeType';
+import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
 import { useTranslation } from 'react-i18next';
-import { can, formatNumber, type ContactUploadResult, type ContactView } from '@recado/contracts';
+import {
+  can,
+  customFieldText,
+  formatNumber,
+  type ContactUploadResult,
+  type ContactView,
+} from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import {
@@ -49,7 +57,12 @@ import { useDebouncedValue } from '../../components/useDebouncedValue.js';
 import { ContactAvatar } from '../../components/ContactAvatar.js';
 import { ContactDialog } from './ContactDialog.js';
 import { UploadReportDialog } from './UploadReportDialog.js';
+import { MergeDialog } from './merge/MergeDialog.js';
+import { DuplicatesDialog } from './merge/DuplicatesDialog.js';
+import { useMergeT } from './merge/merge-i18n.js';
 import { SpreadsheetError, downloadText, readSpreadsheet, toCsv } from './contact-files.js';
+import { useCustomFields } from '../../api/custom-fields.js';
+import { CustomFieldFilter, type CustomFieldFilterValue } from '../custom-fields/CustomFieldFilter.js';
 
 const EXPORT_FILE_NAME = 'contatos.csv';
 
@@ -80,9 +93,13 @@ export default function ContactsPage() {
   const toast = useToast();
   const navigate = useNavigate();
   const canDelete = can(me, 'contacts-page:deleteContact');
-  const [search, setSearch] = useState('');
+  // The command bar opens a contact by its number (?search=).
+  const [search, setSearch] = useState(() => new URLSearchParams(window.location.search).get('search') ?? '');
   const debouncedSearch = useDebouncedValue(search, 500);
-  const list = useContactsList(debouncedSearch);
+  // #32.7 The custom-field filter (one field and value).
+  const [cfFilter, setCfFilter] = useState<CustomFieldFilterValue | null>(null);
+  const contactFields = useCustomFields('contact').fields;
+  const list = useContactsList(debouncedSearch, cfFilter);
   useContactsRealtime();
   const remove = useDeleteContact();
   const importBook = useImportContacts();
@@ -92,6 +109,10 @@ export default function ContactsPage() {
   const [editing, setEditing] = useState<ContactView | null | undefined>(undefined);
   const [dialogSession, setDialogSession] = useState(0);
   const [deleting, setDeleting] = useState<ContactView | null>(null);
+  // #32.8 Merge into a contact, and the duplicate suggestions.
+  const { t: tm } = useMergeT();
+  const [merging, setMerging] = useState<ContactView | null>(null);
+  const [duplicatesOpen, setDuplicatesOpen] = useState(false);
   const [importMenu, setImportMenu] = useState<HTMLElement | null>(null);
   const [confirmImport, setConfirmImport] = useState(false);
   const [report, setReport] = useState<ContactUploadResult | null>(null);
@@ -145,14 +166,25 @@ export default function ContactsPage() {
   const exportCsv = async () => {
     setExported(0);
     try {
-      const all = await fetchAllContacts(debouncedSearch, setExported);
+      const all = await fetchAllContacts(debouncedSearch, setExported, cfFilter);
       if (all.length === 0) {
         toast.info('contacts.exportEmpty');
         return;
       }
+      // #32.7 One column per custom field, headed by its label (the import reads them back).
       const csv = toCsv(
-        [t('contacts.csvName'), t('contacts.csvNumber'), t('contacts.csvEmail')],
-        all.map((c) => [c.name, c.number, c.email]),
+        [
+          t('contacts.csvName'),
+          t('contacts.csvNumber'),
+          t('contacts.csvEmail'),
+          ...contactFields.map((f) => f.label),
+        ],
+        all.map((c) => [
+          c.name,
+          c.number,
+          c.email,
+          ...contactFields.map((f) => customFieldText(c.customFields?.[f.key])),
+        ]),
       );
       downloadText(csv, EXPORT_FILE_NAME);
     } catch (err) {
@@ -170,6 +202,7 @@ export default function ContactsPage() {
     <Box sx={{ p: { xs: 1.5, sm: 3 }, display: 'flex', flexDirection: 'column', gap: 2, minHeight: 0 }}>
       <PageHeader title={t('contacts.title')}>
         <SearchField value={search} onChange={setSearch} placeholder={t('contacts.searchPlaceholder')} />
+        <CustomFieldFilter entity="contact" value={cfFilter} onChange={setCfFilter} />
         <ToolButton
           variant="outlined"
           label={t(busyUpload ? 'contacts.uploading' : 'contacts.import')}
@@ -184,6 +217,13 @@ export default function ContactsPage() {
           icon={exported !== null ? <CircularProgress size={16} color="inherit" /> : <FileDownloadIcon />}
           disabled={exported !== null}
           onClick={() => void exportCsv()}
+        />
+        <ToolButton
+          variant="outlined"
+          label={tm('duplicates')}
+          icon={<PeopleAltOutlinedIcon />}
+          onClick={() => setDuplicatesOpen(true)}
+          data-testid="contacts-duplicates"
         />
         <ToolButton
           variant="contained"
@@ -298,6 +338,13 @@ export default function ContactsPage() {
                         <EditOutlinedIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
+                    {c.isGroup ? null : (
+                      <Tooltip title={tm('merge')}>
+                        <IconButton size="small" aria-label={tm('merge')} onClick={() => setMerging(c)}>
+                          <MergeIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    )}
                     {canDelete ? (
                       <Tooltip title={t('common.delete')}>
                         <IconButton
@@ -349,6 +396,8 @@ export default function ContactsPage() {
         {t('contacts.importMessage')}
       </ConfirmationDialog>
       <UploadReportDialog report={report} onClose={() => setReport(null)} />
+      <MergeDialog key={merging?.id ?? 0} survivor={merging} onClose={() => setMerging(null)} />
+      <DuplicatesDialog open={duplicatesOpen} onClose={() => setDuplicatesOpen(false)} />
     </Box>
   );
 }

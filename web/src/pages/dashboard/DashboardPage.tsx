@@ -42,6 +42,66 @@ import {
 import { useQueues } from '../../api/queues.js';
 import { useWhatsapps } from '../../api/whatsapps.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { DateField } from '../../components/DateField.js';
+import { formatParts, localeOf, useDateFormat } from '../../i18n/format.js';
+import { SlaAchievementSection } from '../sla/SlaAchievementSection.js';
+import { ClosingStatsSection } from '../closing/ClosingStatsSection.js';
+import { PresenceDot } from '../../layout/PresenceSwitch.js';
+
+/** A number in the interface language (not the browser's): "0,7" in pt and es, "0.7" in en. */
+function useNumber() {
+  const { i18n } = useTranslation();
+  const locale = localeOf(i18n.resolvedLanguage ?? i18n.language);
+  return useMemo(
+    () => ({
+      locale,
+      /** Minutes with one decimal, or "—" when no ticket qualifies. */
+      minutes: (v: number | null | undefined) =>
+        v === null || v === undefined ? '—' : v.toLocaleString(locale, { maximumFractionDigits: 1 }),
+      fixed: (v: number, digits: number) => v.toLocaleString(locale, { maximumFractionDigits: digits }),
+    }),
+    [locale],
+  );
+}
+
+/** How a figure moved against the previous period: its direction and whether that is better. */
+interface Delta {
+  /** now − before (null when either side has no value). */
+  diff: number | null;
+  /** Lower is better (durations); higher is better (finished, ratings). */
+  lowerIsBetter: boolean;
+  /** How to print the difference. */
+  show: (abs: number) => string;
+}
+
+/** The comparison line of a card: "▲ 3 vs. 20/11–26/11", coloured by whether the move is good. */
+function DeltaLine({ delta, testId }: { delta: Delta; testId: string }) {
+  const { t } = useTranslation();
+  const { diff, lowerIsBetter, show } = delta;
+  if (diff === null)
+    return (
+      <Typography variant="caption" color="text.secondary" data-testid={testId} component="p">
+        {t('dashboard.delta.none')}
+      </Typography>
+    );
+  const good = diff === 0 ? null : diff < 0 === lowerIsBetter;
+  const arrow = diff > 0 ? '▲' : diff < 0 ? '▼' : '=';
+  return (
+    <Typography
+      variant="caption"
+      component="p"
+      data-testid={testId}
+      sx={{
+        fontWeight: 600,
+        color: good === null ? 'text.secondary' : good ? 'success.main' : 'error.main',
+      }}
+    >
+      {diff === 0
+        ? t('dashboard.delta.same')
+        : t('dashboard.delta.changed', { arrow, value: show(Math.abs(diff)) })}
+    </Typography>
+  );
+}
 
 /** The help text of a figure: its exact definition (docs/metrics.md). */
 function Help({ text }: { text: string }) {
@@ -86,6 +146,8 @@ function Card({
   sub,
   loading,
   testId,
+  delta,
+  note,
 }: {
   label: string;
   help: string;
@@ -93,6 +155,10 @@ function Card({
   sub?: ReactNode;
   loading: boolean;
   testId: string;
+  /** Against the previous period of the same length. */
+  delta?: Delta;
+  /** A line under the label (the cards of now say they ignore the period). */
+  note?: string;
 }) {
   return (
     <Paper variant="outlined" sx={{ p: 1.5, minWidth: 0 }}>
@@ -100,6 +166,11 @@ function Card({
         {label}
         <Help text={help} />
       </Typography>
+      {note ? (
+        <Typography variant="caption" color="text.secondary" component="p" data-testid={`${testId}-note`}>
+          {note}
+        </Typography>
+      ) : null}
       {loading ? (
         <Skeleton width="60%" height={40} />
       ) : (
@@ -108,10 +179,11 @@ function Card({
         </Typography>
       )}
       {sub && !loading ? (
-        <Typography variant="caption" color="text.secondary">
+        <Typography variant="caption" color="text.secondary" component="p">
           {sub}
         </Typography>
       ) : null}
+      {delta && !loading ? <DeltaLine delta={delta} testId={`${testId}-delta`} /> : null}
     </Paper>
   );
 }
@@ -163,74 +235,161 @@ function UsersChart({ rows }: { rows: TicketsPerUser[] }) {
   );
 }
 
+/** Axis steps of 1, 2 or 5 × 10ⁿ: at most four steps up to the largest value. */
+function axisTicks(max: number): number[] {
+  const raw = Math.max(1, max) / 4;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = Math.max(1, [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? 10 * p);
+  const top = Math.max(step, Math.ceil(max / step) * step);
+  return Array.from({ length: Math.round(top / step) + 1 }, (_v, i) => i * step);
+}
+
+/** Up to this many days, each bar carries its value above it; past it, the tooltip and the axis say it. */
+const VALUES_UP_TO_DAYS = 15;
+const PLOT_HEIGHT = 160;
+
 function DaysChart({ rows }: { rows: TicketsPerDay[] }) {
   const { t } = useTranslation();
-  const max = Math.max(1, ...rows.map((r) => Math.max(r.created, r.closed)));
+  const { lang } = useDateFormat();
+  const { fixed } = useNumber();
+  const ticks = axisTicks(Math.max(0, ...rows.map((r) => Math.max(r.created, r.closed))));
+  const top = ticks[ticks.length - 1]!;
   if (rows.every((r) => r.created === 0 && r.closed === 0)) return <Empty />;
-  const label = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}`;
+  // A local day (YYYY-MM-DD) in the interface's order: 27/11 (pt, es), 11/27 (en).
+  const label = (d: string) =>
+    formatParts(`${d}T12:00:00Z`, lang, { day: '2-digit', month: '2-digit', timeZone: 'UTC' });
   const step = Math.max(1, Math.ceil(rows.length / 6));
+  const values = rows.length <= VALUES_UP_TO_DAYS;
+  const bar = (value: number, color: string, testId: string) => (
+    <Box
+      sx={{
+        flex: 1,
+        minWidth: 0,
+        height: '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'flex-end',
+        alignItems: 'center',
+      }}
+    >
+      {values && value > 0 ? (
+        <Typography
+          variant="caption"
+          data-testid={`${testId}-value`}
+          sx={{ lineHeight: 1.2, fontSize: 11, fontVariantNumeric: 'tabular-nums', color: 'text.primary' }}
+        >
+          {fixed(value, 0)}
+        </Typography>
+      ) : null}
+      <Box
+        data-testid={testId}
+        sx={{
+          width: '100%',
+          height: `${(value / top) * 100}%`,
+          bgcolor: color,
+          borderRadius: '2px 2px 0 0',
+        }}
+      />
+    </Box>
+  );
   return (
     <Box data-testid="chart-days">
       <Stack direction="row" spacing={2} sx={{ mb: 1 }}>
         <Legend color="primary.main" text={t('dashboard.created')} />
         <Legend color="info.main" text={t('dashboard.closed')} />
       </Stack>
-      <Box
-        sx={{
-          display: 'flex',
-          alignItems: 'flex-end',
-          gap: '2px',
-          height: 160,
-          borderBottom: 1,
-          borderColor: 'divider',
-        }}
-      >
-        {rows.map((r) => (
-          <Tooltip
-            key={r.date}
-            title={`${label(r.date)}: ${t('dashboard.created')} ${r.created}, ${t('dashboard.closed')} ${r.closed}`}
-          >
-            <Box
+      <Box sx={{ display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 0.75 }}>
+        {/* The value axis: its steps, and a line across the plot at each. */}
+        <Box sx={{ position: 'relative', height: PLOT_HEIGHT, minWidth: 16 }} data-testid="chart-days-axis">
+          {ticks.map((v) => (
+            <Typography
+              key={v}
+              variant="caption"
+              color="text.secondary"
               sx={{
-                flex: 1,
-                minWidth: 0,
-                height: '100%',
-                display: 'flex',
-                alignItems: 'flex-end',
-                gap: '1px',
+                position: 'absolute',
+                right: 0,
+                bottom: `calc(${(v / top) * 100}% - 0.6em)`,
+                lineHeight: 1.2,
+                fontSize: 11,
+                fontVariantNumeric: 'tabular-nums',
               }}
             >
-              <Box
-                sx={{
-                  flex: 1,
-                  height: `${(r.created / max) * 100}%`,
-                  bgcolor: 'primary.main',
-                  borderRadius: '2px 2px 0 0',
-                }}
-              />
-              <Box
-                sx={{
-                  flex: 1,
-                  height: `${(r.closed / max) * 100}%`,
-                  bgcolor: 'info.main',
-                  borderRadius: '2px 2px 0 0',
-                }}
-              />
-            </Box>
-          </Tooltip>
-        ))}
-      </Box>
-      <Box sx={{ display: 'flex', gap: '2px' }}>
-        {rows.map((r, i) => (
-          <Typography
-            key={r.date}
-            variant="caption"
-            color="text.secondary"
-            sx={{ flex: 1, minWidth: 0, overflow: 'visible', whiteSpace: 'nowrap' }}
+              {fixed(v, 0)}
+            </Typography>
+          ))}
+        </Box>
+        <Box
+          sx={{
+            position: 'relative',
+            height: PLOT_HEIGHT,
+            borderLeft: 1,
+            borderBottom: 1,
+            borderColor: 'divider',
+          }}
+        >
+          {ticks.slice(1).map((v) => (
+            <Box
+              key={v}
+              sx={{
+                position: 'absolute',
+                left: 0,
+                right: 0,
+                bottom: `${(v / top) * 100}%`,
+                borderTop: 1,
+                borderColor: 'divider',
+                borderTopStyle: 'dashed',
+                opacity: 0.6,
+              }}
+            />
+          ))}
+          <Box
+            sx={{
+              position: 'relative',
+              display: 'flex',
+              alignItems: 'flex-end',
+              gap: '2px',
+              height: '100%',
+              px: '2px',
+            }}
           >
-            {i % step === 0 ? label(r.date) : ''}
-          </Typography>
-        ))}
+            {rows.map((r) => (
+              <Tooltip
+                key={r.date}
+                title={`${label(r.date)}: ${t('dashboard.created')} ${r.created}, ${t('dashboard.closed')} ${r.closed}`}
+              >
+                <Box
+                  role="img"
+                  aria-label={`${label(r.date)}: ${t('dashboard.created')} ${r.created}, ${t('dashboard.closed')} ${r.closed}`}
+                  sx={{
+                    flex: 1,
+                    minWidth: 0,
+                    height: '100%',
+                    display: 'flex',
+                    alignItems: 'flex-end',
+                    gap: '1px',
+                  }}
+                >
+                  {bar(r.created, 'primary.main', `day-${r.date}-created`)}
+                  {bar(r.closed, 'info.main', `day-${r.date}-closed`)}
+                </Box>
+              </Tooltip>
+            ))}
+          </Box>
+        </Box>
+        <Box />
+        <Box sx={{ display: 'flex', gap: '2px', px: '2px' }}>
+          {rows.map((r, i) => (
+            <Typography
+              key={r.date}
+              variant="caption"
+              color="text.secondary"
+              sx={{ flex: 1, minWidth: 0, overflow: 'visible', whiteSpace: 'nowrap' }}
+            >
+              {i % step === 0 ? label(r.date) : ''}
+            </Typography>
+          ))}
+        </Box>
       </Box>
     </Box>
   );
@@ -245,9 +404,6 @@ function Legend({ color, text }: { color: string; text: string }) {
   );
 }
 
-const minutes = (v: number | null | undefined) =>
-  v === null || v === undefined ? '—' : v.toLocaleString(undefined, { maximumFractionDigits: 1 });
-
 /** A filter field: a fixed width beside the others, the whole line on a phone. */
 const filterField = { width: { xs: '100%', sm: 190 } } as const;
 
@@ -255,10 +411,16 @@ const filterField = { width: { xs: '100%', sm: 190 } } as const;
 export default function DashboardPage() {
   const { t } = useTranslation();
   const toast = useToast();
+  const { minutes, fixed } = useNumber();
+  const df = useDateFormat();
+  /** A local day (YYYY-MM-DD) as the interface writes dates. */
+  const dayText = (d: string) => df.date(`${d}T12:00:00`);
   const [type, setType] = useState<1 | 2>(2);
   const [days, setDays] = useState<number | ''>(7);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  /** The date range was applied with its first day after its last. */
+  const [reversed, setReversed] = useState(false);
   const [queueId, setQueueId] = useState<number | ''>('');
   const [whatsappId, setWhatsappId] = useState<number | ''>('');
   const connections = useWhatsapps();
@@ -299,8 +461,13 @@ export default function DashboardPage() {
     // Filtering again reads the figures again, even for the same filter.
     void client.invalidateQueries({ queryKey: dashboardKeys.all });
     const q = { ...(queueId === '' ? {} : { queueId }), ...(whatsappId === '' ? {} : { whatsappId }) };
+    setReversed(false);
     if (type === 2 && days !== '') setFilter({ type: 2, days, ...q });
-    else if (type === 1 && from && to && from <= to) setFilter({ type: 1, from, to, ...q });
+    else if (type === 1 && from && to && from > to) {
+      // Not "choose a filter": both dates are there, in the wrong order.
+      setReversed(true);
+      toast.warning('dashboard.reversedRange');
+    } else if (type === 1 && from && to) setFilter({ type: 1, from, to, ...q });
     else toast.warning('dashboard.chooseFilter');
   };
 
@@ -318,6 +485,19 @@ export default function DashboardPage() {
   };
 
   const loading = counters.isPending;
+  /** A mean duration against the previous period's: shorter is better. */
+  const durationDelta = (
+    d: DashboardCounters | undefined,
+    key: 'waitTime' | 'supportTime' | 'firstResponseTime' | 'resolutionTime',
+  ): Delta | undefined =>
+    d && {
+      diff:
+        d[key].avg == null || d.previous[key].avg == null
+          ? null
+          : Math.round((d[key].avg - d.previous[key].avg) * 10) / 10,
+      lowerIsBetter: true,
+      show: (v) => t('dashboard.minutesShort', { value: minutes(v) }),
+    };
   const csat = data?.csat;
 
   return (
@@ -326,9 +506,17 @@ export default function DashboardPage() {
         {data ? (
           <Typography variant="body2" color="text.secondary" data-testid="dashboard-period">
             {t('dashboard.periodShown', {
-              from: data.period.from,
-              to: data.period.to,
+              from: dayText(data.period.from),
+              to: dayText(data.period.to),
               tz: data.period.timeZone,
+            })}
+          </Typography>
+        ) : null}
+        {data ? (
+          <Typography variant="caption" color="text.secondary" data-testid="dashboard-previous">
+            {t('dashboard.comparedWith', {
+              from: dayText(data.previous.period.from),
+              to: dayText(data.previous.period.to),
             })}
           </Typography>
         ) : null}
@@ -351,25 +539,32 @@ export default function DashboardPage() {
           </TextField>
           {type === 1 ? (
             <>
-              <TextField
+              <DateField
+                kind="date"
                 size="small"
-                fullWidth={false}
                 sx={filterField}
-                type="date"
                 label={t('dashboard.from')}
                 value={from}
-                onChange={(e) => setFrom(e.target.value)}
-                slotProps={{ inputLabel: { shrink: true } }}
+                onChange={(v) => {
+                  setFrom(v);
+                  setReversed(false);
+                }}
+                error={reversed}
+                testId="filter-from"
               />
-              <TextField
+              <DateField
+                kind="date"
                 size="small"
-                fullWidth={false}
                 sx={filterField}
-                type="date"
                 label={t('dashboard.to')}
                 value={to}
-                onChange={(e) => setTo(e.target.value)}
-                slotProps={{ inputLabel: { shrink: true } }}
+                onChange={(v) => {
+                  setTo(v);
+                  setReversed(false);
+                }}
+                error={reversed}
+                helperText={reversed ? t('dashboard.reversedRange') : undefined}
+                testId="filter-to"
               />
             </>
           ) : (
@@ -451,6 +646,7 @@ export default function DashboardPage() {
           label={t('dashboard.supportHappening')}
           help={t('dashboard.help.supportHappening')}
           value={data?.supportHappening ?? 0}
+          note={t('dashboard.nowNote')}
         />
         <Card
           loading={loading}
@@ -458,6 +654,7 @@ export default function DashboardPage() {
           label={t('dashboard.supportPending')}
           help={t('dashboard.help.supportPending')}
           value={data?.supportPending ?? 0}
+          note={t('dashboard.nowNote')}
         />
         <Card
           loading={loading}
@@ -465,17 +662,38 @@ export default function DashboardPage() {
           label={t('dashboard.supportFinished')}
           help={t('dashboard.help.supportFinished')}
           value={data?.supportFinished ?? 0}
+          delta={
+            data && {
+              diff: data.supportFinished - data.previous.supportFinished,
+              lowerIsBetter: false,
+              show: (v) => fixed(v, 0),
+            }
+          }
         />
         <Card
           loading={loading}
           testId="count-csat"
           label={t('dashboard.csat')}
           help={t('dashboard.help.csat')}
-          value={csat?.avg == null ? '—' : csat.avg.toLocaleString(undefined, { maximumFractionDigits: 2 })}
-          sub={t('dashboard.csatSub', {
-            ratings: csat?.ratings ?? 0,
-            rate: csat?.responseRate == null ? '—' : Math.round(csat.responseRate * 100),
-          })}
+          value={csat?.avg == null ? '—' : fixed(csat.avg, 2)}
+          sub={[
+            t('dashboard.ratings', { count: csat?.ratings ?? 0 }),
+            csat?.responseRate == null
+              ? null
+              : t('dashboard.responseRate', { rate: fixed(Math.round(csat.responseRate * 100), 0) }),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+          delta={
+            data && {
+              diff:
+                data.csat.avg == null || data.previous.csat.avg == null
+                  ? null
+                  : Math.round((data.csat.avg - data.previous.csat.avg) * 100) / 100,
+              lowerIsBetter: false,
+              show: (v) => fixed(v, 2),
+            }
+          }
         />
         <Card
           loading={loading}
@@ -487,6 +705,7 @@ export default function DashboardPage() {
             median: minutes(data?.waitTime.median),
             count: data?.waitTime.count ?? 0,
           })}
+          delta={durationDelta(data, 'waitTime')}
         />
         <Card
           loading={loading}
@@ -498,6 +717,7 @@ export default function DashboardPage() {
             median: minutes(data?.supportTime.median),
             count: data?.supportTime.count ?? 0,
           })}
+          delta={durationDelta(data, 'supportTime')}
         />
         <Card
           loading={loading}
@@ -509,6 +729,7 @@ export default function DashboardPage() {
             median: minutes(data?.firstResponseTime.median),
             count: data?.firstResponseTime.count ?? 0,
           })}
+          delta={durationDelta(data, 'firstResponseTime')}
         />
         <Card
           loading={loading}
@@ -520,6 +741,7 @@ export default function DashboardPage() {
             median: minutes(data?.resolutionTime.median),
             count: data?.resolutionTime.count ?? 0,
           })}
+          delta={durationDelta(data, 'resolutionTime')}
         />
       </Box>
 
@@ -566,19 +788,7 @@ export default function DashboardPage() {
                     </TableCell>
                     <TableCell align="right">{minutes(a.avgSupportTime)}</TableCell>
                     <TableCell align="center">
-                      <Box
-                        component="span"
-                        role="img"
-                        aria-label={a.online ? t('dashboard.online') : t('dashboard.offline')}
-                        title={a.online ? t('dashboard.online') : t('dashboard.offline')}
-                        sx={{
-                          display: 'inline-block',
-                          width: 10,
-                          height: 10,
-                          borderRadius: '50%',
-                          bgcolor: a.online ? 'success.main' : 'text.disabled',
-                        }}
-                      />
+                      <PresenceDot presence={a.presence} label={t(`presence.${a.presence}`)} />
                     </TableCell>
                   </TableRow>
                 ))}
@@ -610,6 +820,10 @@ export default function DashboardPage() {
           )}
         </Section>
       </Box>
+
+      <SlaAchievementSection range={range} />
+
+      <ClosingStatsSection range={range} />
 
       <Section
         title={t('dashboard.sourceTracking')}
@@ -654,7 +868,7 @@ export default function DashboardPage() {
                         (r.sourceUrl ?? '—')
                       )}
                     </TableCell>
-                    <TableCell>{new Date(r.createdAt).toLocaleString()}</TableCell>
+                    <TableCell>{df.dateTime(r.createdAt)}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -55,8 +55,11 @@ export function CheckoutDialog({
   invoice,
   onClose,
   closable = true,
+  initialPlanId,
 }: {
   open: boolean;
+  /** The plan chosen at first (the company's own, to renew it); otherwise the R$ 97 one. */
+  initialPlanId?: number;
   /** Pay this invoice; without it, the current period at the chosen plan. */
   invoice?: Invoice | null;
   onClose: () => void;
@@ -88,11 +91,15 @@ export function CheckoutDialog({
   const [done, setDone] = useState<string | null>(null);
 
   useEffect(() => {
-    if (!planChoice && paid.length) {
-      const premium = paid.find((p) => Math.abs(p.value - 97) < 0.001) ?? paid[0]!;
+    // Chosen when the dialog opens, so the plan it was opened for (initialPlanId) is the one preselected.
+    if (open && !planChoice && paid.length) {
+      const premium =
+        paid.find((p) => p.id === initialPlanId) ??
+        paid.find((p) => Math.abs(p.value - 97) < 0.001) ??
+        paid[0]!;
       setPlanChoice(String(premium.id));
     }
-  }, [paid, planChoice]);
+  }, [open, paid, planChoice, initialPlanId]);
 
   useEffect(() => {
     if (!open) {
@@ -101,6 +108,7 @@ export function CheckoutDialog({
       setQrImage('');
       setDone(null);
       setTouched(false);
+      setPlanChoice('');
     }
   }, [open]);
 

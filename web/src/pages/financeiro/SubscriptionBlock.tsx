@@ -23,7 +23,10 @@ export function SubscriptionBlock() {
   usePaymentEvents((e) => {
     if (e.action === 'CONCLUIDA') void reload?.();
     else if (e.action === 'OVERDUE') toast.warning('billing.toasts.overdue');
-    else if (e.action === 'REFUNDED') toast.warning('billing.toasts.refunded');
+    else if (e.action === 'REFUNDED') {
+      toast.warning('billing.toasts.refunded');
+      void reload?.();
+    } else if (e.action === 'HELD') toast.warning('billing.toasts.held');
   });
   const state = user?.company.subscription;
   if (!user || user.super || !state?.blocked || location.pathname === '/financeiro') return null;

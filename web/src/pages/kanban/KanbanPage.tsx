@@ -19,7 +19,7 @@ import { alpha } from '@mui/material/styles';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { useTranslation } from 'react-i18next';
-import { formatNumber, kanbanLaneOf, type Tag, type TicketView } from '@recado/contracts';
+import { formatNumber, isTicketManager, kanbanLaneOf, type Tag, type TicketView } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { viewerOf } from '../../api/tickets.js';
@@ -306,8 +306,8 @@ function Board() {
   const { user } = useAuth();
   const toast = useToast();
   const viewer = useMemo(() => viewerOf(user!), [user]);
-  // docs/team-tools.md: showAll only for admins; everyone else asks for their queues.
-  const showAll = user?.profile === 'admin' || Boolean(user?.super);
+  // docs/team-tools.md: showAll for those who see every ticket (admins, supervisors); the others ask for their queues.
+  const showAll = Boolean(user) && isTicketManager(user!);
   const queueIds = useMemo(() => (showAll ? [] : viewer.queueIds), [showAll, viewer]);
   const lanesQuery = useKanbanLanes();
   const board = useKanbanTickets(showAll, queueIds);

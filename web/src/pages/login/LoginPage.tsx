@@ -1,6 +1,7 @@
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { Box, Button, Link, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
@@ -9,6 +10,7 @@ import { PublicLayout } from '../../layout/PublicLayout.js';
 import { PasswordField } from '../../components/PasswordField.js';
 import { OutlinedField } from '../../components/OutlinedField.js';
 import { fieldErrorText } from '../../components/form-errors.js';
+import { forgetSignedOutReason, signedOutReason } from '../../api/client.js';
 
 // Plain rules instead of the zod schema: the login route stays light (the server validates with LoginInput).
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -19,6 +21,11 @@ export default function LoginPage() {
   const toast = useToast();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  // Signed out by the server for a reason worth telling (a login on another device): said once.
+  const [reason] = useState(signedOutReason);
+  useEffect(() => {
+    if (reason) forgetSignedOutReason();
+  }, [reason]);
   const {
     register,
     handleSubmit,
@@ -43,6 +50,11 @@ export default function LoginPage() {
       <Typography color="text.secondary" sx={{ textAlign: 'center', mt: 0.5, mb: 3 }}>
         {t('login.subtitle')}
       </Typography>
+      {reason && (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="signed-out-reason">
+          {t(`errors.${reason}`)}
+        </Alert>
+      )}
       <Box component="form" noValidate onSubmit={onSubmit}>
         <Stack spacing={2}>
           <OutlinedField

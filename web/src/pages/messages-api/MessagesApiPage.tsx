@@ -4,6 +4,7 @@ import {
   Box,
   Button,
   IconButton,
+  Link,
   MenuItem,
   Paper,
   Stack,
@@ -13,6 +14,7 @@ import {
 } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
+import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
@@ -59,7 +61,10 @@ function CodeBlock({ code, label }: { code: string; label: string }) {
   );
 }
 
-/** /messages-api (docs/external-api.md): the send call's documentation and its two test forms (text; media). */
+/**
+ * /messages-api (docs/external-api.md): the two kinds of token, the send call's documentation and its two test
+ * forms (text; media).
+ */
 export default function MessagesApiPage() {
   const { t } = useTranslation();
   const toast = useToast();
@@ -115,6 +120,26 @@ export default function MessagesApiPage() {
   return (
     <Box sx={{ p: { xs: 1.5, sm: 3 }, display: 'flex', flexDirection: 'column', gap: 2, maxWidth: 1000 }}>
       <PageHeader title={t('messagesApi.title')} />
+      <Paper
+        variant="outlined"
+        data-testid="api-token-kinds"
+        sx={{ p: { xs: 1.5, sm: 3 }, display: 'flex', flexDirection: 'column', gap: 1 }}
+      >
+        <Typography variant="h6" component="h2">
+          {t('messagesApi.kindsTitle')}
+        </Typography>
+        <Typography>{t('messagesApi.kindConnection')}</Typography>
+        <Typography>{t('messagesApi.kindPersonal')}</Typography>
+        <Typography>
+          <Link component={RouterLink} to="/tokens" data-testid="api-tokens-link">
+            {t('messagesApi.manageTokens')}
+          </Link>
+          {' · '}
+          <Link href="/api/docs" target="_blank" rel="noopener">
+            {t('messagesApi.apiDocs')}
+          </Link>
+        </Typography>
+      </Paper>
       <Paper
         variant="outlined"
         sx={{ p: { xs: 1.5, sm: 3 }, display: 'flex', flexDirection: 'column', gap: 2 }}

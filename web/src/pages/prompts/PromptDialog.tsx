@@ -1,18 +1,35 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Grid, MenuItem, TextField } from '@mui/material';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  CircularProgress,
+  Grid,
+  MenuItem,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import ScienceOutlinedIcon from '@mui/icons-material/ScienceOutlined';
 import { useTranslation } from 'react-i18next';
 import {
   SECRET_MASK,
   PROMPT_DEFAULTS,
+  PROMPT_HANDOFF_LINE,
   PROMPT_MODELS,
   PromptInput,
+  PromptModelName,
+  promptModelAllowed,
   type Prompt,
+  type PromptTestAnswer,
   type PromptUpdate,
   type Queue,
 } from '@recado/contracts';
+import { api, ApiError } from '../../api/client.js';
 import { useSavePrompt } from '../../api/prompts.js';
 import { useToast } from '../../app/useToast.js';
 import { FormDialog } from '../../components/FormDialog.js';
@@ -25,25 +42,29 @@ const number = (min: number, max: number, integer: boolean, key: string) =>
   }, key);
 
 /** docs/automation.md: every field required; name 5–100, prompt 50+, temperature 0–1 in steps of 0.1. */
-const PromptForm = z.object({
-  name: PromptInput.shape.name,
-  prompt: PromptInput.shape.prompt,
-  model: z.enum(PROMPT_MODELS),
-  maxTokens: number(1, 32000, true, 'prompts.form.invalidMaxTokens'),
-  temperature: number(0, 1, false, 'prompts.form.invalidTemperature'),
-  apiKey: z.string().trim().min(1),
-  queueId: z.string().refine((v) => v !== '', 'prompts.form.queueRequired'),
-  maxMessages: number(1, 100, true, 'prompts.form.invalidMaxMessages'),
-  baseUrl: z.string().trim().max(500),
-});
+const PromptForm = z
+  .object({
+    name: PromptInput.shape.name,
+    prompt: PromptInput.shape.prompt,
+    model: PromptModelName,
+    maxTokens: number(1, 32000, true, 'prompts.form.invalidMaxTokens'),
+    temperature: number(0, 1, false, 'prompts.form.invalidTemperature'),
+    apiKey: z.string().trim().min(1),
+    queueId: z.string().refine((v) => v !== '', 'prompts.form.queueRequired'),
+    maxMessages: number(1, 100, true, 'prompts.form.invalidMaxMessages'),
+    baseUrl: z.string().trim().max(500),
+  })
+  // OpenAI's own server knows the listed names; a base URL of your own takes any name it serves.
+  .refine((v) => promptModelAllowed(v.model, v.baseUrl), {
+    path: ['model'],
+    message: 'prompts.form.modelNeedsBaseUrl',
+  });
 type PromptFormValues = z.infer<typeof PromptForm>;
 
 const formValues = (p: Prompt | null): PromptFormValues => ({
   name: p?.name ?? '',
   prompt: p?.prompt ?? '',
-  model: (PROMPT_MODELS as readonly string[]).includes(p?.model ?? '')
-    ? (p!.model as PromptFormValues['model'])
-    : PROMPT_DEFAULTS.model,
+  model: p?.model ?? PROMPT_DEFAULTS.model,
   maxTokens: String(p?.maxTokens ?? PROMPT_DEFAULTS.maxTokens),
   temperature: String(p?.temperature ?? PROMPT_DEFAULTS.temperature),
   // A stored key comes back masked: sending the mask keeps it.
@@ -70,20 +91,62 @@ export function PromptDialog({
   const { t } = useTranslation();
   const toast = useToast();
   const save = useSavePrompt();
-  const { control, handleSubmit, reset, formState } = useForm<PromptFormValues>({
+  const { control, handleSubmit, reset, formState, getValues, trigger, watch } = useForm<PromptFormValues>({
     resolver: zodResolver(PromptForm) as unknown as Resolver<PromptFormValues>,
     defaultValues: formValues(prompt),
   });
+  const customServer = Boolean(watch('baseUrl').trim());
+  const [testMessage, setTestMessage] = useState('');
+  const [testing, setTesting] = useState(false);
+  const [testResult, setTestResult] = useState<
+    { ok: true; answer: PromptTestAnswer } | { ok: false; error: string } | null
+  >(null);
 
   useEffect(() => {
-    if (open) reset(formValues(prompt));
-  }, [open, prompt, reset]);
+    if (open) {
+      reset(formValues(prompt));
+      setTestResult(null);
+      setTestMessage(t('prompts.test.defaultMessage'));
+    }
+  }, [open, prompt, reset, t]);
+
+  /** One exchange with the provider with the values as they are in the dialog (saved or not). */
+  const runTest = async () => {
+    if (!(await trigger(['prompt', 'model', 'maxTokens', 'temperature', 'apiKey', 'baseUrl']))) return;
+    const v = getValues();
+    setTesting(true);
+    setTestResult(null);
+    try {
+      const answer = await api.post<PromptTestAnswer>('/prompt/test', {
+        ...(prompt ? { promptId: prompt.id } : {}),
+        prompt: v.prompt.trim(),
+        model: v.model.trim(),
+        maxTokens: toNumber(v.maxTokens),
+        temperature: Math.round(toNumber(v.temperature) * 10) / 10,
+        apiKey: v.apiKey.trim(),
+        baseUrl: v.baseUrl.trim(),
+        message: testMessage.trim() || t('prompts.test.defaultMessage'),
+      });
+      setTestResult({ ok: true, answer });
+    } catch (err) {
+      const reason = err instanceof ApiError ? err.body?.reason : undefined;
+      const code = err instanceof ApiError ? err.code : 'ERR_INTERNAL_SERVER_ERROR';
+      setTestResult({
+        ok: false,
+        error: `${t(`errors.${code}`, { defaultValue: t('errors.ERR_INTERNAL_SERVER_ERROR') })}${
+          typeof reason === 'string' ? ` (${reason})` : ''
+        }`,
+      });
+    } finally {
+      setTesting(false);
+    }
+  };
 
   const submit = handleSubmit(async (v) => {
     const input: PromptUpdate = {
       name: v.name.trim(),
       prompt: v.prompt.trim(),
-      model: v.model,
+      model: v.model.trim(),
       maxTokens: toNumber(v.maxTokens),
       temperature: Math.round(toNumber(v.temperature) * 10) / 10,
       queueId: Number(v.queueId),
@@ -195,6 +258,16 @@ export function PromptDialog({
           />
         )}
       />
+      <Alert
+        severity="info"
+        data-testid="prompt-handoff-help"
+        sx={{ '& .MuiAlert-message': { minWidth: 0 } }}
+      >
+        {t('prompts.form.handoffHelp')}
+        <Box component="code" sx={{ display: 'block', mt: 0.5, fontWeight: 700, overflowWrap: 'anywhere' }}>
+          {PROMPT_HANDOFF_LINE}
+        </Box>
+      </Alert>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6 }}>
           <Controller
@@ -229,21 +302,43 @@ export function PromptDialog({
           <Controller
             name="model"
             control={control}
-            render={({ field }) => (
-              <TextField
-                {...field}
-                select
-                fullWidth
-                required
-                label={t('prompts.form.model')}
-                slotProps={{ htmlInput: { 'data-field': 'model' } }}
-              >
-                {PROMPT_MODELS.map((m) => (
-                  <MenuItem key={m} value={m}>
-                    {m}
-                  </MenuItem>
-                ))}
-              </TextField>
+            render={({ field, fieldState }) => (
+              // OpenAI's names to pick from; with a base URL of your own, any name that server serves.
+              <Autocomplete
+                freeSolo
+                disableClearable
+                options={[...PROMPT_MODELS]}
+                // A listed name in the field still offers every name; anything else filters them.
+                filterOptions={(options, state) =>
+                  options.includes(state.inputValue)
+                    ? options
+                    : options.filter((o) => o.includes(state.inputValue.trim()))
+                }
+                value={field.value}
+                inputValue={field.value}
+                onInputChange={(_e, value) => field.onChange(value)}
+                onChange={(_e, value) => field.onChange(value ?? '')}
+                renderInput={(params) => (
+                  <TextField
+                    {...params}
+                    inputRef={field.ref}
+                    onBlur={field.onBlur}
+                    required
+                    label={t('prompts.form.model')}
+                    error={Boolean(fieldState.error)}
+                    helperText={
+                      fieldErrorText(t, fieldState.error, {
+                        value: field.value,
+                        formatKey: 'prompts.form.modelInvalid',
+                      }) ?? t(customServer ? 'prompts.form.modelFreeHelp' : 'prompts.form.modelHelp')
+                    }
+                    slotProps={{
+                      ...params.slotProps,
+                      htmlInput: { ...params.slotProps.htmlInput, maxLength: 200, 'data-field': 'model' },
+                    }}
+                  />
+                )}
+              />
             )}
           />
         </Grid>
@@ -268,6 +363,46 @@ export function PromptDialog({
           />
         )}
       />
+      <Box data-testid="prompt-test" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}>
+        <Typography variant="subtitle2" gutterBottom>
+          {t('prompts.test.title')}
+        </Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
+          <TextField
+            fullWidth
+            size="small"
+            label={t('prompts.test.message')}
+            value={testMessage}
+            onChange={(e) => setTestMessage(e.target.value)}
+            slotProps={{ htmlInput: { maxLength: 2000, 'data-field': 'testMessage' } }}
+          />
+          <Button
+            variant="outlined"
+            data-testid="prompt-test-button"
+            startIcon={testing ? <CircularProgress size={16} /> : <ScienceOutlinedIcon />}
+            disabled={testing}
+            onClick={() => void runTest()}
+            sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+          >
+            {t('prompts.test.run')}
+          </Button>
+        </Stack>
+        {testResult?.ok === true && (
+          <Alert severity="success" data-testid="prompt-test-reply" sx={{ mt: 1, whiteSpace: 'pre-wrap' }}>
+            {testResult.answer.reply || t('prompts.test.empty')}
+            {testResult.answer.handoff && (
+              <Typography variant="body2" sx={{ mt: 0.5, fontWeight: 700 }}>
+                {t('prompts.test.handoff')}
+              </Typography>
+            )}
+          </Alert>
+        )}
+        {testResult?.ok === false && (
+          <Alert severity="error" data-testid="prompt-test-error" sx={{ mt: 1 }}>
+            {testResult.error}
+          </Alert>
+        )}
+      </Box>
     </FormDialog>
   );
 }

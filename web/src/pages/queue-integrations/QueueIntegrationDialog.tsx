@@ -19,6 +19,7 @@ import { useToast } from '../../app/useToast.js';
 import { FormDialog } from '../../components/FormDialog.js';
 import { fieldErrorText } from '../../components/fieldError.js';
 import { IntegrationTypeAvatar } from './IntegrationTypeAvatar.js';
+import { HookSecret } from './HookSecret.js';
 
 /** The form holds every field as typed; the contract's schema (by type) decides what is valid. */
 interface FormValues {
@@ -310,6 +311,12 @@ export function QueueIntegrationDialog({
               help: t(`queueIntegrations.form.urlHelp.${type}`),
             })
           : null}
+
+        {(type === 'n8n' || type === 'webhook') && integration && integration.type === type ? (
+          <Grid size={12}>
+            <HookSecret integrationId={integration.id} />
+          </Grid>
+        ) : null}
 
         {type === 'typebot' ? (
           <>

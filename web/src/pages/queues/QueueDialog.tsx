@@ -2,9 +2,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Alert, Box, Button, Grid, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Grid, MenuItem, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import {
+  ASSIGNMENT_POLICIES,
   DEFAULT_QUEUE_SCHEDULES,
   DaySchedule,
   QueueInput,
@@ -23,7 +24,11 @@ import { QueueOptionsEditor } from './QueueOptionsEditor.js';
 import { PromptSelect } from '../prompts/PromptSelect.js';
 import { IntegrationSelect } from '../queue-integrations/IntegrationSelect.js';
 
-type TabKey = 'data' | 'schedules' | 'options';
+type TabKey = 'data' | 'routing' | 'schedules' | 'options';
+
+/** A whole number typed in a text field ('' allowed where `empty` says so). */
+const wholeNumber = (empty: boolean, message: string) =>
+  z.string().refine((v) => (empty && v.trim() === '') || /^\d{1,4}$/.test(v.trim()), message);
 
 const QueueForm = z.object({
   name: QueueInput.shape.name,
@@ -42,6 +47,16 @@ const QueueForm = z.object({
   promptId: z.string(),
   /** '' = no queue integration. */
   integrationId: z.string(),
+  /** Routing (docs/routing.md). */
+  assignmentPolicy: z.enum(ASSIGNMENT_POLICIES),
+  /** '' = each user's own maximum. */
+  capacity: wholeNumber(true, 'queues.routing.invalidNumber'),
+  waitingMessage: z.string().max(4000),
+  waitingMessageStep: wholeNumber(false, 'queues.routing.invalidNumber').refine(
+    (v) => Number(v) >= 1,
+    'queues.routing.invalidNumber',
+  ),
+  waitingMessageInterval: wholeNumber(false, 'queues.routing.invalidNumber'),
 });
 type QueueFormValues = z.infer<typeof QueueForm>;
 
@@ -65,7 +80,20 @@ const formValues = (q: Queue | null): QueueFormValues => ({
   schedules: weekOf(q?.schedules),
   promptId: q?.promptId ? String(q.promptId) : '',
   integrationId: q?.integrationId ? String(q.integrationId) : '',
+  assignmentPolicy: q?.assignmentPolicy ?? 'manual',
+  capacity: q?.capacity === null || q?.capacity === undefined ? '' : String(q.capacity),
+  waitingMessage: q?.waitingMessage ?? '',
+  waitingMessageStep: String(q?.waitingMessageStep ?? 1),
+  waitingMessageInterval: String(q?.waitingMessageInterval ?? 5),
 });
+
+const ROUTING_FIELDS = [
+  'assignmentPolicy',
+  'capacity',
+  'waitingMessage',
+  'waitingMessageStep',
+  'waitingMessageInterval',
+] as const;
 
 const SCHEDULE_FIELDS = ['schedules'] as const;
 
@@ -114,8 +142,13 @@ export function QueueDialog({
 
   const showInvalid = (errors: FieldErrors<QueueFormValues>) => {
     const onSchedules = SCHEDULE_FIELDS.some((k) => errors[k]);
-    const onData = Object.keys(errors).some((k) => !SCHEDULE_FIELDS.includes(k as 'schedules'));
-    setTab(onData || !queueSchedules ? 'data' : onSchedules ? 'schedules' : tab);
+    const onRouting = ROUTING_FIELDS.some((k) => errors[k]);
+    const onData = Object.keys(errors).some(
+      (k) =>
+        !SCHEDULE_FIELDS.includes(k as 'schedules') &&
+        !ROUTING_FIELDS.includes(k as (typeof ROUTING_FIELDS)[number]),
+    );
+    setTab(onData ? 'data' : onRouting ? 'routing' : onSchedules && queueSchedules ? 'schedules' : tab);
   };
 
   const persist = async (values: QueueFormValues, keepOpen: boolean) => {
@@ -128,6 +161,11 @@ export function QueueDialog({
       completionMessage: values.completionMessage,
       promptId: values.promptId === '' ? null : Number(values.promptId),
       integrationId: values.integrationId === '' ? null : Number(values.integrationId),
+      assignmentPolicy: values.assignmentPolicy,
+      capacity: values.capacity.trim() === '' ? null : Number(values.capacity),
+      waitingMessage: values.waitingMessage,
+      waitingMessageStep: Number(values.waitingMessageStep),
+      waitingMessageInterval: Number(values.waitingMessageInterval),
       // Queue-level hours are edited only when the company works that way; otherwise they stay as stored.
       ...(queueSchedules ? { schedules: values.schedules } : {}),
     };
@@ -142,6 +180,13 @@ export function QueueDialog({
       if (err instanceof ApiError && err.code === 'ERR_QUEUE_COLOR_ALREADY_EXISTS') {
         setTab('data');
         setError('color', { type: 'custom', message: 'errors.ERR_QUEUE_COLOR_ALREADY_EXISTS' });
+      }
+      // A routing field the server refused (400 names it): that tab, the field in red.
+      const refused = err instanceof ApiError ? JSON.stringify(err.body ?? '') : '';
+      const field = ROUTING_FIELDS.find((k) => refused.includes(`"${k}"`));
+      if (field) {
+        setTab('routing');
+        setError(field, { type: 'custom', message: 'queues.routing.invalidNumber' });
       }
       toast.error(err);
     }
@@ -186,6 +231,7 @@ export function QueueDialog({
         sx={{ borderBottom: 1, borderColor: 'divider', mt: -1 }}
       >
         <Tab value="data" label={t('queues.tabs.data')} data-testid="queue-tab-data" />
+        <Tab value="routing" label={t('queues.tabs.routing')} data-testid="queue-tab-routing" />
         {queueSchedules ? (
           <Tab value="schedules" label={t('queues.tabs.schedules')} data-testid="queue-tab-schedules" />
         ) : null}
@@ -268,6 +314,92 @@ export function QueueDialog({
                 render={({ field }) => <PromptSelect value={field.value} onChange={field.onChange} />}
               />
             </Grid>
+          </Grid>
+        </Stack>
+      ) : null}
+
+      {tab === 'routing' ? (
+        <Stack spacing={2}>
+          <Typography variant="body2" color="text.secondary">
+            {t('queues.routing.intro')}
+          </Typography>
+          <Controller
+            name="assignmentPolicy"
+            control={control}
+            render={({ field }) => (
+              <TextField
+                {...field}
+                select
+                label={t('queues.routing.policy')}
+                helperText={t(`queues.routing.policyHelp.${field.value}`)}
+                slotProps={{ htmlInput: { 'data-field': 'assignmentPolicy' } }}
+              >
+                {ASSIGNMENT_POLICIES.map((p) => (
+                  <MenuItem key={p} value={p} data-testid={`policy-${p}`}>
+                    {t(`queues.routing.policies.${p}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+          <Controller
+            name="capacity"
+            control={control}
+            render={({ field, fieldState }) => (
+              <TextField
+                {...field}
+                label={t('queues.routing.capacity')}
+                error={Boolean(fieldState.error)}
+                helperText={
+                  fieldErrorText(t, fieldState.error, { value: field.value }) ??
+                  t('queues.routing.capacityHelp')
+                }
+                slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 4, 'data-field': 'capacity' } }}
+              />
+            )}
+          />
+          <Controller
+            name="waitingMessage"
+            control={control}
+            render={({ field, fieldState }) => (
+              <TextField
+                {...field}
+                label={t('queues.routing.waitingMessage')}
+                multiline
+                minRows={2}
+                maxRows={6}
+                placeholder={t('queues.routing.waitingMessageExample')}
+                error={Boolean(fieldState.error)}
+                helperText={
+                  fieldErrorText(t, fieldState.error, { value: field.value }) ??
+                  t('queues.routing.waitingMessageHelp')
+                }
+                slotProps={{ htmlInput: { 'data-field': 'waitingMessage' } }}
+              />
+            )}
+          />
+          <Grid container spacing={2}>
+            {(['waitingMessageStep', 'waitingMessageInterval'] as const).map((name) => (
+              <Grid key={name} size={{ xs: 12, sm: 6 }}>
+                <Controller
+                  name={name}
+                  control={control}
+                  render={({ field, fieldState }) => (
+                    <TextField
+                      {...field}
+                      fullWidth
+                      label={t(`queues.routing.${name}`)}
+                      error={Boolean(fieldState.error)}
+                      helperText={
+                        fieldErrorText(t, fieldState.error, { value: field.value }) ??
+                        t(`queues.routing.${name}Help`)
+                      }
+                      slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 4, 'data-field': name } }}
+                    />
+                  )}
+                />
+              </Grid>
+            ))}
           </Grid>
         </Stack>
       ) : null}

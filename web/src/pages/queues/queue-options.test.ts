@@ -9,6 +9,7 @@ const option = (id: number, parentId: number | null, key: string): QueueOption =
   title: `T${id}`,
   message: '',
   option: key,
+  priority: null,
   createdAt: '',
   updatedAt: '',
 });

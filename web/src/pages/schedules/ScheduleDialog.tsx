@@ -39,6 +39,7 @@ import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
 import { useDebouncedValue } from '../../components/useDebouncedValue.js';
 import { fromLocalInput, toLocalInput } from './schedule-time.js';
 import { formatDateTime } from '../../i18n/format.js';
+import { DateField } from '../../components/DateField.js';
 import { TemplateFields, useTemplateDraft } from '../../components/templates/TemplateFields.js';
 
 interface ContactOption {
@@ -346,19 +347,19 @@ export function ScheduleDialog({
                 slotProps={{ htmlInput: { maxLength: SCHEDULE_BODY_MAX, 'data-testid': 'schedule-body' } }}
               />
             )}
-            <TextField
-              type="datetime-local"
+            <DateField
+              kind="datetime"
               label={t('schedules.sendAt')}
               value={sendAt}
-              onChange={(e) => {
-                setSendAt(e.target.value);
+              onChange={(v) => {
+                setSendAt(v);
                 setErrors((x) => ({ ...x, sendAt: undefined }));
               }}
               required
               disabled={readOnly}
               error={Boolean(errors.sendAt)}
               helperText={errors.sendAt}
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'schedule-send-at' } }}
+              testId="schedule-send-at"
             />
             <Box
               sx={{

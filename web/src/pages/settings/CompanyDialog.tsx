@@ -16,6 +16,7 @@ import { usePlans } from '../../api/plans.js';
 import { useCreateCompany, useUpdateCompany } from '../../api/companies.js';
 import { FormDialog } from '../../components/FormDialog.js';
 import { fieldErrorText } from '../../components/fieldError.js';
+import { DateField } from '../../components/DateField.js';
 
 const optional = <T extends z.ZodType>(schema: T) => z.literal('').or(schema);
 const schema = z
@@ -187,16 +188,19 @@ export function CompanyDialog({
             name="dueDate"
             control={control}
             render={({ field, fieldState }) => (
-              <TextField
-                {...field}
-                type="date"
+              <DateField
+                kind="date"
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                fullWidth
                 label={t('companies.dueDate')}
                 error={Boolean(fieldState.error)}
                 helperText={fieldErrorText(t, fieldState.error, {
                   value: field.value,
                   formatKey: 'companies.invalidDate',
                 })}
-                slotProps={{ inputLabel: { shrink: true } }}
+                testId="company-due-date"
               />
             )}
           />

@@ -2,7 +2,7 @@ import { WELCOME_KEY } from '../financeiro/WelcomeWalkthrough.js';
 import { useEffect, useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
@@ -20,9 +20,11 @@ import {
 } from '@mui/material';
 import CheckCircleRoundedIcon from '@mui/icons-material/CheckCircleRounded';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_SIGNUP_PLAN_ID, SignupInput, type Plan } from '@recado/contracts';
+import { DEFAULT_SIGNUP_PLAN_ID, SignupInput, type Plan, type SignupAnswer } from '@recado/contracts';
 import { request } from '../../api/client.js';
 import { useToast } from '../../app/useToast.js';
+import { useAuth } from '../../app/auth.js';
+import { homeFor } from '../../app/landing.js';
 import { PublicLayout } from '../../layout/PublicLayout.js';
 import { PasswordField } from '../../components/PasswordField.js';
 import { fieldErrorText, i18nIssues } from '../../components/form-errors.js';
@@ -30,6 +32,8 @@ import { maskDocument, maskPhone } from './masks.js';
 
 /** The contract's schema, with "required" told apart from "invalid" for the masked fields. */
 const SignupForm = SignupInput.extend({
+  // The person's own name, asked apart from the company's (optional in the API for the spec's clients).
+  adminName: z.string().trim().min(2).max(50),
   document: z.string().min(1).pipe(SignupInput.shape.document),
   phone: z.string().min(1).pipe(SignupInput.shape.phone),
 });
@@ -69,6 +73,10 @@ export default function SignupPage() {
   const { t, i18n } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
+  const { signedIn } = useAuth();
+  // A plan chosen before coming here (?planId=3, e.g. from a pricing page) is the one selected.
+  const [params] = useSearchParams();
+  const askedPlan = Number(params.get('planId')) || DEFAULT_SIGNUP_PLAN_ID;
   const plans = useQuery({
     queryKey: ['plans', 'public'],
     queryFn: ({ signal }) => request<Plan[]>('GET', '/plans/list', { anonymous: true, signal }),
@@ -85,19 +93,21 @@ export default function SignupPage() {
     resolver: zodResolver(SignupForm, i18nIssues),
     defaultValues: {
       name: '',
+      adminName: '',
       email: '',
       document: '',
       phone: '',
       password: '',
-      planId: DEFAULT_SIGNUP_PLAN_ID,
+      planId: askedPlan,
     },
   });
 
-  // The trial plan is the default; if this installation has no plan 7, take the first one offered.
+  // The trial plan is the default; if this installation does not offer the one asked for, the trial plan, or
+  // else the first one offered.
   useEffect(() => {
     const list = plans.data;
     if (list?.length && !list.some((p) => p.id === Number(getValues('planId'))))
-      setValue('planId', list[0]!.id);
+      setValue('planId', list.find((p) => p.id === DEFAULT_SIGNUP_PLAN_ID)?.id ?? list[0]!.id);
   }, [plans.data, getValues, setValue]);
 
   const money = useMemo(
@@ -111,11 +121,16 @@ export default function SignupPage() {
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await request('POST', '/companies/cadastro', { anonymous: true, body: values });
+      const answer = await request<SignupAnswer>('POST', '/companies/cadastro', {
+        anonymous: true,
+        body: values,
+      });
       toast.success('signup.success');
-      // The welcome walkthrough shows once, at this new admin's first sign-in (docs/product.md#screens).
+      // The welcome walkthrough greets the new admin until finished or dismissed (docs/product.md#screens).
       localStorage.setItem(WELCOME_KEY, values.email.toLowerCase());
-      navigate('/login', { replace: true });
+      // The server signed the new admin in (as a login does): straight into the app.
+      const user = signedIn(answer);
+      navigate(homeFor(user), { replace: true });
     } catch (err) {
       toast.error(err);
     }
@@ -143,6 +158,13 @@ export default function SignupPage() {
             autoFocus
             slotProps={{ htmlInput: { maxLength: 50 } }}
             {...err('name')}
+          />
+          <TextField
+            {...register('adminName')}
+            label={t('signup.adminName')}
+            autoComplete="name"
+            slotProps={{ htmlInput: { maxLength: 50 } }}
+            {...err('adminName')}
           />
           <TextField
             {...register('email')}

@@ -114,7 +114,7 @@ function MediaContent({ message, onLoad }: { message: SimulatorMessage; onLoad()
     );
   }
 
-  const filename = message.local?.filename || message.body || t('simulator.file');
+  const filename = message.local?.filename || message.mediaName || message.body || t('simulator.file');
   const download = async () => {
     try {
       const blob = message.local?.url
@@ -159,9 +159,12 @@ export function MessageBubble({
   const colors = phoneColors(useTheme().palette.mode);
   const mine = !message.fromMe;
   const hasMedia = Boolean(message.mediaType) && !message.isDeleted;
-  // A file without a known name shows its caption as the chip's label, not twice.
+  // A document shows its name; its caption goes under it. One without a known name shows the caption as the
+  // chip's label instead, not twice.
   const caption =
-    hasMedia && message.mediaType === 'application' && !message.local?.filename ? '' : message.body;
+    hasMedia && message.mediaType === 'application' && !message.local?.filename && !message.mediaName
+      ? ''
+      : message.body;
   const quoted = message.quoted;
   const edited = Boolean(message.isEdited) && !message.isDeleted;
   return (

@@ -177,7 +177,7 @@ function CustomerList({
                   {c.name === c.number ? formatNumber(c.number) : c.name}
                 </Box>
                 <Typography component="span" variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
-                  {c.lastMessage ? lastAtLabel(c.lastAt, i18n.language) : ''}
+                  {c.lastMessage || c.lastMediaType ? lastAtLabel(c.lastAt, i18n.language) : ''}
                 </Typography>
               </Box>
             }
@@ -195,7 +195,17 @@ function CustomerList({
                     whiteSpace: 'nowrap',
                   }}
                 >
-                  {c.lastMessage ? <WhatsAppText text={c.lastMessage} /> : t('simulator.noMessages')}
+                  {c.lastMessage ? (
+                    <WhatsAppText text={c.lastMessage} />
+                  ) : c.lastMediaType ? (
+                    // A file without a caption (an API send, a campaign's document): its name, not "no messages".
+                    <>
+                      <AttachFileIcon fontSize="inherit" sx={{ verticalAlign: 'text-bottom', mr: 0.25 }} />
+                      {c.lastMediaName || t('simulator.file')}
+                    </>
+                  ) : (
+                    t('simulator.noMessages')
+                  )}
                 </Box>
               </>
             }

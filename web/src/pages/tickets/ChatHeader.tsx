@@ -23,10 +23,17 @@ import SearchIcon from '@mui/icons-material/Search';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import UndoIcon from '@mui/icons-material/Undo';
 import { useTranslation } from 'react-i18next';
+import { PriorityMenu, SnoozeMenu } from './PrioritySnooze.js';
+import { TicketFieldsButton } from '../custom-fields/TicketFieldsButton.js';
+import { MacroMenu } from '../macros/MacroMenu.js';
+import { PinToggle } from './pin-forward/PinToggle.js';
 import { can, formatNumber, type TicketView } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
 import { usePlanFlag } from '../../app/guards.js';
 import { TicketAvatar, contactLabel } from './TicketList.js';
+import { SlaChip } from '../sla/SlaChip.js';
+import { automationActive } from './AutomationLine.js';
+import { TimelineToggle } from '../timeline/timeline.js';
 
 export type TicketAction = 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'schedule' | 'delete';
 
@@ -110,6 +117,8 @@ export function ChatHeader({
 
   const subtitle = [
     formatNumber(ticket.contact.number),
+    // #32.4 The protocol customers quote; the line ends in an ellipsis when the header is narrow.
+    ticket.protocol ? `#${ticket.protocol}` : null,
     ticket.user ? t('tickets.header.assignedTo', { name: ticket.user.name }) : null,
     ticket.queue?.name ?? null,
   ]
@@ -123,6 +132,10 @@ export function ChatHeader({
       sx={{
         display: 'flex',
         alignItems: 'center',
+        // On a phone the contact takes the first line and the actions wrap below it: with every action in one
+        // line the name and the subtitle (number, protocol) were squeezed to nothing.
+        flexWrap: narrow ? 'wrap' : 'nowrap',
+        rowGap: 0.25,
         gap: 0.75,
         px: 1,
         py: 0.75,
@@ -147,7 +160,7 @@ export function ChatHeader({
           display: 'flex',
           alignItems: 'center',
           gap: 1.25,
-          flex: 1,
+          flex: narrow ? '1 1 calc(100% - 56px)' : 1,
           minWidth: 0,
           textAlign: 'left',
           borderRadius: 1,
@@ -156,10 +169,21 @@ export function ChatHeader({
       >
         <TicketAvatar contact={ticket.contact} size={40} />
         <Box sx={{ minWidth: 0 }}>
-          <Typography noWrap sx={{ fontWeight: 600, lineHeight: 1.3 }} data-testid="chat-contact-name">
-            {contactLabel(ticket.contact)}
-          </Typography>
-          <Typography variant="caption" color="text.secondary" noWrap component="div">
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0 }}>
+            <Typography noWrap sx={{ fontWeight: 600, lineHeight: 1.3 }} data-testid="chat-contact-name">
+              {contactLabel(ticket.contact)}
+            </Typography>
+            {ticket.status !== 'closed' ? <SlaChip sla={ticket.sla} /> : null}
+          </Box>
+          <Typography
+            variant="caption"
+            color="text.secondary"
+            noWrap
+            component="div"
+            title={subtitle}
+            data-testid="chat-subtitle"
+            data-protocol={ticket.protocol}
+          >
             {subtitle}
           </Typography>
         </Box>
@@ -177,6 +201,7 @@ export function ChatHeader({
           </IconButton>
         </Tooltip>
       ) : null}
+      <TimelineToggle />
       <Chip
         size="small"
         label={t(`tickets.status.${ticket.status}`)}
@@ -196,7 +221,8 @@ export function ChatHeader({
           startIcon={spinner('accept') ?? <CheckCircleOutlineIcon />}
           data-testid="chat-accept"
         >
-          {t('tickets.actions.accept')}
+          {/* An automation is answering: a person takes it over rather than accepting a waiting ticket. */}
+          {t(automationActive(ticket) ? 'tickets.automation.takeOver' : 'tickets.actions.accept')}
         </Button>
       ) : null}
       {ticket.status === 'closed' ? (
@@ -278,6 +304,11 @@ export function ChatHeader({
           ) : null}
         </>
       ) : null}
+      <TicketFieldsButton ticket={ticket} />
+      <MacroMenu ticket={ticket} />
+      <PinToggle ticket={ticket} />
+      {ticket.status !== 'closed' ? <PriorityMenu ticket={ticket} /> : null}
+      {open ? <SnoozeMenu ticket={ticket} /> : null}
       {menuItems.length ? (
         <>
           <Tooltip title={t('tickets.header.more')}>

@@ -32,6 +32,7 @@ import {
   useDeleteNote,
   useTicketHistories,
   useTicketNotes,
+  useUserOptions,
   type TicketNote,
 } from '../../api/tickets.js';
 import { ContactDialog } from '../contacts/ContactDialog.js';
@@ -236,9 +237,14 @@ export function ContactDrawer({
     retry: false,
   });
   const extra = detail.data?.extraInfo ?? [];
+  // #30.4 The owner attendant's name, from the company's users.
+  const ownerId = detail.data?.ownerId ?? null;
+  const users = useUserOptions(open && ownerId !== null);
+  const owner = ownerId === null ? undefined : users.data?.find((u) => u.id === ownerId);
   const digits = onlyDigits(contact.number);
   const asContactView: ContactView = detail.data ?? {
     ...contact,
+    ownerId: null,
     createdAt: ticket.createdAt,
     updatedAt: ticket.updatedAt,
   };
@@ -285,6 +291,11 @@ export function ContactDrawer({
               <EmailOutlinedIcon fontSize="small" />
               {contact.email}
             </Link>
+          ) : null}
+          {owner ? (
+            <Typography variant="body2" color="text.secondary" data-testid="drawer-owner">
+              {t('contacts.owner')}: {owner.name}
+            </Typography>
           ) : null}
           <Button
             size="small"

@@ -28,6 +28,9 @@ import PhoneMissedOutlinedIcon from '@mui/icons-material/PhoneMissedOutlined';
 import ReplyIcon from '@mui/icons-material/Reply';
 import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
 import { useTranslation } from 'react-i18next';
+import ShortcutIcon from '@mui/icons-material/Shortcut';
+import { ForwardDialog } from './pin-forward/ForwardDialog.js';
+import { useMergeT } from '../contacts/merge/merge-i18n.js';
 import { fetchMediaBlob, useMediaUrl, type MessageView } from '../../api/messages.js';
 import { WhatsAppText } from '../../components/WhatsAppText.js';
 import { chatColors, clockTime, matchRanges } from './ticket-format.js';
@@ -232,6 +235,9 @@ export const MessageBubble = memo(function MessageBubble({
   const { t, i18n } = useTranslation();
   const colors = chatColors(useTheme().palette.mode);
   const [menu, setMenu] = useState<HTMLElement | null>(null);
+  // #32.9 Forward this message (and others ticked in the dialog).
+  const { t: tm } = useMergeT();
+  const [forwarding, setForwarding] = useState(false);
   const mine = message.fromMe;
   const deleted = message.isDeleted;
   const failed = typeof message.data?.error === 'string' || message.data?.error === true;
@@ -478,6 +484,18 @@ export const MessageBubble = memo(function MessageBubble({
           </ListItemIcon>
           <ListItemText>{t('tickets.messages.reply')}</ListItemText>
         </MenuItem>
+        <MenuItem
+          onClick={() => {
+            setMenu(null);
+            setForwarding(true);
+          }}
+          data-testid="message-forward"
+        >
+          <ListItemIcon>
+            <ShortcutIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{tm('forward')}</ListItemText>
+        </MenuItem>
         {own && canEdit && !message.mediaType ? (
           <MenuItem
             onClick={() => {
@@ -506,6 +524,14 @@ export const MessageBubble = memo(function MessageBubble({
           </MenuItem>
         ) : null}
       </Menu>
+      {forwarding ? (
+        <ForwardDialog
+          open
+          message={message}
+          ticketId={message.ticketId}
+          onClose={() => setForwarding(false)}
+        />
+      ) : null}
     </Box>
   );
 });

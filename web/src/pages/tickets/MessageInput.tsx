@@ -32,6 +32,9 @@ import { useMessages, useSendMessage, type MessageView } from '../../api/message
 import { TemplateComposer } from './TemplateComposer.js';
 import { quickMessageFile, useQuickReplies } from '../../api/quick-messages.js';
 import { MIN_AUDIO_BYTES, audioFileOf, cutLabel, signBody } from './ticket-format.js';
+import { automationActive } from './AutomationLine.js';
+import { useAddNote } from '../../api/tickets.js';
+import { NOTE_MODE_EVENT } from '../../layout/CommandBar.js';
 
 export const SIGN_KEY = 'signOption';
 /** Refusals that happen before the server stores the message. */
@@ -104,6 +107,17 @@ export function MessageInput({
   const input = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const recordingRef = useRef<Recording | null>(null);
+  // #32.2 Note mode (N, or the command bar): what is typed becomes an internal note of the ticket.
+  const [note, setNote] = useState(false);
+  const addNote = useAddNote(ticket.id);
+  useEffect(() => {
+    const toggle = () => {
+      setNote((n) => !n);
+      window.requestAnimationFrame(() => input.current?.focus());
+    };
+    window.addEventListener(NOTE_MODE_EVENT, toggle);
+    return () => window.removeEventListener(NOTE_MODE_EVENT, toggle);
+  }, []);
 
   const term = text.startsWith('/') ? text.slice(1) : '';
   const quick = useQuickReplies(term.length >= 2);
@@ -156,7 +170,11 @@ export function MessageInput({
         }}
       >
         <Typography variant="body2" color="text.secondary">
-          {ticket.status === 'pending' ? t('tickets.input.acceptFirst') : t('tickets.input.reopenFirst')}
+          {ticket.status !== 'pending'
+            ? t('tickets.input.reopenFirst')
+            : automationActive(ticket)
+              ? t('tickets.automation.takeOverFirst')
+              : t('tickets.input.acceptFirst')}
         </Typography>
         {ticket.status === 'pending' ? (
           <Button
@@ -167,7 +185,7 @@ export function MessageInput({
             disabled={busy}
             startIcon={<CheckCircleOutlineIcon />}
           >
-            {t('tickets.actions.accept')}
+            {t(automationActive(ticket) ? 'tickets.automation.takeOver' : 'tickets.actions.accept')}
           </Button>
         ) : (
           <Button
@@ -189,6 +207,19 @@ export function MessageInput({
   };
 
   const submit = () => {
+    if (note) {
+      const written = text.trim();
+      if (!written) return;
+      setText('');
+      addNote.mutate(written, {
+        onSuccess: () => toast.success('macros:macros.noteSaved'),
+        onError: (err) => {
+          toast.error(err);
+          setText((current) => current || written);
+        },
+      });
+      return;
+    }
     const body = text.trim();
     if (!body && !files.length) return;
     const payload = {
@@ -509,7 +540,13 @@ export function MessageInput({
             }}
             onKeyDown={onKeyDown}
             onPaste={onPaste}
-            placeholder={t(files.length ? 'tickets.input.caption' : 'tickets.input.placeholder')}
+            placeholder={t(
+              note
+                ? 'macros:macros.notePlaceholder'
+                : files.length
+                  ? 'tickets.input.caption'
+                  : 'tickets.input.placeholder',
+            )}
             multiline
             maxRows={5}
             autoFocus
@@ -518,6 +555,7 @@ export function MessageInput({
                 'aria-label': t('tickets.input.placeholder'),
                 maxLength: 20000,
                 'data-testid': 'message-text',
+                'data-note': note ? 'true' : undefined,
               },
             }}
             sx={{
@@ -526,7 +564,8 @@ export function MessageInput({
               '& .MuiOutlinedInput-root': {
                 borderRadius: 3,
                 py: 1,
-                bgcolor: (theme) => alpha(theme.palette.text.primary, 0.04),
+                bgcolor: (theme) =>
+                  note ? alpha(theme.palette.warning.main, 0.16) : alpha(theme.palette.text.primary, 0.04),
               },
             }}
           />

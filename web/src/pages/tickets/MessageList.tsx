@@ -42,6 +42,8 @@ import {
   type ChatRow,
 } from './ticket-format.js';
 import { contactLabel } from './TicketList.js';
+import { TimelineLine, useShowTicketEvents, useTicketEvents } from '../timeline/timeline.js';
+import { timelineRows, type TimelineRow } from '../timeline/timeline-format.js';
 
 export interface MessageListHandle {
   scrollToBottom(): void;
@@ -149,11 +151,18 @@ export const MessageList = forwardRef<
   const colors = chatColors(useTheme().palette.mode);
   const q = useMessages(ticket.id);
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = q;
-  const rows = useMemo(
-    () => chatRows(q.messages, (iso) => dayLabel(iso, i18n.language, t)),
-    [q.messages, i18n.language, t],
+  // #32.5 The ticket's events between the messages, when the header's toggle is on.
+  const showEvents = useShowTicketEvents();
+  const timeline = useTicketEvents(ticket, showEvents, q.messages.length);
+  const events = showEvents ? timeline.data : undefined;
+  const rows = useMemo<TimelineRow[]>(
+    () =>
+      events
+        ? timelineRows(q.messages, events, !hasNextPage, (iso) => dayLabel(iso, i18n.language, t))
+        : chatRows(q.messages, (iso) => dayLabel(iso, i18n.language, t)),
+    [q.messages, events, hasNextPage, i18n.language, t],
   );
-  const first = firstItemIndex(rows, q.anchorId);
+  const first = firstItemIndex(rows as ChatRow[], q.anchorId);
   const forbidden = q.error instanceof ApiError && q.error.status === 403;
   const forbiddenRef = useRef(onForbidden);
   useEffect(() => {
@@ -290,9 +299,11 @@ export const MessageList = forwardRef<
           ? t('tickets.search.noneLoaded')
           : t('tickets.search.none');
 
-  const itemContent = (_index: number, row: ChatRow) =>
+  const itemContent = (_index: number, row: TimelineRow) =>
     row.kind === 'day' ? (
       <DaySeparator label={row.label} />
+    ) : row.kind === 'event' ? (
+      <TimelineLine event={row.event} />
     ) : (
       <MessageBubble
         message={row.message}
@@ -444,6 +455,8 @@ export const MessageList = forwardRef<
         </Box>
       ) : (
         <Virtuoso
+          // Showing or hiding the events starts the list again at the newest row.
+          key={showEvents ? 'with-events' : 'messages'}
           ref={virtuoso}
           style={{ height: '100%' }}
           data={rows}

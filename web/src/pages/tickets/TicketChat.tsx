@@ -13,13 +13,17 @@ import { putTicket, useDeleteTicket, useTicket, useUpdateTicket, viewerOf } from
 import type { TicketView } from '@recado/contracts';
 import { markTicketRead, useChatBox, type MessageView } from '../../api/messages.js';
 import { ChatHeader, type TicketAction } from './ChatHeader.js';
+import { TICKET_ACTION_EVENT } from '../../layout/CommandBar.js';
 import { MessageList, type MessageListHandle } from './MessageList.js';
 import { MessageInput } from './MessageInput.js';
 import { ContactDrawer } from './ContactDrawer.js';
 import { TransferDialog } from './TransferDialog.js';
+import { ResolveDialog } from '../closing/ResolveDialog.js';
+import { useSetting } from '../../api/settings.js';
 import { ScheduleDialog } from './ScheduleDialog.js';
 import { SourceStrip } from './SourceStrip.js';
 import { TagPicker } from './TagPicker.js';
+import { AutomationLine } from './AutomationLine.js';
 
 const subscribeVisibility = (cb: () => void) => {
   document.addEventListener('visibilitychange', cb);
@@ -55,6 +59,9 @@ export function TicketChat({
   const [busy, setBusy] = useState<TicketAction | null>(null);
   const [drawer, setDrawer] = useState(false);
   const [transfer, setTransfer] = useState(false);
+  // #32.3 The closing reason asked on resolve ('optional' or 'required' closingReasonMode).
+  const closingMode = useSetting('closingReasonMode');
+  const [resolving, setResolving] = useState(false);
   const [schedule, setSchedule] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [replyTo, setReplyTo] = useState<MessageView | null>(null);
@@ -73,6 +80,14 @@ export function TicketChat({
   }, [error, toast, navigate]);
 
   useChatBox(ticket?.id);
+
+  // #32.2 The command bar and the shortcuts ask for the header's actions (layout/CommandBar.tsx).
+  const actionRef = useRef<(action: TicketAction) => void>(() => undefined);
+  useEffect(() => {
+    const onCommand = (e: Event) => actionRef.current((e as CustomEvent<TicketAction>).detail);
+    window.addEventListener(TICKET_ACTION_EVENT, onCommand);
+    return () => window.removeEventListener(TICKET_ACTION_EVENT, onCommand);
+  }, []);
 
   // Deleted elsewhere while open: back to the list.
   useCompanyEvent('ticket', (e) => {
@@ -131,6 +146,7 @@ export function TicketChat({
       case 'return':
         return change(action, { status: 'pending' }, 'list', 'tickets.actions.returned');
       case 'resolve':
+        if (closingMode === 'optional' || closingMode === 'required') return setResolving(true);
         return change(action, { status: 'closed', userId: user!.id }, 'list', 'tickets.actions.resolved');
       case 'transfer':
         return setTransfer(true);
@@ -139,6 +155,11 @@ export function TicketChat({
       case 'delete':
         return setDeleting(true);
     }
+  };
+
+  actionRef.current = (action) => {
+    if (busy) return;
+    onAction(action);
   };
 
   return (
@@ -158,6 +179,7 @@ export function TicketChat({
         onSearch={() => setSearching((s) => !s)}
         searching={searching}
       />
+      <AutomationLine ticket={ticket} variant="chat" />
       <SourceStrip ticket={ticket} />
       <TagPicker ticket={ticket} />
       <Box sx={{ flex: 1, minHeight: 0 }}>
@@ -188,6 +210,23 @@ export function TicketChat({
           onDone={() => {
             setTransfer(false);
             void navigate('/tickets');
+          }}
+        />
+      ) : null}
+      {resolving ? (
+        <ResolveDialog
+          open
+          required={closingMode === 'required'}
+          busy={busy !== null}
+          onClose={() => setResolving(false)}
+          onResolve={(v) => {
+            setResolving(false);
+            change(
+              'resolve',
+              { status: 'closed', userId: user!.id, ...v },
+              'list',
+              'tickets.actions.resolved',
+            );
           }}
         />
       ) : null}

@@ -11,12 +11,21 @@ import {
 } from '@mui/material';
 import { alpha } from '@mui/material/styles';
 import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
+import PushPinIcon from '@mui/icons-material/PushPin';
+import CheckBoxIcon from '@mui/icons-material/CheckBox';
+import CheckBoxOutlineBlankIcon from '@mui/icons-material/CheckBoxOutlineBlank';
 import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '@recado/contracts';
 import { listTime } from './ticket-format.js';
 import { TicketAvatar, contactLabel, lastMessageLabel } from './ticket-avatar.js';
 import { WhatsAppText } from '../../components/WhatsAppText.js';
+import { SearchSnippet } from './search-snippet.js';
+import { AutomationLine, automationActive } from './AutomationLine.js';
+import { SlaChip } from '../sla/SlaChip.js';
+import { PriorityIcon } from './PrioritySnooze.js';
+import '../contacts/merge/merge-i18n.js';
+import { ticketSelection, useTicketSelected } from '../macros/ticket-selection.js';
 
 export { TicketAvatar, contactLabel, lastMessageLabel };
 
@@ -28,6 +37,10 @@ interface RowProps {
   onOpen(ticket: TicketView): void;
   onAccept(ticket: TicketView): void;
   onPeek?: (ticket: TicketView) => void;
+  /** The search being shown: a result's matching message is shown with it highlighted. */
+  search?: string;
+  /** #32.1 Selection mode: a checkbox, and a click selects the ticket instead of opening it. */
+  selecting?: boolean;
 }
 
 /** One ticket: queue color strip, avatar, name, last message, time, unread count, connection, actions. */
@@ -39,12 +52,24 @@ export const TicketRow = memo(function TicketRow({
   onOpen,
   onAccept,
   onPeek,
+  search,
+  selecting = false,
 }: RowProps) {
   const { t, i18n } = useTranslation();
-  const pending = ticket.status === 'pending';
+  // Its own subscription: selecting one ticket re-renders that row only.
+  const picked = useTicketSelected(ticket.id);
+  // While an automation answers, nobody needs to accept the ticket: the row says so instead.
+  const pending = ticket.status === 'pending' && !automationActive(ticket);
   const name = contactLabel(ticket.contact);
   const content = (
     <>
+      {selecting ? (
+        picked ? (
+          <CheckBoxIcon color="primary" data-testid="ticket-check" data-checked="true" />
+        ) : (
+          <CheckBoxOutlineBlankIcon color="action" data-testid="ticket-check" data-checked="false" />
+        )
+      ) : null}
       <TicketAvatar contact={ticket.contact} />
       <Box sx={{ minWidth: 0, flex: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
@@ -55,6 +80,14 @@ export const TicketRow = memo(function TicketRow({
           >
             {name}
           </Typography>
+          <PriorityIcon priority={ticket.priority ?? 'normal'} />
+          {ticket.pinned ? (
+            <PushPinIcon
+              sx={{ fontSize: 14, color: 'text.secondary', alignSelf: 'center' }}
+              aria-label={t('merge:pinned')}
+              data-testid="ticket-pinned"
+            />
+          ) : null}
           <Typography
             variant="caption"
             sx={{ flexShrink: 0, color: ticket.unreadMessages ? 'success.main' : 'text.secondary' }}
@@ -70,7 +103,13 @@ export const TicketRow = memo(function TicketRow({
             sx={{ flex: 1, minWidth: 0 }}
             data-testid="ticket-last-message"
           >
-            {ticket.lastMessage ? <WhatsAppText text={lastMessageLabel(ticket.lastMessage, t)} /> : '\u00a0'}
+            {ticket.searchMatch ? (
+              <SearchSnippet text={ticket.searchMatch.body} search={search ?? ''} />
+            ) : ticket.lastMessage ? (
+              <WhatsAppText text={lastMessageLabel(ticket.lastMessage, t)} />
+            ) : (
+              '\u00a0'
+            )}
           </Typography>
           {ticket.unreadMessages > 0 ? (
             <Box
@@ -95,6 +134,7 @@ export const TicketRow = memo(function TicketRow({
           ) : null}
         </Box>
         <Box sx={{ display: 'flex', gap: 0.5, mt: 0.5, flexWrap: 'nowrap', overflow: 'hidden' }}>
+          {ticket.status !== 'closed' ? <SlaChip sla={ticket.sla} /> : null}
           {ticket.whatsapp ? (
             <Chip
               size="small"
@@ -120,7 +160,34 @@ export const TicketRow = memo(function TicketRow({
           {showUser && ticket.user ? (
             <Chip size="small" label={ticket.user.name} sx={{ height: 20, fontSize: 11, maxWidth: 120 }} />
           ) : null}
+          {(ticket.tags ?? []).slice(0, 3).map((tag) => (
+            <Chip
+              key={tag.id}
+              size="small"
+              label={tag.name}
+              data-testid="ticket-tag"
+              sx={{
+                height: 20,
+                fontSize: 11,
+                maxWidth: 110,
+                bgcolor: alpha(tag.color || '#888', 0.2),
+                color: 'text.primary',
+              }}
+            />
+          ))}
+          {ticket.protocol ? (
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              noWrap
+              data-testid="ticket-protocol"
+              sx={{ ml: 'auto', pl: 0.5, flexShrink: 0, fontSize: 11, lineHeight: '20px' }}
+            >
+              #{ticket.protocol}
+            </Typography>
+          ) : null}
         </Box>
+        <AutomationLine ticket={ticket} variant="row" />
       </Box>
     </>
   );
@@ -130,13 +197,14 @@ export const TicketRow = memo(function TicketRow({
       data-id={ticket.id}
       data-uuid={ticket.uuid}
       data-status={ticket.status}
+      data-picked={selecting ? String(picked) : undefined}
       sx={{
         position: 'relative',
         display: 'flex',
         alignItems: 'center',
         borderBottom: 1,
         borderColor: 'divider',
-        bgcolor: selected ? 'action.selected' : undefined,
+        bgcolor: selected || picked ? 'action.selected' : undefined,
       }}
     >
       <Tooltip title={ticket.queue?.name ?? t('tickets.row.noQueue')} placement="right">
@@ -152,43 +220,29 @@ export const TicketRow = memo(function TicketRow({
           }}
         />
       </Tooltip>
-      {pending ? (
-        // A pending ticket is not opened by a click: it is accepted first.
-        <Box
-          sx={{
-            display: 'flex',
-            alignItems: 'center',
-            gap: 1.5,
-            flex: 1,
-            minWidth: 0,
-            pl: 2,
-            pr: 1,
-            py: 1.25,
-          }}
-        >
-          {content}
-        </Box>
-      ) : (
-        <ButtonBase
-          onClick={() => onOpen(ticket)}
-          aria-current={selected ? 'true' : undefined}
-          aria-label={name}
-          sx={{
-            display: 'flex',
-            alignItems: 'center',
-            gap: 1.5,
-            flex: 1,
-            minWidth: 0,
-            textAlign: 'left',
-            pl: 2,
-            pr: 1,
-            py: 1.25,
-            '&:hover': { bgcolor: 'action.hover' },
-          }}
-        >
-          {content}
-        </ButtonBase>
-      )}
+      {/* A waiting ticket opens read-only, as from the bell: it is accepted there or with the button here. */}
+      <ButtonBase
+        onClick={() => (selecting ? ticketSelection.toggle(ticket.id) : onOpen(ticket))}
+        aria-current={selected ? 'true' : undefined}
+        role={selecting ? 'checkbox' : undefined}
+        aria-checked={selecting ? picked : undefined}
+        aria-label={name}
+        data-testid="ticket-open"
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 1.5,
+          flex: 1,
+          minWidth: 0,
+          textAlign: 'left',
+          pl: 2,
+          pr: 1,
+          py: 1.25,
+          '&:hover': { bgcolor: 'action.hover' },
+        }}
+      >
+        {content}
+      </ButtonBase>
       {pending || onPeek ? (
         <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 0.5, pr: 1 }}>
           {pending ? (
@@ -244,6 +298,10 @@ export interface TicketListProps {
   onOpen(ticket: TicketView): void;
   onAccept(ticket: TicketView): void;
   onPeek?: (ticket: TicketView) => void;
+  /** The search shown (the search tab): results show their matching message. */
+  search?: string;
+  /** #32.1 Selection mode (the toolbar's "Select"). */
+  selecting?: boolean;
   testId: string;
 }
 
@@ -288,6 +346,8 @@ export function TicketList(props: TicketListProps) {
             onOpen={props.onOpen}
             onAccept={props.onAccept}
             onPeek={props.onPeek}
+            search={props.search}
+            selecting={props.selecting}
           />
         )}
         context={{ loadingMore, label: t('common.loading') }}

@@ -1,4 +1,6 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { SlaFilter } from '../sla/SlaFilter.js';
+import { CustomFieldFilter, type CustomFieldFilterValue } from '../custom-fields/CustomFieldFilter.js';
 import { useNavigate, useParams } from 'react-router';
 import {
   Autocomplete,
@@ -38,9 +40,11 @@ import {
 import { TicketList } from './TicketList.js';
 import { NewTicketDialog } from './NewTicketDialog.js';
 import { PeekDialog } from './PeekDialog.js';
+import { SelectToggle, TicketSelectionBar } from '../macros/TicketSelectionBar.js';
+import { ticketSelection, useSelecting } from '../macros/ticket-selection.js';
 
 type MainTab = 'open' | 'closed' | 'search';
-type OpenTab = 'open' | 'pending';
+type OpenTab = 'open' | 'pending' | 'snoozed';
 
 /** The list a ticket of this status is in. */
 export const tabOf = (status: string): { tab: MainTab; openTab?: OpenTab } =>
@@ -129,6 +133,7 @@ export function TicketManager({
   const searchParam = useDebouncedValue(search, 500);
   const [userFilter, setUserFilter] = useState<number[]>([]);
   const [tagFilter, setTagFilter] = useState<number[]>([]);
+  const [slaFilter, setSlaFilter] = useState<'' | 'at_risk' | 'breached'>('');
   const userFilterAllowed = can(user, 'tickets-manager:userFilter');
   const users = useUserOptions(tab === 'search' && userFilterAllowed);
   const tags = useTagOptions();
@@ -136,8 +141,15 @@ export function TicketManager({
   const [peek, setPeek] = useState<TicketView | null>(null);
 
   const base: Omit<TicketFilter, 'status'> = { searchParam: '', showAll, queueIds, users: [], tags: [] };
+  // #30.5 The SLA filter narrows every list (docs/metrics.md "SLA").
+  if (slaFilter) base.sla = slaFilter;
+  // #32.7 The custom-field filter narrows every list too (docs/productivity.md "Custom fields").
+  const [cfFilter, setCfFilter] = useState<CustomFieldFilterValue | null>(null);
+  if (cfFilter) base.customFields = cfFilter;
   const openList = useTicketList({ ...base, status: 'open' });
   const pendingList = useTicketList({ ...base, status: 'pending' });
+  // #30.7 "Adiados": the open tickets snoozed until a time or a reply.
+  const snoozedList = useTicketList({ ...base, status: 'open', snoozed: true });
   const closedList = useTicketList({ ...base, status: 'closed' }, tab === 'closed');
   const searching = Boolean(searchParam.trim()) || userFilter.length > 0 || tagFilter.length > 0;
   const searchList = useTicketList(
@@ -175,12 +187,17 @@ export function TicketManager({
     [navigate, onOpenTicket],
   );
   const onPeek = can(user, 'tickets-manager:peek') ? setPeek : undefined;
+  // #32.1 Several tickets selected to run a macro on (docs/productivity.md "Macros"); left on leaving.
+  const selecting = useSelecting();
+  useEffect(() => () => ticketSelection.setActive(false), []);
 
   const list =
     tab === 'open'
       ? openTab === 'open'
         ? openList
-        : pendingList
+        : openTab === 'snoozed'
+          ? snoozedList
+          : pendingList
       : tab === 'closed'
         ? closedList
         : searchList;
@@ -247,6 +264,7 @@ export function TicketManager({
         >
           {t('tickets.manager.new')}
         </Button>
+        <SelectToggle />
         {canShowAll ? (
           // Above the switch and never taking the pointer: the tabs below stay visible and clickable.
           <Tooltip
@@ -271,6 +289,8 @@ export function TicketManager({
             />
           </Tooltip>
         ) : null}
+        <SlaFilter value={slaFilter} onChange={setSlaFilter} />
+        <CustomFieldFilter entity="ticket" value={cfFilter} onChange={setCfFilter} />
         {queueOptions.length ? (
           <FormControl size="small" sx={{ ml: 'auto', minWidth: 120, maxWidth: 170 }}>
             <Select
@@ -368,11 +388,25 @@ export function TicketManager({
               />
             }
           />
+          <Tab
+            value="snoozed"
+            data-testid="tab-snoozed"
+            sx={{ minHeight: 40, py: 0.5 }}
+            label={
+              <CountTab
+                label={t('tickets.tabs.snoozed')}
+                count={countLabel(snoozedList.items.length, Boolean(snoozedList.hasNextPage))}
+              />
+            }
+          />
         </Tabs>
       ) : (
         <Box sx={{ borderBottom: 1, borderColor: 'divider' }} />
       )}
 
+      <TicketSelectionBar
+        visibleIds={() => (tab === 'search' && !searching ? [] : list.items).map((x) => x.id)}
+      />
       <Box sx={{ flex: 1, minHeight: 0 }}>
         <TicketList
           key={listTestId}
@@ -389,6 +423,8 @@ export function TicketManager({
           onOpen={open}
           onAccept={accept}
           onPeek={onPeek}
+          search={tab === 'search' ? searchParam.trim() : undefined}
+          selecting={selecting}
         />
       </Box>
 

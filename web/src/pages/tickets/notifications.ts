@@ -62,10 +62,19 @@ const remember = (id: number) => {
 
 /** Who may hear about a ticket: as the server's visibility (docs/visibility.md), judged from the event's ticket. */
 export function mayNotify(
-  ticket: { userId?: number | null; queueId?: number | null; status?: string } | undefined,
+  ticket:
+    | {
+        userId?: number | null;
+        queueId?: number | null;
+        status?: string;
+        automation?: { status: string } | null;
+      }
+    | undefined,
   user: Pick<AuthUser, 'id' | 'profile' | 'super' | 'queues' | 'showQueuelessTickets' | 'allTicket'>,
 ): boolean {
   if (!ticket) return true;
+  // A customer an automation is answering waits for nobody yet: no beep (docs/automation.md).
+  if (ticket.automation?.status === 'active') return false;
   // An assigned ticket notifies its attendant only; otherwise whoever may see it (contracts/visibility.ts).
   if (ticket.userId) return ticket.userId === user.id;
   return canSeeTicket(

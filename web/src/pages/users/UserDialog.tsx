@@ -28,7 +28,14 @@ const createSchema = UserInput.pick({
 });
 const editSchema = createSchema.extend({ password: UserUpdate.shape.password });
 // Queues and the default connection come from pickers: the server checks they are the company's.
-const pickers = { queueIds: z.array(z.number()), whatsappId: z.union([z.number(), z.literal('')]) };
+const pickers = {
+  queueIds: z.array(z.number()),
+  whatsappId: z.union([z.number(), z.literal('')]),
+  /** '' = no limit (docs/routing.md#capacity). */
+  maxTickets: z
+    .string()
+    .refine((v) => v.trim() === '' || /^\d{1,4}$/.test(v.trim()), 'users.invalidMaxTickets'),
+};
 
 interface UserForm {
   name: string;
@@ -40,6 +47,7 @@ interface UserForm {
   queueIds: number[];
   /** '' = no default connection. */
   whatsappId: number | '';
+  maxTickets: string;
 }
 
 const formValues = (user: UserView | null): UserForm => ({
@@ -51,6 +59,7 @@ const formValues = (user: UserView | null): UserForm => ({
   showQueuelessTickets: user?.showQueuelessTickets ?? true,
   queueIds: user?.queues.map((q) => q.id) ?? [],
   whatsappId: user?.whatsappId ?? '',
+  maxTickets: user?.maxTickets === null || user?.maxTickets === undefined ? '' : String(user.maxTickets),
 });
 
 /** Add or edit a user; admins also choose the user's queues and default connection. */
@@ -88,7 +97,7 @@ export function UserDialog({
   }, [open, user, reset]);
 
   const submit = handleSubmit(async (values) => {
-    const { profile, password, queueIds, whatsappId, ...rest } = values;
+    const { profile, password, queueIds, whatsappId, maxTickets, ...rest } = values;
     // Queues deleted since the user was read are dropped rather than refused by the server.
     const known = new Set(queues.data?.map((q) => q.id));
     const input = {
@@ -102,6 +111,7 @@ export function UserDialog({
               whatsappId === '' || (connections.data && !connections.data.some((w) => w.id === whatsappId))
                 ? null
                 : whatsappId,
+            maxTickets: maxTickets.trim() === '' ? null : Number(maxTickets),
           }
         : {}),
     };
@@ -251,6 +261,21 @@ export function UserDialog({
               </TextField>
             );
           }}
+        />
+      ) : null}
+      {editQueues ? (
+        <Controller
+          name="maxTickets"
+          control={control}
+          render={({ field, fieldState }) => (
+            <TextField
+              {...field}
+              label={t('users.maxTickets')}
+              error={Boolean(fieldState.error)}
+              helperText={fieldState.error ? t('users.invalidMaxTickets') : t('users.maxTicketsHelp')}
+              slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 4, 'data-field': 'maxTickets' } }}
+            />
+          )}
         />
       ) : null}
       <Controller

@@ -1,36 +1,13 @@
-import { Box, Chip, Tooltip, Typography } from '@mui/material';
+import { Box, Chip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { can, type UserView } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
 import { userResource } from '../../api/users.js';
 import { ResourceListPage, type ResourceColumn } from '../../components/ResourceListPage.js';
 import { UserDialog } from './UserDialog.js';
+import { PresenceDot } from '../../layout/PresenceSwitch.js';
 
 const PROFILE_COLOR = { admin: 'primary', supervisor: 'secondary', user: 'default' } as const;
-
-function OnlineDot({ online }: { online: boolean }) {
-  const { t } = useTranslation();
-  const label = t(online ? 'users.online' : 'users.offline');
-  return (
-    <Tooltip title={label}>
-      <Box
-        component="span"
-        role="img"
-        aria-label={label}
-        data-online={online}
-        sx={{
-          display: 'inline-block',
-          flexShrink: 0,
-          width: 10,
-          height: 10,
-          borderRadius: '50%',
-          bgcolor: online ? 'success.main' : 'action.disabled',
-          boxShadow: online ? (theme) => `0 0 0 3px ${theme.palette.success.main}33` : 'none',
-        }}
-      />
-    </Tooltip>
-  );
-}
 
 /** Users of the company (docs/product.md#screens): search, infinite scroll, add/edit dialog, delete confirmation. */
 export default function UsersPage() {
@@ -42,7 +19,7 @@ export default function UsersPage() {
       header: t('users.name'),
       cell: (u) => (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.25 }}>
-          <OnlineDot online={u.online} />
+          <PresenceDot presence={u.presence} label={t(`presence.${u.presence}`)} />
           <Typography variant="body2" sx={{ fontWeight: 500 }}>
             {u.name}
           </Typography>

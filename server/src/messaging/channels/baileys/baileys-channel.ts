@@ -363,7 +363,11 @@ export function baileysChannel(
     sentHere.add(messageId);
     let sent: WAMessage | undefined;
     try {
-      sent = await s.sendMessage(jid, content, { messageId, quoted: quotedFor(jid, opts?.quotedProviderId) });
+      // #32.9 A forward shows "Encaminhada" on the phone (contextInfo.isForwarded).
+      const marked = opts?.forwarded
+        ? ({ ...content, contextInfo: { isForwarded: true, forwardingScore: 1 } } as AnyMessageContent)
+        : content;
+      sent = await s.sendMessage(jid, marked, { messageId, quoted: quotedFor(jid, opts?.quotedProviderId) });
     } catch (err) {
       sentHere.delete(messageId);
       throw new ChannelError('ERR_SENDING_WAPP_MSG', (err as Error)?.message);

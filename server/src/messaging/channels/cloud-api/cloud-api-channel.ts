@@ -172,6 +172,10 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
       return ready().sendTemplate(address(to), template as GraphTemplateSend);
     },
 
+    async sendInteractive(to, interactive, opts) {
+      return ready().sendInteractive(address(to), interactive, opts?.quotedProviderId);
+    },
+
     async sendMedia(
       to: string,
       media: MediaPayload & { caption?: string; asVoice?: boolean },

@@ -6,7 +6,7 @@ import { whatsapps } from '../../../db/schema/index.js';
 import type { SecretBox } from '../../../lib/crypto.js';
 import { AppError } from '../../../http/errors.js';
 import { CloudConfigError, openCloudConfig, type CloudApiOpenConfig } from './cloud-api-config.js';
-import { checkSignature, verifyChallenge } from './cloud-api-webhook.js';
+import { checkSignature, CloudApiWebhookPayload, verifyChallenge } from './cloud-api-webhook.js';
 import { access } from '../../../http/access.js';
 
 export interface CloudApiWebhookDeps {
@@ -63,7 +63,14 @@ export const cloudApiWebhookRoutes =
 
     app.post<{ Params: { whatsappId: string }; Body: unknown }>(
       '/webhooks/cloud-api/:whatsappId',
-      { config: access.public, schema: { response: { 200: JsonAnswer } } },
+      {
+        config: access.public,
+        // Read raw (the signature is over the bytes) and parsed by parseWebhook: documented, not validated here.
+        schema: {
+          documentedBody: { 'application/json': CloudApiWebhookPayload },
+          response: { 200: JsonAnswer },
+        },
+      },
       async (req, reply) => {
         const whatsappId = req.params.whatsappId;
         const config = await connectionConfig(whatsappId);

@@ -178,7 +178,8 @@ const WaValue = z.object({
   statuses: z.array(z.unknown()).optional(),
 });
 
-const Payload = z.object({
+/** What Meta posts to the webhook (exported for the OpenAPI document). */
+export const CloudApiWebhookPayload = z.object({
   object: z.literal('whatsapp_business_account'),
   entry: z.array(
     z.object({
@@ -201,7 +202,7 @@ export const waIdToNumber = (waId: string): string => normalizeNumber(`+${waId}`
  */
 export function parseWebhook(payload: unknown, opts: ParseOptions = {}): ParsedWebhook {
   const out: ParsedWebhook = { messages: [], acks: [] };
-  const parsed = Payload.safeParse(payload);
+  const parsed = CloudApiWebhookPayload.safeParse(payload);
   if (!parsed.success) return out;
   for (const entry of parsed.data.entry) {
     for (const change of entry.changes) {

@@ -87,6 +87,55 @@ const graphError = (message: string, code: number, type = 'OAuthException', deta
   },
 });
 
+interface Interactive {
+  type?: string;
+  body?: { text?: string };
+  action?: {
+    button?: string;
+    buttons?: { type?: string; reply?: { id?: string; title?: string } }[];
+    sections?: { title?: string; rows?: { id?: string; title?: string; description?: string }[] }[];
+  };
+}
+
+/** Meta's rules for reply buttons and list messages (what it refuses with #131009), or null. */
+function interactiveProblem(i: Interactive): string | null {
+  const text = i.body?.text ?? '';
+  if (!text.trim()) return 'body.text is required';
+  if (i.type === 'button') {
+    const buttons = i.action?.buttons ?? [];
+    if (buttons.length < 1 || buttons.length > 3) return 'buttons must be 1 to 3';
+    if (text.length > 1024) return 'body.text is longer than 1024';
+    const ids = new Set<string>();
+    for (const b of buttons) {
+      if (b.type !== 'reply' || !b.reply?.id || !b.reply.title)
+        return 'a button needs type reply, id and title';
+      if (b.reply.title.length > 20) return 'a button title is longer than 20';
+      if (b.reply.id.length > 256 || ids.has(b.reply.id)) return 'button ids must be unique, at most 256';
+      ids.add(b.reply.id);
+    }
+    return null;
+  }
+  if (i.type === 'list') {
+    const sections = i.action?.sections ?? [];
+    const rows = sections.flatMap((x) => x.rows ?? []);
+    if (!i.action?.button || i.action.button.length > 20) return 'action.button is required, at most 20';
+    if (!sections.length || sections.length > 10) return 'sections must be 1 to 10';
+    if (sections.length > 1 && sections.some((x) => !x.title)) return 'several sections need titles';
+    if (rows.length < 1 || rows.length > 10) return 'rows must be 1 to 10';
+    if (text.length > 4096) return 'body.text is longer than 4096';
+    const ids = new Set<string>();
+    for (const r of rows) {
+      if (!r.id || !r.title) return 'a row needs id and title';
+      if (r.title.length > 24) return 'a row title is longer than 24';
+      if ((r.description ?? '').length > 72) return 'a row description is longer than 72';
+      if (r.id.length > 200 || ids.has(r.id)) return 'row ids must be unique, at most 200';
+      ids.add(r.id);
+    }
+    return null;
+  }
+  return `interactive type ${i.type} is not supported here`;
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -243,6 +292,10 @@ export async function startFakeGraph(
         }
         const content = body[type] as { id?: string } | undefined;
         if (!content) return send(400, graphError(`(#100) Param ${type} is required`, 100));
+        if (type === 'interactive') {
+          const why = interactiveProblem(content as Interactive);
+          if (why) return send(400, graphError(`(#131009) Parameter value is not valid: ${why}`, 131009));
+        }
         if (type !== 'text' && content.id && !media.has(content.id))
           return send(400, graphError('(#131053) Media upload error', 131053));
         return send(200, {

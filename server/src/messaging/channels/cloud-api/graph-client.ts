@@ -1,5 +1,5 @@
 import { normalizeNumber } from '@recado/contracts';
-import { ChannelError, type MediaPayload, type SendResult } from '../../channel.js';
+import { ChannelError, type InteractiveSend, type MediaPayload, type SendResult } from '../../channel.js';
 import { OutboundLimitError, OutboundUrlError, safeFetch } from '../../../lib/safe-fetch.js';
 import { DEFAULT_GRAPH_BASE_URL } from './cloud-api-config.js';
 
@@ -273,6 +273,11 @@ export function graphClient(given: GraphClientOptions) {
      */
     sendTemplate(to: string, template: GraphTemplateSend): Promise<SendResult> {
       return send(to, 'template', template as unknown as Record<string, unknown>);
+    },
+
+    /** Reply buttons or a list: Graph's `interactive` object (channel.ts InteractiveSend). */
+    sendInteractive(to: string, interactive: InteractiveSend, quotedId?: string): Promise<SendResult> {
+      return send(to, 'interactive', interactive as unknown as Record<string, unknown>, quotedId);
     },
 
     /**

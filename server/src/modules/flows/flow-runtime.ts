@@ -1,0 +1,1070 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  FLOW_TRY_EVENT,
+  MAX_FLOW_STEPS_PER_MESSAGE,
+  SETTING_DEFAULTS,
+  flowTryRoom,
+  type FlowGraph,
+  type FlowNode,
+  type FlowRunStatus,
+  type FlowTryEvent,
+  type DaySchedule,
+  customFieldText,
+} from '@recado/contracts';
+import {
+  contactCustomFields,
+  contacts,
+  files,
+  filesOptions,
+  flowRuns,
+  flows,
+  flowVersions,
+  ticketHistories,
+  ticketNotes,
+  tickets,
+  whatsapps,
+} from '../../db/schema/index.js';
+import { executeRows } from '../../db/rows.js';
+import type { Tx } from '../../db/client.js';
+import { defineJob, noPayload } from '../../jobs/job-queue.js';
+import { mimeOf } from '../../http/uploads.js';
+import type { Events } from '../../realtime/events.js';
+import { ticketQueries } from '../tickets/ticket-queries.js';
+import { readSettings } from '../settings/setting-service.js';
+import { closedPeriodKey } from '../bot/business-hours.js';
+import {
+  flowNodeExecutor,
+  type FlowDeps,
+  type FlowExecContext,
+  type FlowExecEvent,
+  type FlowExecResult,
+  type FlowInboundMessage,
+  type FlowSendOptions,
+  type TicketRow,
+} from './flow-executors.js';
+import { fold, numberedOptions } from './nodes/answers.js';
+import './nodes/builtin-nodes.js';
+import './nodes/integrations.js';
+
+type RunRow = typeof flowRuns.$inferSelect;
+type Step = { nodeId: string; kind: 'start' | 'enter' | 'exit' | 'end'; exit?: string };
+
+/** The engine's own key in a run's node_state: the pending timer (name and when), kept across retries. */
+const TIMER_KEY = '__timer';
+/** processed_message_ids keeps this many of the latest message ids. */
+const PROCESSED_KEEP = 50;
+const ACTIVE: FlowRunStatus[] = ['running', 'waiting', 'held'];
+
+/** Start-node triggers as stored on flows.triggers at publish. */
+export interface FlowTriggers {
+  keywords: string[];
+  keywordMatch: 'exact' | 'contains';
+  priority: number;
+  campaignReply: boolean;
+  campaignIds: number[];
+  outOfHours: boolean;
+}
+
+/**
+ * The flow runtime (docs/flows.md#runtime): starts runs, advances them one step per inbound message, timer or
+ * resume, and ends them. Position and variables live in `flow_runs`; every move first CLAIMS the run (a
+ * conditional UPDATE on its `seq`, recording the message id), so a redelivered message or a stale timer
+ * never advances it twice, whichever process runs it.
+ */
+export function flowRuntime(deps: FlowDeps & { events: Events }) {
+  const { db, clock, log } = deps;
+
+  // ---- graphs ------------------------------------------------------------------------------------------
+
+  /** Published graphs are immutable: cached by version id. */
+  const versionCache = new Map<number, FlowGraph>();
+  async function graphOf(run: RunRow): Promise<FlowGraph | null> {
+    if (run.tryGraph) return run.tryGraph;
+    if (!run.versionId) return null;
+    const hit = versionCache.get(run.versionId);
+    if (hit) return hit;
+    const [v] = await db
+      .select({ graph: flowVersions.graph })
+      .from(flowVersions)
+      .where(eq(flowVersions.id, run.versionId));
+    if (!v) return null;
+    if (versionCache.size > 500) versionCache.clear();
+    versionCache.set(run.versionId, v.graph);
+    return v.graph;
+  }
+
+  const nodeName = (n: FlowNode) => (n.data.label ? `"${n.data.label}" (${n.id})` : n.id);
+
+  // ---- variables ---------------------------------------------------------------------------------------
+
+  type Contact = typeof contacts.$inferSelect;
+  async function customFields(contactId: number) {
+    return db.select().from(contactCustomFields).where(eq(contactCustomFields.contactId, contactId));
+  }
+
+  /** What a step works with: the ticket, its contact (with its custom fields) and its connection. */
+  type Loaded = {
+    ticket: TicketRow;
+    contact: Contact;
+    connection: typeof whatsapps.$inferSelect | null;
+    extra: { name: string; value: string }[];
+  };
+  /** The ticket and everything a step reads about it, in one statement. */
+  async function loadTicket(companyId: number, ticketId: number): Promise<Loaded | null> {
+    const [row] = await db
+      .select({
+        ticket: tickets,
+        contact: contacts,
+        connection: whatsapps,
+        extra: sql<unknown>`coalesce((select json_agg(json_build_object('name', f.name, 'value', f.value) order by f.id)
+          from ${contactCustomFields} f where f.contact_id = ${contacts.id}), '[]'::json)`,
+      })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+    if (!row) return null;
+    const extra = (typeof row.extra === 'string' ? JSON.parse(row.extra) : row.extra) as Loaded['extra'];
+    return { ticket: row.ticket, contact: row.contact, connection: row.connection, extra };
+  }
+
+  function renderer(
+    vars: Record<string, unknown>,
+    contact: Contact,
+    extra: { name: string; value: string }[],
+    ticket: TicketRow,
+  ) {
+    const fieldOf = (f: string): unknown => {
+      if (f === 'name') return contact.name;
+      if (f === 'number') return contact.number;
+      if (f === 'email') return contact.email;
+      if (f === 'firstName') return contact.name.split(/\s+/)[0] ?? '';
+      // #32.7 {{contact.custom.<key>}}: a typed custom field's value.
+      if (f.startsWith('custom.')) return customFieldText(contact.customFields?.[f.slice(7).toLowerCase()]);
+      return extra.find((x) => fold(x.name) === fold(f))?.value;
+    };
+    const value = (key: string): unknown => {
+      if (key.startsWith('contact.')) return fieldOf(key.slice(8));
+      if (key === 'ticket.id') return ticket.id;
+      if (key === 'ticket.protocol' || key === 'protocol') return ticket.protocol || ticket.uuid; // #32.4
+      if (key in vars) return vars[key];
+      const nested = key.split('.');
+      if (nested.length > 1 && nested[0]! in vars) {
+        let v: unknown = vars[nested[0]!];
+        for (const p of nested.slice(1))
+          v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
+        return v;
+      }
+      if (key === 'name' || key === 'number' || key === 'firstName') return fieldOf(key);
+      return undefined;
+    };
+    return (text: string) =>
+      text.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_, k: string) => {
+        const v = value(k);
+        if (v === undefined || v === null) return '';
+        return typeof v === 'object' ? JSON.stringify(v) : String(v);
+      });
+  }
+
+  // ---- sending -----------------------------------------------------------------------------------------
+
+  async function send(
+    companyId: number,
+    ticket: TicketRow,
+    runId: number,
+    text: string,
+    o: FlowSendOptions = {},
+    checkpoint?: (tx: Tx) => Promise<void>,
+    /** The ticket's contact and connection as the step holds them (deliver does not read them again). */
+    known: { contact?: Contact; channel?: string } = {},
+  ) {
+    const body = numberedOptions(text, o.options ?? []);
+    const data = { flowRunId: runId };
+    const onStored = checkpoint ? (tx: Tx) => checkpoint(tx) : undefined;
+    if (o.fileListId) {
+      const [list] = await db
+        .select()
+        .from(files)
+        .where(and(eq(files.id, o.fileListId), eq(files.companyId, companyId)));
+      if (!list) throw new Error(`file list ${o.fileListId} not found`);
+      const opts = await db
+        .select()
+        .from(filesOptions)
+        .where(
+          and(
+            eq(filesOptions.fileId, list.id),
+            eq(filesOptions.companyId, companyId),
+            o.fileId ? eq(filesOptions.id, o.fileId) : undefined,
+          ),
+        )
+        .orderBy(asc(filesOptions.id));
+      if (o.fileId && !opts.length) throw new Error(`file ${o.fileId} not in file list ${list.id}`);
+      let first = true;
+      for (const f of opts.filter((x) => x.path)) {
+        const filename = f.fileName || f.name || 'file';
+        await deps.messages.deliver(
+          companyId,
+          ticket,
+          {
+            body: first ? body : '',
+            userId: null,
+            data,
+            onStored,
+            file: { data: await deps.media.read(f.path), mimetype: mimeOf(f.fileName || f.path), filename },
+          },
+          known,
+        );
+        first = false;
+      }
+      if (!first) return;
+    }
+    if (body.trim())
+      await deps.messages.deliver(
+        companyId,
+        ticket,
+        // Reply buttons / a list where the channel has them (Cloud API); `body` stays the numbered text.
+        { body, userId: null, data, onStored, ...(o.interactive ? { interactive: o.interactive } : {}) },
+        known,
+      );
+  }
+
+  async function note(companyId: number, ticket: TicketRow, text: string) {
+    if (!text.trim()) return;
+    await db
+      .insert(ticketNotes)
+      .values({ companyId, ticketId: ticket.id, contactId: ticket.contactId, userId: null, note: text });
+  }
+
+  // ---- ticket changes ---------------------------------------------------------------------------------
+
+  async function announce(
+    companyId: number,
+    before: TicketRow,
+    after: TicketRow,
+    action: 'update' | 'transfer' | 'close',
+  ) {
+    const view = await ticketQueries.byId(db, companyId, after.id);
+    if (view)
+      deps.emitTicket(companyId, view, {
+        actor: 'bot',
+        action,
+        before: { status: before.status, queueId: before.queueId, userId: before.userId },
+      });
+  }
+
+  /**
+   * The bot marker on or off; `release`: the ticket also leaves its attendant (pending, nobody's). `known`:
+   * the ticket as the caller read it in this step (not read again). Answers the ticket as it is now.
+   */
+  async function setChatbot(
+    companyId: number,
+    ticketId: number,
+    on: boolean,
+    release = false,
+    known?: TicketRow,
+  ): Promise<TicketRow | undefined> {
+    const [before] =
+      known?.id === ticketId
+        ? [known]
+        : await db
+            .select()
+            .from(tickets)
+            .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+    const moves = release && (before?.status !== 'pending' || before?.userId !== null);
+    if (!before || (before.chatbot === on && !moves)) return before;
+    const [after] = await db
+      .update(tickets)
+      .set({ chatbot: on, ...(moves ? { status: 'pending', userId: null } : {}), updatedAt: clock.now() })
+      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)))
+      .returning();
+    if (after) await announce(companyId, before, after, moves ? 'transfer' : 'update');
+    return after;
+  }
+
+  /** A failed node: the ticket goes to people (pending in its queue, bot off) with a note saying why. */
+  async function handToPeople(companyId: number, ticketId: number, text: string) {
+    const [before] = await db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+    if (!before) return;
+    await note(companyId, before, text);
+    const [after] = await db
+      .update(tickets)
+      .set({
+        chatbot: false,
+        status: before.status === 'closed' ? before.status : 'pending',
+        updatedAt: clock.now(),
+      })
+      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)))
+      .returning();
+    if (after) {
+      await db.insert(ticketHistories).values({
+        companyId,
+        ticketId,
+        action: 'transfer',
+        userId: null,
+        queueId: after.queueId,
+        whatsappId: after.whatsappId,
+        status: after.status,
+        data: { by: 'flow', reason: text },
+      });
+      await announce(companyId, before, after, 'transfer');
+    }
+  }
+
+  // ---- events --------------------------------------------------------------------------------------------
+
+  function tell(
+    run: RunRow,
+    nodeId: string | null,
+    status: FlowRunStatus,
+    vars: Record<string, unknown>,
+    exit?: string,
+    error?: string,
+  ) {
+    if (!run.tryGraph) return;
+    const payload: FlowTryEvent = {
+      flowId: run.flowId,
+      runId: run.id,
+      ticketId: run.ticketId,
+      nodeId,
+      status,
+      variables: vars,
+      ...(exit ? { exit } : {}),
+      ...(error ? { error } : {}),
+    };
+    deps.events.toRoomNamed(flowTryRoom(run.companyId, run.flowId), FLOW_TRY_EVENT, payload);
+  }
+
+  // ---- the step ------------------------------------------------------------------------------------------
+
+  /**
+   * Claims the run for one move: bumps `seq` from what was read (and records the message id), so two
+   * processes or a redelivery cannot both move it. Null: someone else moved it, it ended, or the message was
+   * already taken.
+   */
+  async function claim(
+    run: Pick<RunRow, 'id' | 'seq'>,
+    messageId?: number,
+    statuses: FlowRunStatus[] = ACTIVE,
+  ): Promise<RunRow | null> {
+    const mid = messageId === undefined ? null : String(messageId);
+    const [claimed] = await db
+      .update(flowRuns)
+      .set({
+        seq: sql`${flowRuns.seq} + 1`,
+        updatedAt: clock.now(),
+        ...(mid
+          ? {
+              processedMessageIds: sql`(array_append(${flowRuns.processedMessageIds}, ${mid}::text))[greatest(1, cardinality(${flowRuns.processedMessageIds}) + 2 - ${PROCESSED_KEEP}):]`,
+            }
+          : {}),
+      })
+      .where(
+        and(
+          eq(flowRuns.id, run.id),
+          eq(flowRuns.seq, run.seq),
+          inArray(flowRuns.status, statuses),
+          mid ? sql`not (${mid}::text = any(${flowRuns.processedMessageIds}))` : undefined,
+        ),
+      )
+      .returning();
+    return claimed ?? null;
+  }
+
+  const timerJob = defineJob({
+    kind: 'flow.timer',
+    payload: z.object({ runId: z.number().int(), seq: z.number().int(), name: z.string() }),
+    handler: async (job) => {
+      const { runId, seq, name } = job.payload;
+      const [run] = await db.select().from(flowRuns).where(eq(flowRuns.id, runId));
+      // A timer of a position the run has left (or a run that ended) does nothing.
+      if (!run || run.seq !== seq || !ACTIVE.includes(run.status as FlowRunStatus)) return;
+      const claimed = await claim(run);
+      if (!claimed) return;
+      await advance(claimed, { kind: 'timer', name });
+    },
+    options: { maxAttempts: 3 },
+  });
+
+  /**
+   * Waits and question timeouts whose job is missing (docs/flows.md#runtime): a process that died after
+   * saving a run as waiting and before scheduling its `flow.timer` left the run with its timer written in
+   * node_state (`__timer`) and no job. Each run found (waiting, timer due or not, saved over `graceMs` ago,
+   * no queued or running timer job, nor a failed one of this position) gets its job again, for the same
+   * position (`seq`) and time, inside a transaction that re-reads the run locked: a run that moved meanwhile
+   * is left alone (its own step scheduled its own timer).
+   */
+  async function rescheduleLostTimers(graceMs = 30_000): Promise<number> {
+    const rows = await executeRows<{ id: number; company_id: number; seq: number; timer: unknown }>(
+      db,
+      sql`select r.id, r.company_id, r.seq, r.node_state -> ${TIMER_KEY} as timer from flow_runs r
+        where r.status = 'waiting' and r.node_state -> ${TIMER_KEY} is not null
+          and r.updated_at < ${new Date(clock.now().getTime() - graceMs)}
+          and not exists (select 1 from jobs j where j.kind = ${timerJob.kind} and j.key = 'run:' || r.id
+            and (j.status in ('queued', 'running') or (j.status = 'failed' and (j.payload ->> 'seq')::int = r.seq)))
+        order by r.id limit 500`,
+    );
+    let n = 0;
+    for (const r of rows) {
+      const timer = (typeof r.timer === 'string' ? JSON.parse(r.timer) : r.timer) as {
+        name?: unknown;
+        at?: unknown;
+      };
+      const at = new Date(String(timer?.at));
+      if (typeof timer?.name !== 'string' || Number.isNaN(at.getTime())) continue;
+      await db.transaction(async (tx) => {
+        const [still] = await tx
+          .select({ id: flowRuns.id })
+          .from(flowRuns)
+          .where(and(eq(flowRuns.id, r.id), eq(flowRuns.seq, r.seq), eq(flowRuns.status, 'waiting')))
+          .for('update');
+        if (!still) return;
+        await deps.jobs.schedule(
+          timerJob,
+          {
+            key: `run:${r.id}`,
+            runAt: at,
+            companyId: r.company_id,
+            payload: { runId: r.id, seq: r.seq, name: timer.name as string },
+          },
+          tx,
+        );
+        n++;
+      });
+    }
+    if (n) log.warn({ runs: n }, 'flow timers rescheduled (their job was missing)');
+    return n;
+  }
+
+  const timerSweepJob = defineJob({
+    kind: 'flow.timer-sweep',
+    payload: noPayload,
+    handler: async () => {
+      await rescheduleLostTimers();
+    },
+    options: { every: 60_000 },
+  });
+
+  /**
+   * Runs the claimed run from its current node with `event`, node after node, until one holds, the run
+   * ends, or the step bound is reached; then saves the position (same `seq`: nobody else can have moved it).
+   */
+  async function advance(
+    run: RunRow,
+    first: FlowExecEvent,
+    opening: Step[] = [],
+    /** The ticket as the caller read it in this step (onStored, start): not read again. */
+    known?: Loaded | null,
+  ): Promise<RunRow | undefined> {
+    const companyId = run.companyId;
+    const steps: Step[] = [...opening];
+    let vars: Record<string, unknown> = { ...run.variables };
+    let nodeState: Record<string, unknown> = { ...run.nodeState };
+    let nodeId = run.currentNodeId;
+    let event: FlowExecEvent = first;
+    let status: FlowRunStatus = 'running';
+    let error: string | undefined;
+    let failedNode: FlowNode | undefined;
+    let startFlow: number | null = null;
+    let timer: { name: string; at: Date } | undefined;
+
+    const graph = await graphOf(run);
+    const row =
+      known?.ticket.id === run.ticketId && known.ticket.companyId === companyId
+        ? known
+        : await loadTicket(companyId, run.ticketId);
+    if (!graph || !row) {
+      status = 'failed';
+      error = !graph ? 'the flow version is gone' : 'the ticket is gone';
+    } else {
+      let extra = row.extra;
+      let executed = 0;
+      while (nodeId) {
+        const node = graph.nodes.find((n) => n.id === nodeId);
+        if (!node) {
+          status = 'failed';
+          error = `node ${nodeId} is not in the flow`;
+          break;
+        }
+        if (event.kind === 'enter') {
+          if (++executed > MAX_FLOW_STEPS_PER_MESSAGE) {
+            status = 'failed';
+            failedNode = node;
+            error = `more than ${MAX_FLOW_STEPS_PER_MESSAGE} nodes in one step (a loop?)`;
+            break;
+          }
+          nodeState = {};
+          steps.push({ nodeId: node.id, kind: 'enter' });
+          tell(run, node.id, 'running', vars);
+        }
+        let result: FlowExecResult;
+        try {
+          if (node.type === 'transfer' && node.data.target === 'flow') {
+            // Another flow: this run ends, the other starts on the same ticket (see below).
+            startFlow = node.data.flowId ?? null;
+            if (!startFlow) throw new Error('no flow chosen');
+            result = { end: 'transferred' };
+          } else {
+            const executor = flowNodeExecutor(node);
+            if (!executor) throw new Error(`no executor for ${node.type} nodes`);
+            const render = renderer(vars, row.contact, extra, row.ticket);
+            const ctx: FlowExecContext = {
+              companyId,
+              run: {
+                id: run.id,
+                flowId: run.flowId,
+                version: run.version,
+                isTry: Boolean(run.tryGraph),
+                trigger: run.trigger,
+              },
+              node,
+              graph,
+              ticket: row.ticket,
+              contact: row.contact,
+              connection: row.connection,
+              variables: vars,
+              nodeState: Object.fromEntries(Object.entries(nodeState).filter(([k]) => k !== TIMER_KEY)),
+              event,
+              now: clock.now(),
+              render,
+              // The message and the run's position are stored together: a crash right after a send
+              // leaves the run ON this node (its message out), never before it (asked twice).
+              send: (text, o) =>
+                send(
+                  companyId,
+                  row.ticket,
+                  run.id,
+                  text,
+                  o,
+                  async (tx) => {
+                    await tx
+                      .update(flowRuns)
+                      .set({ currentNodeId: node.id, variables: vars, nodeState: {}, status: 'running' })
+                      .where(and(eq(flowRuns.id, run.id), eq(flowRuns.seq, run.seq)));
+                  },
+                  { contact: row.contact, channel: row.connection?.channel },
+                ),
+              note: (text) => note(companyId, row.ticket, text),
+              deps,
+            };
+            result = await executor.execute(ctx);
+          }
+        } catch (err) {
+          result = { fail: err instanceof Error ? err.message : String(err) };
+        }
+        if (result.variables) vars = { ...vars, ...result.variables };
+        if (node.type === 'set' && node.data.actions.some((a) => a.kind === 'contact_field')) {
+          // The contact changed: later nodes read its new fields.
+          const [fresh] = await db.select().from(contacts).where(eq(contacts.id, row.contact.id));
+          if (fresh) row.contact = fresh;
+          extra = await customFields(row.contact.id);
+        }
+        if (result.fail !== undefined) {
+          status = 'failed';
+          failedNode = node;
+          error = result.fail || 'failed';
+          break;
+        }
+        if (result.hold) {
+          status = result.hold.status;
+          const kept = nodeState[TIMER_KEY] as { name: string; at: string } | undefined;
+          nodeState = { ...(result.hold.state ?? nodeState) };
+          if (result.hold.timer)
+            timer = {
+              name: result.hold.timer.name,
+              at: new Date(clock.now().getTime() + result.hold.timer.minutes * 60_000),
+            };
+          else if (kept) timer = { name: kept.name, at: new Date(kept.at) };
+          if (timer) nodeState[TIMER_KEY] = { name: timer.name, at: timer.at.toISOString() };
+          break;
+        }
+        if (result.end) {
+          status = 'completed';
+          steps.push({ nodeId: node.id, kind: 'end', exit: result.end });
+          nodeId = node.id;
+          break;
+        }
+        const exit = result.exit ?? 'next';
+        steps.push({ nodeId: node.id, kind: 'exit', exit });
+        const edge = graph.edges.find((e) => e.source === node.id && e.sourceHandle === exit);
+        tell(run, edge?.target ?? null, edge ? 'running' : 'completed', vars, exit);
+        if (!edge) {
+          status = 'completed';
+          steps.push({ nodeId: node.id, kind: 'end', exit: 'completed' });
+          break;
+        }
+        nodeId = edge.target;
+        event = { kind: 'enter' };
+      }
+    }
+
+    const ended = status === 'completed' || status === 'failed';
+    if (status === 'failed')
+      steps.push({ nodeId: failedNode?.id ?? nodeId ?? '', kind: 'end', exit: 'failed' });
+    const [saved] = await db
+      .update(flowRuns)
+      .set({
+        currentNodeId: nodeId,
+        variables: vars,
+        nodeState: ended ? {} : nodeState,
+        status,
+        error: error ?? null,
+        updatedAt: clock.now(),
+        ...(ended ? { endedAt: clock.now() } : {}),
+      })
+      .where(and(eq(flowRuns.id, run.id), eq(flowRuns.seq, run.seq)))
+      .returning();
+    if (!saved) return undefined; // cancelled meanwhile (a person took the ticket)
+    if (timer && !ended)
+      await deps.jobs.schedule(timerJob, {
+        key: `run:${run.id}`,
+        runAt: timer.at,
+        companyId,
+        payload: { runId: run.id, seq: run.seq, name: timer.name },
+      });
+    else if (ended) await deps.jobs.cancel(timerJob, `run:${run.id}`).catch(() => undefined);
+
+    tell(run, ended ? null : nodeId, status, vars, undefined, error);
+    if (steps.length)
+      void deps.bus.emit('flow.steps', {
+        companyId,
+        flowId: run.flowId,
+        runId: run.id,
+        ticketId: run.ticketId,
+        isTry: Boolean(run.tryGraph),
+        steps,
+      });
+    if (!ended) return saved;
+
+    if (status === 'failed') {
+      const [f] = await db.select({ name: flows.name }).from(flows).where(eq(flows.id, run.flowId));
+      const where = failedNode
+        ? `node ${nodeName(failedNode)} (${failedNode.type})`
+        : `node ${nodeId ?? '?'}`;
+      const text = `Flow "${f?.name ?? run.flowId}": ${where} failed: ${error}`;
+      log.warn(
+        { runId: run.id, ticketId: run.ticketId, nodeId: failedNode?.id ?? nodeId },
+        'flow node failed',
+      );
+      await handToPeople(companyId, run.ticketId, text);
+    } else if (!startFlow) {
+      await setChatbot(companyId, run.ticketId, false);
+    }
+    void deps.bus.emit('flow.ended', {
+      companyId,
+      flowId: run.flowId,
+      runId: run.id,
+      ticketId: run.ticketId,
+      version: run.version,
+      isTry: Boolean(run.tryGraph),
+      status: status === 'failed' ? 'failed' : 'completed',
+      nodeId: failedNode?.id ?? nodeId,
+      variables: vars,
+      ...(error ? { error } : {}),
+    });
+    if (startFlow) {
+      const started = await startPublished(companyId, run.ticketId, startFlow, 'flow', vars);
+      if (!started)
+        await handToPeople(
+          companyId,
+          run.ticketId,
+          `Flow transfer: flow ${startFlow} has no published version`,
+        );
+    }
+    return saved;
+  }
+
+  // ---- starting ------------------------------------------------------------------------------------------
+
+  /** Starts a run on a ticket (any active run is cancelled first) and runs its first step at once. */
+  async function start(o: {
+    companyId: number;
+    ticket: Pick<TicketRow, 'id' | 'contactId' | 'whatsappId'>;
+    flowId: number;
+    version: { id: number; version: number; graph: FlowGraph } | null;
+    tryGraph?: FlowGraph;
+    trigger: string;
+    variables?: Record<string, unknown>;
+    messageId?: number;
+    /** The ticket leaves its attendant (send-to-flow): pending, nobody's, announced. */
+    release?: boolean;
+    /** The ticket as the caller read it in this step (onStored): not read again. */
+    loaded?: Loaded | null;
+    /** The caller saw no active run on the ticket in this step: nothing to cancel. */
+    noActiveRun?: boolean;
+  }): Promise<RunRow | null> {
+    const graph = o.tryGraph ?? o.version?.graph;
+    const startNode = graph?.nodes.find((n) => n.type === 'start');
+    if (!graph || !startNode) return null;
+    if (!o.noActiveRun) await cancelTicket(o.companyId, o.ticket.id);
+    let run: RunRow | undefined;
+    try {
+      [run] = await db
+        .insert(flowRuns)
+        .values({
+          companyId: o.companyId,
+          flowId: o.flowId,
+          versionId: o.version?.id ?? null,
+          version: o.version?.version ?? null,
+          tryGraph: o.tryGraph ?? null,
+          ticketId: o.ticket.id,
+          contactId: o.ticket.contactId,
+          whatsappId: o.ticket.whatsappId,
+          currentNodeId: startNode.id,
+          status: 'running',
+          // Born claimed for its first step (what claim() would make of it): nobody else moved it yet.
+          seq: 1,
+          variables: o.variables ?? {},
+          trigger: o.trigger,
+          processedMessageIds: o.messageId !== undefined ? [String(o.messageId)] : [],
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        })
+        .returning();
+    } catch (err) {
+      // Another start won the race for this ticket (the one-active-run index).
+      log.warn({ err, ticketId: o.ticket.id }, 'flow run not started');
+      return null;
+    }
+    if (!run) return null;
+    if (o.version) versionCache.set(o.version.id, o.version.graph);
+    const loaded = o.loaded?.ticket.id === o.ticket.id ? { ...o.loaded } : null;
+    const ticketNow = await setChatbot(o.companyId, o.ticket.id, true, o.release, loaded?.ticket);
+    if (loaded && ticketNow) loaded.ticket = ticketNow;
+    const saved = await advance(
+      run,
+      { kind: 'enter' },
+      [{ nodeId: startNode.id, kind: 'start', exit: o.trigger }],
+      loaded,
+    );
+    if (saved) return saved;
+    const [after] = await db.select().from(flowRuns).where(eq(flowRuns.id, run.id));
+    return after ?? run;
+  }
+
+  /** Starts a flow's PUBLISHED version (false when it has none or is not this company's). */
+  async function startPublished(
+    companyId: number,
+    ticketId: number,
+    flowId: number,
+    trigger: string,
+    variables?: Record<string, unknown>,
+    messageId?: number,
+    release?: boolean,
+    /**
+     * What onStored read in this step: the flow's published version (id and number, read with the company
+     * check), the ticket, and that no run was active on it.
+     */
+    known?: { version?: { id: number; version: number } | null; loaded?: Loaded; noActiveRun?: boolean },
+  ) {
+    let v: { id: number; version: number; graph: FlowGraph } | undefined;
+    const hit = known?.version ? versionCache.get(known.version.id) : undefined;
+    if (known?.version && hit) v = { ...known.version, graph: hit };
+    else if (known?.version) {
+      const [g] = await db
+        .select({ graph: flowVersions.graph })
+        .from(flowVersions)
+        .where(and(eq(flowVersions.id, known.version.id), eq(flowVersions.flowId, flowId)));
+      if (g) v = { ...known.version, graph: g.graph };
+    } else {
+      const [f] = await db
+        .select({ v: flowVersions })
+        .from(flows)
+        .innerJoin(
+          flowVersions,
+          and(eq(flowVersions.flowId, flows.id), eq(flowVersions.version, flows.publishedVersion)),
+        )
+        .where(and(eq(flows.id, flowId), eq(flows.companyId, companyId)));
+      v = f?.v;
+    }
+    const [t] =
+      known?.loaded?.ticket.id === ticketId
+        ? [known.loaded.ticket]
+        : await db
+            .select()
+            .from(tickets)
+            .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+    if (!v || !t) return null;
+    return start({
+      companyId,
+      ticket: t,
+      flowId,
+      version: v,
+      trigger,
+      variables,
+      messageId,
+      release,
+      loaded: known?.loaded,
+      noActiveRun: known?.noActiveRun,
+    });
+  }
+
+  /** Ends a ticket's active run without a step (a person took the ticket, another flow starts). */
+  async function cancelTicket(companyId: number, ticketId: number) {
+    const ended = await db
+      .update(flowRuns)
+      .set({
+        status: 'cancelled',
+        seq: sql`${flowRuns.seq} + 1`,
+        endedAt: clock.now(),
+        updatedAt: clock.now(),
+        nodeState: {},
+      })
+      .where(
+        and(
+          eq(flowRuns.ticketId, ticketId),
+          eq(flowRuns.companyId, companyId),
+          inArray(flowRuns.status, ACTIVE),
+        ),
+      )
+      .returning();
+    for (const r of ended) {
+      await deps.jobs.cancel(timerJob, `run:${r.id}`).catch(() => undefined);
+      tell(r, null, 'cancelled', r.variables);
+      void deps.bus.emit('flow.ended', {
+        companyId,
+        flowId: r.flowId,
+        runId: r.id,
+        ticketId: r.ticketId,
+        version: r.version,
+        isTry: Boolean(r.tryGraph),
+        status: 'cancelled',
+        nodeId: r.currentNodeId,
+        variables: r.variables,
+      });
+    }
+    return ended.length;
+  }
+
+  // ---- inbound ------------------------------------------------------------------------------------------
+
+  /** Messages a flow took (the queue bot, listening after us, leaves them alone). */
+  const taken = new Set<number>();
+  const take = (messageId: number) => {
+    if (taken.size > 10_000) taken.clear();
+    taken.add(messageId);
+  };
+
+  type Published = { id: number; version: number };
+  type Pre = {
+    use_flows: boolean | null;
+    run_id: number | null;
+    /** The active run's seq and whether this message is already in its processed ids (as read here). */
+    run_seq: number | null;
+    run_processed: boolean | null;
+    connection_flow: number | null;
+    /** The connection's flow's published version (the flow checked to be the company's). */
+    connection_version: Published | null;
+    runs: number;
+    schedule_type: string | null;
+    triggers: { id: number; triggers: FlowTriggers; published: Published | null }[] | null;
+  };
+
+  async function triggered(
+    companyId: number,
+    ticket: TicketRow,
+    pre: Pre,
+    body: string,
+  ): Promise<{ flowId: number; trigger: string } | null> {
+    const list = (pre.triggers ?? []).filter((f) => f.triggers);
+    // 1. A reply to a campaign (a campaign message reached this contact in the last 3 days).
+    const campaignFlows = list.filter((f) => f.triggers.campaignReply);
+    if (campaignFlows.length) {
+      const rows = await executeRows<{ campaign_id: number }>(
+        db,
+        sql`select campaign_id from campaign_shippings where company_id = ${companyId} and contact_id = ${ticket.contactId}
+          and sent_at > ${new Date(clock.now().getTime() - 3 * 86_400_000)} order by sent_at desc limit 1`,
+      );
+      const cid = rows[0]?.campaign_id;
+      if (cid !== undefined) {
+        const hit = campaignFlows
+          .filter((f) => !f.triggers.campaignIds.length || f.triggers.campaignIds.includes(Number(cid)))
+          .sort((a, b) => a.triggers.priority - b.triggers.priority || a.id - b.id)[0];
+        if (hit) return { flowId: hit.id, trigger: 'campaign' };
+      }
+    }
+    // 2. Keywords, by precedence.
+    const text = fold(body);
+    if (text) {
+      const hit = list
+        .filter((f) =>
+          f.triggers.keywords.some((k) => {
+            const kw = fold(k);
+            return kw && (f.triggers.keywordMatch === 'contains' ? text.includes(kw) : text === kw);
+          }),
+        )
+        .sort((a, b) => a.triggers.priority - b.triggers.priority || a.id - b.id)[0];
+      if (hit) return { flowId: hit.id, trigger: 'keyword' };
+    }
+    const firstRun = Number(pre.runs) === 0;
+    const fresh = firstRun && ticket.queueId === null;
+    // 3. Out of hours, for a conversation no flow has run on yet: the hours of the ticket's queue when it has
+    // one (queues keep their own week), the company's otherwise. Off while scheduleType is "disabled".
+    const oohFlows = list.filter((f) => f.triggers.outOfHours);
+    if (firstRun && oohFlows.length && (pre.schedule_type ?? SETTING_DEFAULTS.scheduleType) !== 'disabled') {
+      const settings = Object.fromEntries((await readSettings(db, companyId)).map((s) => [s.key, s.value]));
+      const [c] = await executeRows<{ schedules: unknown }>(
+        db,
+        ticket.queueId !== null
+          ? sql`select schedules from queues where id = ${ticket.queueId} and company_id = ${companyId}`
+          : sql`select schedules from companies where id = ${companyId}`,
+      );
+      const closed = closedPeriodKey(
+        (c?.schedules as DaySchedule[] | null) ?? [],
+        clock.now(),
+        settings.timezone || SETTING_DEFAULTS.timezone,
+      );
+      if (closed) {
+        const hit = oohFlows.sort((a, b) => a.triggers.priority - b.triggers.priority || a.id - b.id)[0]!;
+        return { flowId: hit.id, trigger: 'out_of_hours' };
+      }
+    }
+    // 4. The connection's flow, for a new conversation.
+    if (fresh && pre.connection_flow) return { flowId: pre.connection_flow, trigger: 'connection' };
+    return null;
+  }
+
+  const waitsForAnyone = (
+    t: Pick<TicketRow, 'status' | 'userId' | 'isGroup' | 'useIntegration' | 'integrationId' | 'promptId'>,
+  ) =>
+    t.status === 'pending' &&
+    t.userId === null &&
+    !t.isGroup &&
+    !t.useIntegration &&
+    t.integrationId === null &&
+    t.promptId === null;
+
+  /**
+   * A customer message was stored (`message.stored`): advance the ticket's run by one step, or start the
+   * flow a trigger names. Runs before the queue bot; `took(messageId)` tells it the message was a flow's.
+   */
+  async function onStored(
+    ref: { id: number; companyId: number },
+    ticketId: number,
+    message: FlowInboundMessage & { fromMe: boolean },
+  ) {
+    if (message.fromMe) return;
+    const companyId = ref.companyId;
+    const mid = String(message.id);
+    // Everything the step decides on, in one statement: no flow on the connection, no run and no trigger
+    // costs nothing more; an active run is claimed from what is read here.
+    const [pre] = await executeRows<Pre>(
+      db,
+      sql`select (select p.use_flows from companies c join plans p on p.id = c.plan_id where c.id = ${companyId}) as use_flows,
+        (select id from flow_runs where ticket_id = ${ticketId} and status in ('running', 'waiting', 'held')) as run_id,
+        (select seq from flow_runs where ticket_id = ${ticketId} and status in ('running', 'waiting', 'held')) as run_seq,
+        (select ${mid}::text = any(processed_message_ids) from flow_runs
+          where ticket_id = ${ticketId} and status in ('running', 'waiting', 'held')) as run_processed,
+        (select flow_id from whatsapps where id = ${ref.id} and company_id = ${companyId}) as connection_flow,
+        (select json_build_object('id', v.id, 'version', v.version) from whatsapps w
+          join flows f on f.id = w.flow_id and f.company_id = ${companyId}
+          join flow_versions v on v.flow_id = f.id and v.version = f.published_version
+          where w.id = ${ref.id} and w.company_id = ${companyId}) as connection_version,
+        (select count(*)::int from flow_runs where ticket_id = ${ticketId}) as runs,
+        (select value from settings where company_id = ${companyId} and key = 'scheduleType') as schedule_type,
+        (select json_agg(json_build_object('id', id, 'triggers', triggers, 'published',
+            (select json_build_object('id', v.id, 'version', v.version) from flow_versions v
+              where v.flow_id = flows.id and v.version = flows.published_version))) from flows
+          where company_id = ${companyId} and active and published_version is not null and triggers is not null
+          and (jsonb_array_length(coalesce(triggers->'keywords', '[]'::jsonb)) > 0
+            or (triggers->>'campaignReply')::boolean or (triggers->>'outOfHours')::boolean)) as triggers`,
+    );
+    if (!pre) return;
+    // A connection with a flow never shows the queue menu, whatever happens below.
+    if (pre.connection_flow) take(message.id);
+    if (!pre.run_id && !pre.connection_flow && !pre.triggers?.length) return;
+    const loaded = await loadTicket(companyId, ticketId);
+    const ticket = loaded?.ticket;
+    if (!loaded || !ticket || ticket.isGroup) return;
+    if (pre.run_id) {
+      take(message.id);
+      if (!waitsForAnyone(ticket) && !(ticket.status === 'pending' && ticket.userId === null)) {
+        // A person has the ticket: the flow is over.
+        await cancelTicket(companyId, ticketId);
+        return;
+      }
+      for (let attempt = 0; attempt < 3; attempt++) {
+        // First from what the statement above read; after a lost race, from the run as it is now.
+        const [run] =
+          attempt === 0 && pre.run_seq !== null
+            ? [{ id: pre.run_id, seq: Number(pre.run_seq), processed: Boolean(pre.run_processed) }]
+            : (await db.select().from(flowRuns).where(eq(flowRuns.id, pre.run_id)))
+                .filter((r) => ACTIVE.includes(r.status as FlowRunStatus))
+                .map((r) => ({ id: r.id, seq: r.seq, processed: r.processedMessageIds.includes(mid) }));
+        if (!run) return;
+        if (run.processed) return; // a redelivery
+        const claimed = await claim(run, message.id);
+        if (claimed) {
+          await advance(claimed, { kind: 'message', message }, [], loaded);
+          return;
+        }
+      }
+      return;
+    }
+    if (pre.use_flows === false || !waitsForAnyone(ticket)) return;
+    const hit = await triggered(companyId, ticket, pre, message.body);
+    if (!hit) return;
+    take(message.id);
+    const version =
+      hit.flowId === pre.connection_flow
+        ? pre.connection_version
+        : pre.triggers?.find((f) => f.id === hit.flowId)?.published;
+    const started = await startPublished(
+      companyId,
+      ticketId,
+      hit.flowId,
+      hit.trigger,
+      undefined,
+      message.id,
+      undefined,
+      { version, loaded, noActiveRun: true },
+    );
+    if (!started)
+      log.warn({ flowId: hit.flowId, ticketId }, 'flow trigger names a flow with no published version');
+  }
+
+  return {
+    jobs: { timer: timerJob, timerSweep: timerSweepJob },
+    /** The sweep's pass (tests call it with graceMs 0). */
+    rescheduleLostTimers,
+    onStored,
+    /** Whether a flow took this message (the queue bot then stays out). */
+    took: (messageId: number) => taken.has(messageId),
+    start,
+    startPublished,
+    cancelTicket,
+    /**
+     * Wakes a HELD run from outside (an AI prompt's hand-off, a Typebot session's end): its node's executor
+     * gets `{ kind: 'resume', data }` and answers the exit. False when the run is not held any more.
+     */
+    async resume(companyId: number, runId: number, data: Record<string, unknown> = {}): Promise<boolean> {
+      const [run] = await db
+        .select()
+        .from(flowRuns)
+        .where(and(eq(flowRuns.id, runId), eq(flowRuns.companyId, companyId)));
+      if (!run || run.status !== 'held') return false;
+      const claimed = await claim(run, undefined, ['held']);
+      if (!claimed) return false;
+      await advance(claimed, { kind: 'resume', data });
+      return true;
+    },
+    /** The ticket's active run, or null. */
+    async activeRun(companyId: number, ticketId: number): Promise<RunRow | null> {
+      const [r] = await db
+        .select()
+        .from(flowRuns)
+        .where(
+          and(
+            eq(flowRuns.ticketId, ticketId),
+            eq(flowRuns.companyId, companyId),
+            inArray(flowRuns.status, ACTIVE),
+          ),
+        );
+      return r ?? null;
+    },
+  };
+}
+export type FlowRuntime = ReturnType<typeof flowRuntime>;
