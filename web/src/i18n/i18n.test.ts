@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import i18next from 'i18next';
 import { ERROR_CODES } from '@recado/contracts';
 import pt from './pt.json';
 import en from './en.json';
@@ -24,5 +25,20 @@ describe('translations', () => {
       );
       expect(values.filter((v) => typeof v !== 'string' || v.trim() === '')).toEqual([]);
     }
+  });
+});
+
+describe('plurals', () => {
+  test('the dashboard counts its ratings in the singular for one, in every language (#29.12)', async () => {
+    const i18n = i18next.createInstance();
+    await i18n.init({
+      resources: { pt: { translation: pt }, en: { translation: en }, es: { translation: es } },
+      lng: 'pt',
+      interpolation: { escapeValue: false },
+    });
+    const ratings = (lng: string) => [0, 1, 2].map((count) => i18n.t('dashboard.ratings', { lng, count }));
+    expect(ratings('pt')).toEqual(['Nenhuma avaliação', '1 avaliação', '2 avaliações']);
+    expect(ratings('en')).toEqual(['No ratings', '1 rating', '2 ratings']);
+    expect(ratings('es')).toEqual(['Ninguna valoración', '1 valoración', '2 valoraciones']);
   });
 });

@@ -24,6 +24,7 @@ import { downloadAuditCsv, useAuditLog, type AuditFilters } from '../../api/audi
 import { useSetting, useUpdateSetting } from '../../api/settings.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
+import { DateField } from '../../components/DateField.js';
 import { FROM_MD } from '../../components/ResourceListPage.js';
 import { ListStatusRow } from '../../components/ListStatusRow.js';
 import { PageHeader } from '../../components/PageHeader.js';
@@ -254,6 +255,8 @@ function Retention() {
   );
 }
 
+/** The period's two date fields: side by side, full width on a phone. */
+const dateField = { width: { xs: '100%', sm: 180 } } as const;
 /** A day (yyyy-mm-dd, the browser's zone) as the instant it starts or ends. */
 const dayStart = (d: string) => (d ? new Date(`${d}T00:00:00`).toISOString() : undefined);
 const dayEnd = (d: string) => (d ? new Date(`${d}T23:59:59.999`).toISOString() : undefined);
@@ -307,21 +310,23 @@ export default function AuditLogPage() {
         {t('audit:subtitle')}
       </Typography>
       <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, display: 'flex', flexWrap: 'wrap', gap: 1.5 }}>
-        <TextField
+        <DateField
+          kind="date"
           size="small"
-          type="date"
+          sx={dateField}
           label={t('audit:from')}
           value={from}
-          onChange={(e) => setFrom(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'audit-from' } }}
+          onChange={setFrom}
+          testId="audit-from"
         />
-        <TextField
+        <DateField
+          kind="date"
           size="small"
-          type="date"
+          sx={dateField}
           label={t('audit:to')}
           value={to}
-          onChange={(e) => setTo(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'audit-to' } }}
+          onChange={setTo}
+          testId="audit-to"
         />
         <TextField
           size="small"
