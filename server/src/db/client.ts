@@ -23,6 +23,8 @@ export interface Database {
    * payload); resolves with a function that stops listening. Best effort: callers also poll.
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** PGlite only: the whole data folder as an uncompressed tarball, to start another from (`image`). */
+  dumpImage?(): Promise<Blob>;
 }
 
 export const MIGRATIONS_DIR = join(SERVER_ROOT, 'drizzle');
@@ -48,6 +50,11 @@ export interface DatabaseOptions {
    * PostgreSQL under tests (vitest), where it would only run a query outside its transaction.
    */
   transactionGuard?: boolean;
+  /**
+   * An in-memory PGlite starts from this data folder (a tarball from `dumpImage()`) instead of an empty
+   * cluster: scratch databases of tests skip initdb and the migrations (src/db/scratch.ts).
+   */
+  image?: Blob;
 }
 
 /** What the transaction guard throws: code inside `db.transaction()` used the outer handle. */
@@ -152,7 +159,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const extensions = { pg_trgm, unaccent };
   const client = opts.dataDir
     ? new PGlite(join(opts.dataDir, 'pglite'), { extensions })
-    : new PGlite({ extensions });
+    : new PGlite({ extensions, ...(opts.image ? { loadDataDir: opts.image } : {}) });
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   if (opts.transactionGuard ?? true) transactionGuard(db).guard(client, ['query', 'exec']);
@@ -161,6 +168,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     kind: 'pglite',
     migrate: () => migrate(db as never, { migrationsFolder: MIGRATIONS_DIR }),
     close: () => client.close(),
+    dumpImage: () => client.dumpDataDir('none'),
     raw: async (text, params) => {
       const r = await client.query<Record<string, unknown>>(text, params as unknown[]);
       return { rows: r.rows };
