@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { SECRET_MASK } from '@recado/contracts';
-import { expectError, testApp } from '../../../test/helpers.js';
+import { expectError, testApp, waitFor } from '../../../test/helpers.js';
 import { manualClock } from '../../lib/clock.js';
 import { auditService } from './audit-service.js';
 import { recordAudit } from './record.js';
@@ -104,8 +104,10 @@ describe('retention purge (auditRetentionDays)', () => {
     expect(left.sort()).toEqual(['test.a10', 'test.b40', 'test.p10']);
     // Again: nothing more to delete (idempotent).
     expect(await service.purge()).toBe(0);
-    // The recurring job is registered and queued.
-    const jobs = (await t.database.raw(`select kind from jobs where kind = 'audit.purge'`)).rows;
-    expect(jobs).toHaveLength(1);
+    // The recurring job is registered and queued (by the poller's first pass, a moment after start).
+    const queued = async () =>
+      (await t.database.raw(`select kind from jobs where kind = 'audit.purge'`)).rows;
+    await waitFor(async () => (await queued()).length > 0);
+    expect(await queued()).toHaveLength(1);
   });
 });
