@@ -3,6 +3,7 @@ import { manualClock } from '../../lib/clock.js';
 import { redactUrl } from '../../http/log-redaction.js';
 import { expectError, testApp, type Session } from '../../../test/helpers.js';
 import { fakeOpenAi } from '../../../test/fake-openai.js';
+import { fakeWebhook } from '../../../test/fake-webhook.js';
 import { webhookReceiver, type ReceivedHook } from '../../../test/webhook-receiver.js';
 import { automationKit } from '../automation/automation-test-kit.js';
 import { newNumber } from '../bot/bot-test-kit.js';
@@ -16,7 +17,8 @@ const t = await testApp({
 });
 const k = automationKit(t);
 const receiver = await webhookReceiver();
-afterAll(() => Promise.all([receiver.close(), openai.close()]));
+const n8n = await fakeWebhook();
+afterAll(() => Promise.all([receiver.close(), openai.close(), n8n.close()]));
 
 const ALL = ['ticket.created', 'ticket.updated', 'message.created'];
 const a = await t.company('ActorsA');
@@ -143,6 +145,62 @@ describe('ticket events from every actor, with one full ticket view', () => {
     expect(moves[0]).toMatchObject({ changes: { queueId: { from: null, to: queueId } }, by: null });
     expect(['ai', 'bot']).toContain(moves[0]!.actor);
     fullView(moves[0]!, number);
+  });
+
+  test("automation: an n8n hook's tag and transfer each send ticket.updated as the integration", async () => {
+    clock.set(new Date());
+    const { whatsappId, queues } = await conversation(a.admin);
+    const queueId = Object.values(queues)[0]!;
+    const path = `/actors-${newNumber()}`;
+    const hook = await t.as(a.admin).post('/queueIntegration', {
+      type: 'n8n',
+      name: `N ${newNumber()}`.slice(0, 40),
+      urlN8N: `${n8n.url}${path}`,
+    });
+    expect(hook.status, await hook.clone().text()).toBe(201);
+    const { id: integrationId } = (await hook.json()) as { id: number };
+    expect((await t.as(a.admin).put(`/queue/${queueId}`, { integrationId })).status).toBe(200);
+    const sales = await t.as(a.admin).post('/queue', { name: `Vendas ${newNumber()}`, color: '#1B7A3E' });
+    expect(sales.status, await sales.clone().text()).toBe(201);
+    const salesId = ((await sales.json()) as { id: number }).id;
+    const tag = (await (
+      await t.as(a.admin).post('/tags', { name: `Lead ${newNumber()}`, color: '#654321' })
+    ).json()) as { id: number };
+    n8n.state.body = () => ({
+      text: JSON.stringify({
+        actions: [
+          { type: 'tag', tagId: tag.id },
+          { type: 'transfer', queueId: salesId },
+        ],
+      }),
+    });
+    try {
+      const number = newNumber();
+      await k.say(a.admin, whatsappId, number, 'quero comprar');
+      await flush();
+      // The bot also places a ticket in a connection's only queue; when it got there first, the hook takes
+      // the customer's next message (the ones before were the bot's turn).
+      if (!n8n.hits.includes(path)) await k.say(a.admin, whatsappId, number, 'alô?');
+      const ticket = await k.ticketOf(a.id, whatsappId, number);
+      const moved = () => ticketEvents(ticket.id).find((d) => d.changes?.queueId?.to === salesId);
+      for (let i = 0; i < 10 && !moved(); i++) await flush();
+      expect(n8n.hits).toContain(path);
+      expect(moved()).toMatchObject({
+        actor: 'integration',
+        by: null,
+        action: 'transfer',
+        changes: { queueId: { from: queueId, to: salesId } },
+        ticket: { queue: { id: salesId } },
+      });
+      fullView(moved()!, number);
+      expect(ticketEvents(ticket.id).find((d) => d.changes?.tags)).toMatchObject({
+        actor: 'integration',
+        by: null,
+        changes: { tags: { from: [], to: [tag.id] } },
+      });
+    } finally {
+      n8n.state.body = undefined;
+    }
   });
 
   test('timer: an inactive open ticket closed by expiresTicket sends ticket.updated', async () => {
