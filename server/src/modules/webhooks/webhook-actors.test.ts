@@ -7,6 +7,7 @@ import { fakeWebhook } from '../../../test/fake-webhook.js';
 import { webhookReceiver, type ReceivedHook } from '../../../test/webhook-receiver.js';
 import { automationKit } from '../automation/automation-test-kit.js';
 import { newNumber } from '../bot/bot-test-kit.js';
+import { chain, flowApi } from '../flows/flow-test-kit.js';
 import { MEDIA_LINK_TTL_MS } from './media-link.js';
 
 const clock = manualClock(new Date());
@@ -126,6 +127,30 @@ describe('ticket events from every actor, with one full ticket view', () => {
       ticket: { queueId: ticket.queueId, queue: { id: ticket.queueId } },
     });
     fullView(moved!, number);
+  });
+
+  test('flow: a transfer node moves the ticket to a queue (the flow speaks as the bot)', async () => {
+    const { whatsappId, queues } = await conversation(a.admin, [
+      { name: `F1 ${newNumber()}`, greetingMessage: '' },
+      { name: `F2 ${newNumber()}`, greetingMessage: '' },
+    ]);
+    const target = Object.values(queues)[1]!;
+    await flowApi(t, a.admin).onConnection(
+      whatsappId,
+      chain([{ id: 'go', type: 'transfer', data: { target: 'queue', queueId: target } }]),
+    );
+    const number = newNumber();
+    await k.say(a.admin, whatsappId, number, 'oi');
+    const ticket = await k.ticketOf(a.id, whatsappId, number);
+    const moved = () => ticketEvents(ticket.id).find((d) => d.changes?.queueId?.to === target);
+    for (let i = 0; i < 10 && !moved(); i++) await flush();
+    expect(moved()).toMatchObject({
+      actor: 'bot',
+      by: null,
+      changes: { queueId: { from: null, to: target } },
+      ticket: { queue: { id: target } },
+    });
+    fullView(moved()!, number);
   });
 
   test('AI prompt: taking a ticket into its queue sends ticket.updated', async () => {
