@@ -18,7 +18,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { briefRequestLog } from './http/request-log.js';
 import { originPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { subscriptionBlock } from './http/subscription-block.js';
-import { refuseMalformedText } from './http/well-formed-text.js';
+import { refuseMalformedBody, refuseMalformedText } from './http/well-formed-text.js';
 import { MAX_UPLOAD_BYTES } from './http/uploads.js';
 import { webClientOptions } from './http/web-client.js';
 import { jobQueue } from './jobs/job-queue.js';
@@ -323,6 +323,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       api.addHook('preValidation', subscriptionBlock(services.billing.isBlocked));
       // One rule for text: a lone UTF-16 surrogate anywhere in a body, query or path is a 400 (never U+FFFD).
       api.addHook('preValidation', refuseMalformedText);
+      // The same for the bytes of a JSON or text body: not UTF-8 is a 400, never decoded to U+FFFD.
+      api.addHook('preParsing', refuseMalformedBody);
       for (const m of modules) for (const routes of m.openRoutes ?? []) await api.register(routes);
       await api.register(async (priv) => {
         priv.addHook('onRequest', requireAuth(authenticate));

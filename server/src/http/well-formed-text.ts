@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import { Transform } from 'node:stream';
+import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { AppError } from './errors.js';
 
 declare module 'fastify' {
@@ -6,6 +7,7 @@ declare module 'fastify' {
     /**
      * The route delivers what a customer wrote (a channel's entry, like the simulator's inbound): its text is
      * cleaned where it is stored (lib/text.ts cleanText) instead of refused, so no customer message is lost.
+     * Neither hook below refuses its text.
      */
     customerText?: boolean;
   }
@@ -57,4 +59,50 @@ export async function refuseMalformedText(req: FastifyRequest): Promise<void> {
     const path = malformedTextPath(value);
     if (path) throw malformedText(`${where}${path.join('.')}` || where.slice(0, -1) || 'body');
   }
+}
+
+/** A JSON or plain-text body whose bytes are not UTF-8. */
+export const malformedBody = () =>
+  new AppError('ERR_VALIDATION', 400, 'body: malformed text (not UTF-8)', {
+    fields: [{ path: 'body', message: 'malformed text (not UTF-8)' }],
+  });
+
+/** The bodies Fastify decodes as text, where every byte that is not UTF-8 would become U+FFFD. */
+const DECODED_AS_TEXT = /^\s*(application\/json|text\/plain)\s*(;|$)/i;
+
+/**
+ * preParsing hook on every /api route (docs/security.md "Text input"): the same rule for the bytes of a JSON or
+ * plain-text body. Decoded, every byte sequence that is not UTF-8 (a surrogate written as bytes, a stray 0xff)
+ * would become U+FFFD, so two different values would again be stored as the same text; the body is checked as
+ * it streams in (a character split between two chunks is fine) and answers 400 ERR_VALIDATION instead.
+ */
+export async function refuseMalformedBody(
+  req: FastifyRequest,
+  _reply: FastifyReply,
+  payload: RequestPayload,
+): Promise<RequestPayload> {
+  if (req.routeOptions.config?.customerText) return payload;
+  if (!DECODED_AS_TEXT.test(req.headers['content-type'] ?? '')) return payload;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const check = (chunk?: Buffer) => {
+    try {
+      if (chunk) decoder.decode(chunk, { stream: true });
+      else decoder.decode();
+      return undefined;
+    } catch {
+      return malformedBody();
+    }
+  };
+  const checked = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const err = check(chunk);
+      if (err) done(err);
+      else done(null, chunk);
+    },
+    flush(done) {
+      done(check());
+    },
+  });
+  payload.on('error', (err) => checked.destroy(err));
+  return payload.pipe(checked);
 }

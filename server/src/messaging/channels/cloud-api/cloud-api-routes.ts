@@ -64,7 +64,8 @@ export const cloudApiWebhookRoutes =
     app.post<{ Params: { whatsappId: string }; Body: unknown }>(
       '/webhooks/cloud-api/:whatsappId',
       {
-        config: access.public,
+        // A customer's text: never refused for its encoding (docs/security.md "Text input").
+        config: { ...access.public, customerText: true },
         // Read raw (the signature is over the bytes) and parsed by parseWebhook: documented, not validated here.
         schema: {
           documentedBody: { 'application/json': CloudApiWebhookPayload },
