@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   campaignShippings,
+  companies,
   contactListItems,
   contactLists,
   contacts,
@@ -218,6 +219,34 @@ describe('dispatch engine', () => {
     await jobs.runDue();
     expect((await received(s.whatsappId)).total).toBe(2);
     await runToEnd(s, c.id);
+  });
+
+  test('a blocked company’s campaign sends nothing while blocked and goes on by itself once paid (#28.2)', async () => {
+    const s = await setup(2);
+    const c = await createCampaign(s);
+    const due = (days: number) =>
+      new Date(clock.now().getTime() + days * 86_400_000).toISOString().slice(0, 10);
+    // Past dueDate + 1 day: the dispatch jobs put themselves back instead of sending.
+    await db
+      .update(companies)
+      .set({ dueDate: due(-10) })
+      .where(eq(companies.id, s.company.id));
+    for (let i = 0; i < 3; i++) {
+      await jobs.runDue();
+      clock.advance(2 * 60_000);
+    }
+    expect((await received(s.whatsappId)).total).toBe(0);
+    expect((await statusOf(s, c.id)).counts.sent).toBe(0);
+    // Paid: the same campaign runs to its end, each contact once.
+    await db
+      .update(companies)
+      .set({ dueDate: due(30) })
+      .where(eq(companies.id, s.company.id));
+    clock.advance(2 * 60_000);
+    expect((await runToEnd(s, c.id)).status).toBe('FINALIZADA');
+    const { total, byNumber } = await received(s.whatsappId);
+    expect(total).toBe(2);
+    expect([...byNumber.keys()].sort()).toEqual([...s.numbers].sort());
   });
 
   test('variants at random, placeholders and variables filled, one message per contact, acks delivered', async () => {
