@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { SxProps, Theme } from '@mui/material';
 import {
   Autocomplete,
   Box,
@@ -161,6 +162,137 @@ const RemoveButton = ({ onClick, label }: { onClick(): void; label: string }) =>
   </Tooltip>
 );
 
+/** The add button in a list section's title row. */
+const AddButton = ({ label, disabled, onClick }: { label: string; disabled: boolean; onClick(): void }) => (
+  <Button size="small" startIcon={<AddIcon />} disabled={disabled} onClick={onClick}>
+    {label}
+  </Button>
+);
+
+/** One line of a list section: its fields side by side, the remove button last. */
+const Row = ({ children }: { children: ReactNode }) => (
+  <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+    {children}
+  </Stack>
+);
+
+/** One framed item of a list section (a rule, an action): a head row (kind, remove) over its fields. */
+const ItemCard = ({ head, children }: { head: ReactNode; children: ReactNode }) => (
+  <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.25 }}>
+    <Stack spacing={1.25}>
+      <Row>{head}</Row>
+      {children}
+    </Stack>
+  </Box>
+);
+
+/** A select of fixed values, each shown as `text(value)`. */
+function ChoiceField<T extends string>({
+  label,
+  value,
+  choices,
+  text,
+  onChange,
+  field,
+  helperText,
+  sx,
+}: {
+  label: string;
+  value: T;
+  choices: readonly T[];
+  text(value: T): string;
+  onChange(value: T): void;
+  field?: string;
+  helperText?: string;
+  sx?: SxProps<Theme>;
+}) {
+  return (
+    <TextField
+      select
+      label={label}
+      value={value}
+      helperText={helperText}
+      sx={sx}
+      onChange={(e) => onChange(e.target.value as T)}
+      slotProps={field ? { htmlInput: { 'data-field': field } } : undefined}
+    >
+      {choices.map((c) => (
+        <MenuItem key={c} value={c}>
+          {text(c)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** The operator of a rule or an action: `operators.{op}`. */
+function OperatorField<T extends string>({
+  value,
+  ops,
+  onChange,
+}: {
+  value: T;
+  ops: readonly T[];
+  onChange(op: T): void;
+}) {
+  const { t } = useFlowT();
+  return (
+    <ChoiceField
+      label={t('panel.operator')}
+      value={value}
+      choices={ops}
+      text={(op) => t(`operators.${op}`)}
+      onChange={onChange}
+    />
+  );
+}
+
+/** A free text with suggestions (a variable's or a contact field's name). */
+function SuggestField({
+  label,
+  value,
+  options,
+  helperText,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: string[];
+  helperText?: string;
+  onChange(value: string): void;
+}) {
+  return (
+    <Autocomplete
+      freeSolo
+      options={options}
+      value={value}
+      onInputChange={(_e, v) => onChange(v)}
+      renderInput={(params) => <TextField {...params} label={label} helperText={helperText} />}
+    />
+  );
+}
+
+const SwitchField = ({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange(v: boolean): void;
+}) => (
+  <FormControlLabel
+    control={<Switch checked={checked} onChange={(e) => onChange(e.target.checked)} />}
+    label={label}
+  />
+);
+
+/** List edits of a node's arrays (options, rules, headers...). */
+const replaceAt = <T,>(list: T[], i: number, item: T) => list.map((x, k) => (k === i ? item : x));
+const patchAt = <T,>(list: T[], i: number, patch: Partial<T>) =>
+  list.map((x, k) => (k === i ? { ...x, ...patch } : x));
+const removeAt = <T,>(list: T[], i: number) => list.filter((_, k) => k !== i);
+
 /** Buttons/list/numbered options of a message or a question: label and stored value per option. */
 function OptionsEditor({
   options,
@@ -175,18 +307,13 @@ function OptionsEditor({
 }) {
   const { t } = useFlowT();
   const set = (i: number, patch: Partial<FlowOption>, key: string) =>
-    onChange(
-      options.map((o, k) => (k === i ? { ...o, ...patch } : o)),
-      display,
-      `${keyPrefix}.options.${i}.${key}`,
-    );
+    onChange(patchAt(options, i, patch), display, `${keyPrefix}.options.${i}.${key}`);
   return (
     <Section
       title={t('panel.options')}
       action={
-        <Button
-          size="small"
-          startIcon={<AddIcon />}
+        <AddButton
+          label={t('panel.addOption')}
           disabled={options.length >= 10}
           onClick={() =>
             onChange(
@@ -204,13 +331,11 @@ function OptionsEditor({
               `${keyPrefix}.options.add`,
             )
           }
-        >
-          {t('panel.addOption')}
-        </Button>
+        />
       }
     >
       {options.map((o, i) => (
-        <Stack key={o.id} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Row key={o.id}>
           <TextField
             label={t('panel.optionLabel')}
             value={o.label}
@@ -227,30 +352,19 @@ function OptionsEditor({
           />
           <RemoveButton
             label={t('panel.remove')}
-            onClick={() =>
-              onChange(
-                options.filter((_, k) => k !== i),
-                display,
-                `${keyPrefix}.options.remove`,
-              )
-            }
+            onClick={() => onChange(removeAt(options, i), display, `${keyPrefix}.options.remove`)}
           />
-        </Stack>
+        </Row>
       ))}
       {options.length ? (
-        <TextField
-          select
+        <ChoiceField
           label={t('panel.optionsDisplay')}
           value={display}
-          onChange={(e) => onChange(options, e.target.value as typeof display, `${keyPrefix}.display`)}
+          choices={FLOW_OPTION_DISPLAYS}
+          text={(d) => t(`optionDisplays.${d}`)}
+          onChange={(v) => onChange(options, v, `${keyPrefix}.display`)}
           helperText={t('panel.optionsDisplayHelp')}
-        >
-          {FLOW_OPTION_DISPLAYS.map((d) => (
-            <MenuItem key={d} value={d}>
-              {t(`optionDisplays.${d}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
       ) : null}
     </Section>
   );
@@ -298,17 +412,13 @@ function StartFields({
           />
         )}
       />
-      <TextField
-        select
+      <ChoiceField
         label={t('panel.keywordMatch')}
         value={d.keywordMatch}
-        onChange={(e) =>
-          onChange({ ...d, keywordMatch: e.target.value as 'exact' | 'contains' }, 'keywordMatch')
-        }
-      >
-        <MenuItem value="exact">{t('panel.keywordExact')}</MenuItem>
-        <MenuItem value="contains">{t('panel.keywordContains')}</MenuItem>
-      </TextField>
+        choices={['exact', 'contains'] as const}
+        text={(m) => t(m === 'exact' ? 'panel.keywordExact' : 'panel.keywordContains')}
+        onChange={(keywordMatch) => onChange({ ...d, keywordMatch }, 'keywordMatch')}
+      />
       <NumberField
         label={t('panel.priority')}
         value={d.priority}
@@ -318,23 +428,15 @@ function StartFields({
         helperText={t('panel.priorityHelp')}
         onChange={(v) => onChange({ ...d, priority: v }, 'priority')}
       />
-      <FormControlLabel
-        control={
-          <Switch
-            checked={d.outOfHours}
-            onChange={(e) => onChange({ ...d, outOfHours: e.target.checked }, 'outOfHours')}
-          />
-        }
+      <SwitchField
         label={t('panel.outOfHours')}
+        checked={d.outOfHours}
+        onChange={(outOfHours) => onChange({ ...d, outOfHours }, 'outOfHours')}
       />
-      <FormControlLabel
-        control={
-          <Switch
-            checked={d.campaignReply}
-            onChange={(e) => onChange({ ...d, campaignReply: e.target.checked }, 'campaignReply')}
-          />
-        }
+      <SwitchField
         label={t('panel.campaignReply')}
+        checked={d.campaignReply}
+        onChange={(campaignReply) => onChange({ ...d, campaignReply }, 'campaignReply')}
       />
       {d.campaignReply && pickers.plan.campaigns ? (
         <Autocomplete
@@ -443,19 +545,14 @@ function QuestionFields({
         onChange={(e) => onChange({ ...d, variable: e.target.value.trim() }, 'variable')}
         slotProps={{ htmlInput: { maxLength: 50, 'data-field': 'variable' } }}
       />
-      <TextField
-        select
+      <ChoiceField
         label={t('panel.validation')}
         value={d.validation}
-        onChange={(e) => onChange({ ...d, validation: e.target.value as typeof d.validation }, 'validation')}
-        slotProps={{ htmlInput: { 'data-field': 'validation' } }}
-      >
-        {QUESTION_VALIDATIONS.map((v) => (
-          <MenuItem key={v} value={v}>
-            {t(`validations.${v}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+        choices={QUESTION_VALIDATIONS}
+        text={(v) => t(`validations.${v}`)}
+        onChange={(validation) => onChange({ ...d, validation }, 'validation')}
+        field="validation"
+      />
       {d.validation === 'option' || d.options.length ? (
         <OptionsEditor
           options={d.options}
@@ -511,18 +608,11 @@ function RuleFields({
   const { t } = useFlowT();
   const compare = (r: Extract<FlowConditionRule, { kind: 'variable' | 'contact_field' }>) => (
     <>
-      <TextField
-        select
-        label={t('panel.operator')}
+      <OperatorField
         value={r.op}
-        onChange={(e) => onChange({ ...r, op: e.target.value as typeof r.op }, `${r.id}.op`)}
-      >
-        {CONDITION_OPERATORS.map((op) => (
-          <MenuItem key={op} value={op}>
-            {t(`operators.${op}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+        ops={CONDITION_OPERATORS}
+        onChange={(op) => onChange({ ...r, op }, `${r.id}.op`)}
+      />
       {VALUELESS.has(r.op) ? null : (
         <VariableField
           label={t('panel.value')}
@@ -539,12 +629,11 @@ function RuleFields({
     case 'variable':
       return (
         <>
-          <Autocomplete
-            freeSolo
+          <SuggestField
+            label={t('panel.variable')}
             options={variables.filter((v) => !v.includes('.'))}
             value={rule.name}
-            onInputChange={(_e, name) => onChange({ ...rule, name: name.trim() }, `${rule.id}.name`)}
-            renderInput={(params) => <TextField {...params} label={t('panel.variable')} />}
+            onChange={(name) => onChange({ ...rule, name: name.trim() }, `${rule.id}.name`)}
           />
           {compare(rule)}
         </>
@@ -552,18 +641,12 @@ function RuleFields({
     case 'contact_field':
       return (
         <>
-          <Autocomplete
-            freeSolo
+          <SuggestField
+            label={t('panel.contactField')}
+            helperText={t('panel.contactFieldHelp')}
             options={['name', 'number', 'email']}
             value={rule.field}
-            onInputChange={(_e, field) => onChange({ ...rule, field }, `${rule.id}.field`)}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                label={t('panel.contactField')}
-                helperText={t('panel.contactFieldHelp')}
-              />
-            )}
+            onChange={(field) => onChange({ ...rule, field }, `${rule.id}.field`)}
           />
           {compare(rule)}
         </>
@@ -571,15 +654,11 @@ function RuleFields({
     case 'tag':
       return (
         <>
-          <TextField
-            select
-            label={t('panel.operator')}
+          <OperatorField
             value={rule.op}
-            onChange={(e) => onChange({ ...rule, op: e.target.value as typeof rule.op }, `${rule.id}.op`)}
-          >
-            <MenuItem value="has">{t('operators.has')}</MenuItem>
-            <MenuItem value="not_has">{t('operators.not_has')}</MenuItem>
-          </TextField>
+            ops={['has', 'not_has'] as const}
+            onChange={(op) => onChange({ ...rule, op }, `${rule.id}.op`)}
+          />
           <PickField
             label={t('panel.tag')}
             value={rule.tagId}
@@ -592,15 +671,11 @@ function RuleFields({
     case 'business_hours':
       return (
         <>
-          <TextField
-            select
-            label={t('panel.operator')}
+          <OperatorField
             value={rule.op}
-            onChange={(e) => onChange({ ...rule, op: e.target.value as typeof rule.op }, `${rule.id}.op`)}
-          >
-            <MenuItem value="open">{t('operators.open')}</MenuItem>
-            <MenuItem value="closed">{t('operators.closed')}</MenuItem>
-          </TextField>
+            ops={['open', 'closed'] as const}
+            onChange={(op) => onChange({ ...rule, op }, `${rule.id}.op`)}
+          />
           <PickField
             label={t('panel.hoursOf')}
             value={rule.queueId}
@@ -647,29 +722,18 @@ function RuleFields({
     case 'channel':
       return (
         <>
-          <TextField
-            select
-            label={t('panel.operator')}
+          <OperatorField
             value={rule.op}
-            onChange={(e) => onChange({ ...rule, op: e.target.value as typeof rule.op }, `${rule.id}.op`)}
-          >
-            <MenuItem value="is">{t('operators.is')}</MenuItem>
-            <MenuItem value="is_not">{t('operators.is_not')}</MenuItem>
-          </TextField>
-          <TextField
-            select
+            ops={['is', 'is_not'] as const}
+            onChange={(op) => onChange({ ...rule, op }, `${rule.id}.op`)}
+          />
+          <ChoiceField
             label={t('panel.channel')}
             value={rule.channel}
-            onChange={(e) =>
-              onChange({ ...rule, channel: e.target.value as typeof rule.channel }, `${rule.id}.channel`)
-            }
-          >
-            {CHANNEL_KINDS.map((c) => (
-              <MenuItem key={c} value={c}>
-                {t(`channels.${c}`)}
-              </MenuItem>
-            ))}
-          </TextField>
+            choices={CHANNEL_KINDS}
+            text={(c) => t(`channels.${c}`)}
+            onChange={(channel) => onChange({ ...rule, channel }, `${rule.id}.channel`)}
+          />
         </>
       );
   }
@@ -721,29 +785,23 @@ function ConditionFields({
   const { t } = useFlowT();
   const d = node.data;
   const setRule = (i: number, rule: FlowConditionRule, key: string) =>
-    onChange({ ...d, rules: d.rules.map((r, k) => (k === i ? rule : r)) }, `rule.${key}`);
+    onChange({ ...d, rules: replaceAt(d.rules, i, rule) }, `rule.${key}`);
   return (
     <>
-      <TextField
-        select
+      <ChoiceField
         label={t('panel.mode')}
         value={d.mode}
-        onChange={(e) => onChange({ ...d, mode: e.target.value as typeof d.mode }, 'mode')}
+        choices={['all', 'any', 'switch'] as const}
+        text={(m) => t(`modes.${m}`)}
+        onChange={(mode) => onChange({ ...d, mode }, 'mode')}
         helperText={t(`panel.modeHelp.${d.mode}`)}
-        slotProps={{ htmlInput: { 'data-field': 'mode' } }}
-      >
-        {(['all', 'any', 'switch'] as const).map((m) => (
-          <MenuItem key={m} value={m}>
-            {t(`modes.${m}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+        field="mode"
+      />
       <Section
         title={t('panel.rules')}
         action={
-          <Button
-            size="small"
-            startIcon={<AddIcon />}
+          <AddButton
+            label={t('panel.addRule')}
             disabled={d.rules.length >= 20}
             onClick={() =>
               onChange(
@@ -763,53 +821,40 @@ function ConditionFields({
                 'rules.add',
               )
             }
-          >
-            {t('panel.addRule')}
-          </Button>
+          />
         }
       >
         {d.rules.map((rule, i) => (
-          <Box key={rule.id} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.25 }}>
-            <Stack spacing={1.25}>
-              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <ItemCard
+            key={rule.id}
+            head={
+              <>
                 <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
                   {t('exits.rule', { n: i + 1 })}
                 </Typography>
-                <TextField
-                  select
+                <ChoiceField
                   label={t('panel.ruleKind')}
                   value={rule.kind}
-                  onChange={(e) =>
-                    setRule(
-                      i,
-                      newRule(e.target.value as FlowConditionRule['kind'], rule.id),
-                      `${rule.id}.kind`,
-                    )
-                  }
-                >
-                  {RULE_KINDS.map((k) => (
-                    <MenuItem key={k} value={k}>
-                      {t(`ruleKinds.${k}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
+                  choices={RULE_KINDS}
+                  text={(k) => t(`ruleKinds.${k}`)}
+                  onChange={(kind) => setRule(i, newRule(kind, rule.id), `${rule.id}.kind`)}
+                />
                 {d.rules.length > 1 ? (
                   <RemoveButton
                     label={t('panel.remove')}
-                    onClick={() =>
-                      onChange({ ...d, rules: d.rules.filter((_, k) => k !== i) }, 'rules.remove')
-                    }
+                    onClick={() => onChange({ ...d, rules: removeAt(d.rules, i) }, 'rules.remove')}
                   />
                 ) : null}
-              </Stack>
-              <RuleFields
-                rule={rule}
-                pickers={pickers}
-                variables={variables}
-                onChange={(r, key) => setRule(i, r, key)}
-              />
-            </Stack>
-          </Box>
+              </>
+            }
+          >
+            <RuleFields
+              rule={rule}
+              pickers={pickers}
+              variables={variables}
+              onChange={(r, key) => setRule(i, r, key)}
+            />
+          </ItemCard>
         ))}
       </Section>
     </>
@@ -830,7 +875,7 @@ function SetFields({
   const { t } = useFlowT();
   const d = node.data;
   const setAction = (i: number, a: FlowSetAction, key: string) =>
-    onChange({ ...d, actions: d.actions.map((x, k) => (k === i ? a : x)) }, `action.${i}.${key}`);
+    onChange({ ...d, actions: replaceAt(d.actions, i, a) }, `action.${i}.${key}`);
   const blank = (kind: FlowSetAction['kind']): FlowSetAction =>
     kind === 'variable'
       ? { kind, name: '', value: '' }
@@ -841,43 +886,52 @@ function SetFields({
     <Section
       title={t('panel.actions')}
       action={
-        <Button
-          size="small"
-          startIcon={<AddIcon />}
+        <AddButton
+          label={t('panel.addAction')}
           disabled={d.actions.length >= 20}
           onClick={() => onChange({ ...d, actions: [...d.actions, blank('variable')] }, 'actions.add')}
-        >
-          {t('panel.addAction')}
-        </Button>
+        />
       }
     >
       {d.actions.map((a, i) => (
-        <Box key={i} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.25 }}>
-          <Stack spacing={1.25}>
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-              <TextField
-                select
+        <ItemCard
+          key={i}
+          head={
+            <>
+              <ChoiceField
                 label={t('panel.actionKind')}
                 value={a.kind}
-                onChange={(e) => setAction(i, blank(e.target.value as FlowSetAction['kind']), 'kind')}
-              >
-                {(['variable', 'contact_field', 'tag'] as const).map((k) => (
-                  <MenuItem key={k} value={k}>
-                    {t(`actionKinds.${k}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
+                choices={['variable', 'contact_field', 'tag'] as const}
+                text={(k) => t(`actionKinds.${k}`)}
+                onChange={(kind) => setAction(i, blank(kind), 'kind')}
+              />
               {d.actions.length > 1 ? (
                 <RemoveButton
                   label={t('panel.remove')}
-                  onClick={() =>
-                    onChange({ ...d, actions: d.actions.filter((_, k) => k !== i) }, 'actions.remove')
-                  }
+                  onClick={() => onChange({ ...d, actions: removeAt(d.actions, i) }, 'actions.remove')}
                 />
               ) : null}
-            </Stack>
-            {a.kind === 'variable' ? (
-              <>
+            </>
+          }
+        >
+          {a.kind === 'tag' ? (
+            <>
+              <OperatorField
+                value={a.op}
+                ops={['add', 'remove'] as const}
+                onChange={(op) => setAction(i, { ...a, op }, 'op')}
+              />
+              <PickField
+                label={t('panel.tag')}
+                value={a.tagId}
+                options={pickers.lists.tag}
+                field={`set-tag-${i}`}
+                onChange={(v) => setAction(i, { ...a, tagId: v ?? 0 }, 'tag')}
+              />
+            </>
+          ) : (
+            <>
+              {a.kind === 'variable' ? (
                 <TextField
                   label={t('panel.variable')}
                   value={a.name}
@@ -885,59 +939,25 @@ function SetFields({
                   onChange={(e) => setAction(i, { ...a, name: e.target.value.trim() }, 'name')}
                   slotProps={{ htmlInput: { maxLength: 50 } }}
                 />
-                <VariableField
-                  label={t('panel.value')}
-                  value={a.value}
-                  field={`set-value-${i}`}
-                  variables={variables}
-                  onChange={(value) => setAction(i, { ...a, value }, 'value')}
-                />
-              </>
-            ) : a.kind === 'contact_field' ? (
-              <>
-                <Autocomplete
-                  freeSolo
+              ) : (
+                <SuggestField
+                  label={t('panel.contactField')}
+                  helperText={t('panel.contactFieldSetHelp')}
                   options={['name', 'email']}
                   value={a.field}
-                  onInputChange={(_e, field) => setAction(i, { ...a, field }, 'field')}
-                  renderInput={(params) => (
-                    <TextField
-                      {...params}
-                      label={t('panel.contactField')}
-                      helperText={t('panel.contactFieldSetHelp')}
-                    />
-                  )}
+                  onChange={(field) => setAction(i, { ...a, field }, 'field')}
                 />
-                <VariableField
-                  label={t('panel.value')}
-                  value={a.value}
-                  field={`set-value-${i}`}
-                  variables={variables}
-                  onChange={(value) => setAction(i, { ...a, value }, 'value')}
-                />
-              </>
-            ) : (
-              <>
-                <TextField
-                  select
-                  label={t('panel.operator')}
-                  value={a.op}
-                  onChange={(e) => setAction(i, { ...a, op: e.target.value as 'add' | 'remove' }, 'op')}
-                >
-                  <MenuItem value="add">{t('operators.add')}</MenuItem>
-                  <MenuItem value="remove">{t('operators.remove')}</MenuItem>
-                </TextField>
-                <PickField
-                  label={t('panel.tag')}
-                  value={a.tagId}
-                  options={pickers.lists.tag}
-                  field={`set-tag-${i}`}
-                  onChange={(v) => setAction(i, { ...a, tagId: v ?? 0 }, 'tag')}
-                />
-              </>
-            )}
-          </Stack>
-        </Box>
+              )}
+              <VariableField
+                label={t('panel.value')}
+                value={a.value}
+                field={`set-value-${i}`}
+                variables={variables}
+                onChange={(value) => setAction(i, { ...a, value }, 'value')}
+              />
+            </>
+          )}
+        </ItemCard>
       ))}
     </Section>
   );
@@ -957,19 +977,14 @@ function HttpFields({
   return (
     <>
       <Stack direction="row" spacing={1}>
-        <TextField
-          select
+        <ChoiceField
           label={t('panel.method')}
           value={d.method}
+          choices={HTTP_METHODS}
+          text={(m) => m}
           sx={{ maxWidth: 120 }}
-          onChange={(e) => onChange({ ...d, method: e.target.value as typeof d.method }, 'method')}
-        >
-          {HTTP_METHODS.map((m) => (
-            <MenuItem key={m} value={m}>
-              {m}
-            </MenuItem>
-          ))}
-        </TextField>
+          onChange={(method) => onChange({ ...d, method }, 'method')}
+        />
         <VariableField
           label={t('panel.url')}
           value={d.url}
@@ -986,27 +1001,24 @@ function HttpFields({
       <Section
         title={t('panel.headers')}
         action={
-          <Button
-            size="small"
-            startIcon={<AddIcon />}
+          <AddButton
+            label={t('panel.add')}
             disabled={d.headers.length >= 20}
             onClick={() =>
               onChange({ ...d, headers: [...d.headers, { name: '', value: '' }] }, 'headers.add')
             }
-          >
-            {t('panel.add')}
-          </Button>
+          />
         }
       >
         {d.headers.map((h, i) => (
-          <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Row key={i}>
             <TextField
               label={t('panel.headerName')}
               value={h.name}
               error={!h.name.trim()}
               onChange={(e) =>
                 onChange(
-                  { ...d, headers: d.headers.map((x, k) => (k === i ? { ...x, name: e.target.value } : x)) },
+                  { ...d, headers: patchAt(d.headers, i, { name: e.target.value }) },
                   `headers.${i}.name`,
                 )
               }
@@ -1016,18 +1028,16 @@ function HttpFields({
               value={h.value}
               onChange={(e) =>
                 onChange(
-                  { ...d, headers: d.headers.map((x, k) => (k === i ? { ...x, value: e.target.value } : x)) },
+                  { ...d, headers: patchAt(d.headers, i, { value: e.target.value }) },
                   `headers.${i}.value`,
                 )
               }
             />
             <RemoveButton
               label={t('panel.remove')}
-              onClick={() =>
-                onChange({ ...d, headers: d.headers.filter((_, k) => k !== i) }, 'headers.remove')
-              }
+              onClick={() => onChange({ ...d, headers: removeAt(d.headers, i) }, 'headers.remove')}
             />
-          </Stack>
+          </Row>
         ))}
       </Section>
       {d.method !== 'GET' ? (
@@ -1044,9 +1054,8 @@ function HttpFields({
       <Section
         title={t('panel.responseMap')}
         action={
-          <Button
-            size="small"
-            startIcon={<AddIcon />}
+          <AddButton
+            label={t('panel.add')}
             disabled={d.responseMap.length >= 30}
             onClick={() =>
               onChange(
@@ -1054,16 +1063,14 @@ function HttpFields({
                 'responseMap.add',
               )
             }
-          >
-            {t('panel.add')}
-          </Button>
+          />
         }
       >
         <Typography variant="caption" color="text.secondary">
           {t('panel.responseMapHelp')}
         </Typography>
         {d.responseMap.map((m, i) => (
-          <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Row key={i}>
             <TextField
               label={t('panel.jsonPath')}
               value={m.path}
@@ -1071,10 +1078,7 @@ function HttpFields({
               error={!m.path.trim()}
               onChange={(e) =>
                 onChange(
-                  {
-                    ...d,
-                    responseMap: d.responseMap.map((x, k) => (k === i ? { ...x, path: e.target.value } : x)),
-                  },
+                  { ...d, responseMap: patchAt(d.responseMap, i, { path: e.target.value }) },
                   `responseMap.${i}.path`,
                 )
               }
@@ -1086,12 +1090,7 @@ function HttpFields({
               error={!/^[A-Za-z][A-Za-z0-9_]*$/.test(m.variable)}
               onChange={(e) =>
                 onChange(
-                  {
-                    ...d,
-                    responseMap: d.responseMap.map((x, k) =>
-                      k === i ? { ...x, variable: e.target.value.trim() } : x,
-                    ),
-                  },
+                  { ...d, responseMap: patchAt(d.responseMap, i, { variable: e.target.value.trim() }) },
                   `responseMap.${i}.variable`,
                 )
               }
@@ -1100,10 +1099,10 @@ function HttpFields({
             <RemoveButton
               label={t('panel.remove')}
               onClick={() =>
-                onChange({ ...d, responseMap: d.responseMap.filter((_, k) => k !== i) }, 'responseMap.remove')
+                onChange({ ...d, responseMap: removeAt(d.responseMap, i) }, 'responseMap.remove')
               }
             />
-          </Stack>
+          </Row>
         ))}
       </Section>
       <Stack direction="row" spacing={1}>
@@ -1145,19 +1144,14 @@ function TransferFields({
   const d = node.data;
   return (
     <>
-      <TextField
-        select
+      <ChoiceField
         label={t('panel.transferTo')}
         value={d.target}
-        onChange={(e) => onChange({ ...d, target: e.target.value as typeof d.target }, 'target')}
-        slotProps={{ htmlInput: { 'data-field': 'target' } }}
-      >
-        {(['queue', 'user', 'flow'] as const).map((x) => (
-          <MenuItem key={x} value={x}>
-            {t(`targets.${x}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+        choices={['queue', 'user', 'flow'] as const}
+        text={(x) => t(`targets.${x}`)}
+        onChange={(target) => onChange({ ...d, target }, 'target')}
+        field="target"
+      />
       {d.target === 'user' ? (
         <PickField
           label={t('panel.user')}
@@ -1214,9 +1208,8 @@ function RandomizerFields({
     <Section
       title={t('panel.branches')}
       action={
-        <Button
-          size="small"
-          startIcon={<AddIcon />}
+        <AddButton
+          label={t('panel.add')}
           disabled={d.branches.length >= 10}
           onClick={() => {
             const id = nextLocalId(
@@ -1234,19 +1227,17 @@ function RandomizerFields({
               'branches.add',
             );
           }}
-        >
-          {t('panel.add')}
-        </Button>
+        />
       }
     >
       {d.branches.map((b, i) => (
-        <Stack key={b.id} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Row key={b.id}>
           <TextField
             label={t('panel.optionLabel')}
             value={b.label}
             onChange={(e) =>
               onChange(
-                { ...d, branches: d.branches.map((x, k) => (k === i ? { ...x, label: e.target.value } : x)) },
+                { ...d, branches: patchAt(d.branches, i, { label: e.target.value }) },
                 `branches.${i}.label`,
               )
             }
@@ -1259,21 +1250,16 @@ function RandomizerFields({
             max={100}
             field={`branch-percent-${i}`}
             onChange={(percent) =>
-              onChange(
-                { ...d, branches: d.branches.map((x, k) => (k === i ? { ...x, percent } : x)) },
-                `branches.${i}.percent`,
-              )
+              onChange({ ...d, branches: patchAt(d.branches, i, { percent }) }, `branches.${i}.percent`)
             }
           />
           {d.branches.length > 2 ? (
             <RemoveButton
               label={t('panel.remove')}
-              onClick={() =>
-                onChange({ ...d, branches: d.branches.filter((_, k) => k !== i) }, 'branches.remove')
-              }
+              onClick={() => onChange({ ...d, branches: removeAt(d.branches, i) }, 'branches.remove')}
             />
           ) : null}
-        </Stack>
+        </Row>
       ))}
       <Typography variant="caption" color={sum === 100 ? 'text.secondary' : 'error'}>
         {t('panel.percentSum', { sum })}
