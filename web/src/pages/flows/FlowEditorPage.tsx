@@ -24,7 +24,9 @@ import {
   Tooltip,
   Typography,
   useMediaQuery,
+  type ButtonProps,
 } from '@mui/material';
+import type { SvgIconComponent } from '@mui/icons-material';
 import { alpha, useTheme } from '@mui/material/styles';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import UndoIcon from '@mui/icons-material/Undo';
@@ -97,6 +99,38 @@ import { Palette } from './Palette.js';
 import { useFlowPickers } from './pickers.js';
 import { StatsBar, defaultStatsPeriod } from './StatsBar.js';
 import { TryPanel, type TryRunState } from './TryPanel.js';
+
+/**
+ * A button of the editor's bar: icon and text, or the icon alone on a narrow screen; a spinner in place of
+ * the icon while `busy`; a tooltip when given.
+ */
+function BarButton({
+  narrow,
+  Icon,
+  text,
+  busy = false,
+  tooltip,
+  ...props
+}: Omit<ButtonProps, 'children' | 'startIcon' | 'size'> & {
+  narrow: boolean;
+  Icon: SvgIconComponent;
+  text: string;
+  busy?: boolean;
+  tooltip?: string;
+  'data-testid': string;
+}) {
+  const button = (
+    <Button
+      size="small"
+      startIcon={busy ? <CircularProgress size={14} color="inherit" /> : narrow ? undefined : <Icon />}
+      sx={{ minWidth: 0 }}
+      {...props}
+    >
+      {narrow ? <Icon fontSize="small" /> : text}
+    </Button>
+  );
+  return tooltip ? <Tooltip title={tooltip}>{button}</Tooltip> : button;
+}
 
 const NODE_TYPES = { flow: FlowNodeView };
 const NO_ISSUES: FlowIssueT[] = [];
@@ -619,67 +653,48 @@ function Editor({ flow }: { flow: Flow }) {
         {tool(t('editor.undo'), <UndoIcon fontSize="small" />, doUndo, !canUndo(history), 'flow-undo')}
         {tool(t('editor.redo'), <RedoIcon fontSize="small" />, doRedo, !canRedo(history), 'flow-redo')}
         {tool(t('editor.layout'), <AccountTreeOutlinedIcon fontSize="small" />, layout, false, 'flow-layout')}
-        <Tooltip title={t('editor.statsHelp')}>
-          <Button
-            size="small"
-            variant={statsOn ? 'contained' : 'outlined'}
-            color="secondary"
-            onClick={() => setStatsOn((s) => !s)}
-            startIcon={narrow ? undefined : <InsightsOutlinedIcon />}
-            data-testid="flow-stats-toggle"
-            aria-pressed={statsOn}
-            sx={{ minWidth: 0 }}
-          >
-            {narrow ? <InsightsOutlinedIcon fontSize="small" /> : t('editor.stats')}
-          </Button>
-        </Tooltip>
-        <Button
-          size="small"
+        <BarButton
+          narrow={narrow}
+          Icon={InsightsOutlinedIcon}
+          text={t('editor.stats')}
+          tooltip={t('editor.statsHelp')}
+          variant={statsOn ? 'contained' : 'outlined'}
+          color="secondary"
+          onClick={() => setStatsOn((s) => !s)}
+          data-testid="flow-stats-toggle"
+          aria-pressed={statsOn}
+        />
+        <BarButton
+          narrow={narrow}
+          Icon={ScienceOutlinedIcon}
+          text={t('editor.try')}
           variant={side === 'try' ? 'contained' : 'outlined'}
           onClick={() => setSide((s) => (s === 'try' ? 'node' : 'try'))}
-          startIcon={narrow ? undefined : <ScienceOutlinedIcon />}
           data-testid="flow-try-toggle"
           aria-label={t('editor.try')}
-          sx={{ minWidth: 0 }}
-        >
-          {narrow ? <ScienceOutlinedIcon fontSize="small" /> : t('editor.try')}
-        </Button>
-        <Button
-          size="small"
+        />
+        <BarButton
+          narrow={narrow}
+          Icon={SaveOutlinedIcon}
+          text={t('editor.save')}
+          busy={busy === 'save'}
           variant="outlined"
           onClick={() => void onSave()}
           disabled={Boolean(busy)}
-          startIcon={
-            busy === 'save' ? (
-              <CircularProgress size={14} color="inherit" />
-            ) : narrow ? undefined : (
-              <SaveOutlinedIcon />
-            )
-          }
           data-testid="flow-save"
           aria-label={t('editor.save')}
-          sx={{ minWidth: 0 }}
-        >
-          {narrow ? <SaveOutlinedIcon fontSize="small" /> : t('editor.save')}
-        </Button>
-        <Button
-          size="small"
+        />
+        <BarButton
+          narrow={narrow}
+          Icon={PublishOutlinedIcon}
+          text={t('editor.publish')}
+          busy={busy === 'publish'}
           variant="contained"
           onClick={() => void onPublish()}
           disabled={Boolean(busy)}
-          startIcon={
-            busy === 'publish' ? (
-              <CircularProgress size={14} color="inherit" />
-            ) : narrow ? undefined : (
-              <PublishOutlinedIcon />
-            )
-          }
           data-testid="flow-publish"
           aria-label={t('editor.publish')}
-          sx={{ minWidth: 0 }}
-        >
-          {narrow ? <PublishOutlinedIcon fontSize="small" /> : t('editor.publish')}
-        </Button>
+        />
       </Box>
       {statsOn ? (
         <StatsBar period={period} onPeriod={setPeriod} stats={stats.data} loading={stats.isFetching} />
