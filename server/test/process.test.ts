@@ -1,12 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from './helpers.js';
+import { freePort } from './restart.js';
 
 // The real start command (scripts/start.mjs spawning server/src/main.ts) on a free port and a fresh
 // embedded database: what an operator's service manager or container runs.
@@ -23,14 +24,6 @@ afterAll(() => {
     }
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** Whether something accepts connections on the port. */
 const accepting = (port: number) =>

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type Socket } from 'node:net';
+import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { waitFor } from './helpers.js';
+import { freePort } from './restart.js';
 
 // docs/security.md: SIGTERM ends the server within 10 s even while a request hangs. A real process (the
 // server's entry, as scripts/start.mjs runs it) on an embedded database, and a real half-sent request.
@@ -16,14 +17,6 @@ afterAll(() => {
   if (child?.exitCode === null) child.kill('SIGKILL');
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 test('SIGTERM ends the process within 10 s while a request hangs', async () => {
   const port = await freePort();

@@ -1,93 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, expect, test } from 'vitest';
-import { openDatabase } from '../../db/client.js';
-import { scratchDatabase } from '../../db/scratch.js';
+import { expect, test } from 'vitest';
 import { waitFor } from '../../../test/helpers.js';
+import { call, restartHarness } from '../../../test/restart.js';
 
 // #28.5 (docs/external-api.md "Idempotency"): the real server in a child process, killed with SIGKILL in the
 // middle of a burst of sends with externalKeys, then started again on the same database (PGlite's data
 // directory, or a PostgreSQL database of its own when DATABASE_URL is set). Resending every key answers
 // every one (201), each message exists exactly once, and a key answered before the crash answers the same.
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
-const pgUrl = process.env.DATABASE_URL;
-const scratch = pgUrl ? await scratchDatabase(pgUrl, { poolSize: 2 }) : undefined;
-const dataDir = mkdtempSync(join(tmpdir(), 'recado-h2-crash-'));
-const webDist = mkdtempSync(join(tmpdir(), 'recado-h2-crash-web-'));
-const SUPER = { email: 'super@crash.test', password: 'Super@12345' };
-const children: ChildProcess[] = [];
-
-afterAll(async () => {
-  for (const c of children)
-    try {
-      process.kill(-c.pid!, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  await scratch?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(webDist, { recursive: true, force: true });
+const { startServer, companyWithSimulator, withDatabase } = await restartHarness('h2-crash', {
+  env: { API_RATE_LIMIT: '100000' },
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-/** The server (server/src/main.ts, as `npm start` runs it) on a free port, on this test's database. */
-async function startServer() {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIST: webDist,
-      DATABASE_URL: scratch?.url ?? '',
-      NODE_ENV: 'development',
-      SEED_DEMO: 'false',
-      SUPERUSER_EMAIL: SUPER.email,
-      SUPERUSER_PASSWORD: SUPER.password,
-      API_RATE_LIMIT: '100000',
-      LOG_LEVEL: 'warn',
-      FORCE_COLOR: '0',
-    },
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const base = `http://127.0.0.1:${port}/api`;
-  await waitFor(async () => {
-    if (child.exitCode !== null || child.signalCode) throw new Error(`the server stopped:\n${output}`);
-    return (await fetch(`${base}/health`).catch(() => undefined))?.ok;
-  }, 120_000);
-  return { child, base, exited, output: () => output };
-}
-
-const call = async (base: string, method: string, path: string, token?: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> };
-};
 
 const KEYS = 80;
 const KILL_DELAY_MS = 25;
@@ -96,25 +17,11 @@ const sendBody = (i: number) => ({ number: number(i), body: `crash burst ${i}`, 
 
 test('kill -9 mid-burst of keyed sends, restart, resend every key: each message once, every key answered', async () => {
   const first = await startServer();
-  const su = await call(first.base, 'POST', '/auth/login', undefined, SUPER);
-  expect(su.status, JSON.stringify(su.body)).toBe(200);
-  const company = await call(first.base, 'POST', '/companies', su.body.token as string, {
+  const { token: adminToken, whatsappId } = await companyWithSimulator(first.base, {
     name: 'Crash',
     email: 'admin@crash.test',
-    planId: 5,
-    dueDate: '2099-01-01',
-    adminName: 'Admin',
-    adminPassword: 'Admin@123',
   });
-  expect(company.status, JSON.stringify(company.body)).toBe(201);
-  const admin = await call(first.base, 'POST', '/auth/login', undefined, {
-    email: 'admin@crash.test',
-    password: 'Admin@123',
-  });
-  const adminToken = admin.body.token as string;
-  const w = await call(first.base, 'POST', '/whatsapp', adminToken, { name: 'Sim', channel: 'simulator' });
-  expect(w.status, JSON.stringify(w.body)).toBe(201);
-  const token = (await call(first.base, 'GET', `/whatsapp/${w.body.id}/token`, adminToken)).body
+  const token = (await call(first.base, 'GET', `/whatsapp/${whatsappId}/token`, adminToken)).body
     .token as string;
 
   // The burst: 16 sends in flight at a time; SIGKILL once a quarter are answered.
@@ -132,7 +39,7 @@ test('kill -9 mid-burst of keyed sends, restart, resend every key: each message 
         killing = true;
         setTimeout(() => {
           killed = true;
-          process.kill(-first.child.pid!, 'SIGKILL');
+          first.kill();
         }, KILL_DELAY_MS);
       }
     }
@@ -169,8 +76,7 @@ test('kill -9 mid-burst of keyed sends, restart, resend every key: each message 
   await second.exited;
 
   // In the database: exactly one message per key, and it is the one the key answers.
-  const database = scratch ?? (await openDatabase({ dataDir }));
-  try {
+  await withDatabase(async (database) => {
     const { rows } = await database.raw(
       `select body, count(*)::int as n, min(id)::int as id from messages where from_me and body like 'crash burst %' group by body`,
     );
@@ -180,7 +86,5 @@ test('kill -9 mid-burst of keyed sends, restart, resend every key: each message 
       expect(row, `key ${i}`).toMatchObject({ n: 1, id: after.get(i)!.messageId });
     }
     expect(byBody.size).toBe(KEYS);
-  } finally {
-    if (!scratch) await database.close();
-  }
+  });
 }, 300_000);

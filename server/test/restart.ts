@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect } from 'vitest';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { scratchDatabase } from '../src/db/scratch.js';
+import { waitFor } from './helpers.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const SUPER = { email: 'super@restart.test', password: 'Super@12345' };
+
+/** A TCP port nothing listens on right now. */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** One JSON request to a child server's API (`base` ends in /api). */
+export const call = async (base: string, method: string, path: string, token?: string, body?: unknown) => {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> };
+};
+
+/** Logs in on a child server; the session's token. */
+export async function login(base: string, who: { email: string; password: string }) {
+  const r = await call(base, 'POST', '/auth/login', undefined, who);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.token as string;
+}
+
+/**
+ * Kill -9 and restart tests: the real server (server/src/main.ts, as `npm start` runs it) in child processes
+ * on one database that outlives them (PGlite's data directory, or a PostgreSQL database of its own when
+ * DATABASE_URL is set). Call once at the top of a test file: it removes what it made after the file.
+ */
+export async function restartHarness(name: string, opts: { env?: Record<string, string> } = {}) {
+  const pgUrl = process.env.DATABASE_URL;
+  const scratch = pgUrl ? await scratchDatabase(pgUrl, { poolSize: 2 }) : undefined;
+  const dataDir = mkdtempSync(join(tmpdir(), `recado-${name}-`));
+  const webDist = mkdtempSync(join(tmpdir(), `recado-${name}-web-`));
+  const children: ChildProcess[] = [];
+
+  afterAll(async () => {
+    // Each server runs in a process group of its own: one left behind by a failing test goes too.
+    for (const c of children)
+      try {
+        process.kill(-c.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  /** A server on a free port, on this file's database, once its health check answers. */
+  async function startServer() {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        WEB_DIST: webDist,
+        DATABASE_URL: scratch?.url ?? '',
+        NODE_ENV: 'development',
+        SEED_DEMO: 'false',
+        SUPERUSER_EMAIL: SUPER.email,
+        SUPERUSER_PASSWORD: SUPER.password,
+        LOG_LEVEL: 'warn',
+        FORCE_COLOR: '0',
+        ...opts.env,
+      },
+    });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const base = `http://127.0.0.1:${port}/api`;
+    await waitFor(async () => {
+      if (child.exitCode !== null || child.signalCode) throw new Error(`the server stopped:\n${output}`);
+      return (await fetch(`${base}/health`).catch(() => undefined))?.ok;
+    }, 120_000);
+    return {
+      child,
+      base,
+      exited,
+      output: () => output,
+      /** SIGKILL to the server's whole process group, as a crash. */
+      kill: () => process.kill(-child.pid!, 'SIGKILL'),
+    };
+  }
+
+  /**
+   * A company (admin password Admin@123) with a simulator connection, made on a running server through the
+   * API as the superuser.
+   */
+  async function companyWithSimulator(base: string, company: { name: string; email: string }) {
+    const created = await call(base, 'POST', '/companies', await login(base, SUPER), {
+      name: company.name,
+      email: company.email,
+      planId: 5,
+      dueDate: '2099-01-01',
+      adminName: 'Admin',
+      adminPassword: 'Admin@123',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const admin = { email: company.email, password: 'Admin@123' };
+    const token = await login(base, admin);
+    const w = await call(base, 'POST', '/whatsapp', token, { name: 'Sim', channel: 'simulator' });
+    expect(w.status, JSON.stringify(w.body)).toBe(201);
+    return { admin, token, whatsappId: w.body.id as number };
+  }
+
+  /** The file's database, opened here once the servers are gone (PGlite's directory takes one process). */
+  async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
+    const database = scratch ?? (await openDatabase({ dataDir }));
+    try {
+      return await fn(database);
+    } finally {
+      if (!scratch) await database.close();
+    }
+  }
+
+  return { startServer, companyWithSimulator, withDatabase };
+}
