@@ -5,7 +5,6 @@ import {
   TICKET_PRIORITIES,
   type Macro,
   type MacroAction,
-  type MacroEvent,
   type MacroInputParsed,
   type MacroListQuery,
   type MacroRunInput,
@@ -21,6 +20,7 @@ import type { Tenant } from '../../http/tenant.js';
 import { mimeOf } from '../../http/uploads.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import type { Clock } from '../../lib/clock.js';
+import { emitEntryChange, isAdmin, visibleEntries } from '../../lib/personal-or-company.js';
 import { containsText } from '../../lib/sql.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { Events } from '../../realtime/events.js';
@@ -35,11 +35,8 @@ import { recordTicketEvent } from '../timeline/record.js';
 type Row = typeof macros.$inferSelect;
 type Owner = { id: number | null; name: string | null } | null;
 
-const isAdmin = (t: Tenant) => t.profile === 'admin' || t.super;
-
 /** What a user may see and run: their own macros and the company's. */
-const visibleTo = (t: Tenant): SQL =>
-  and(eq(macros.companyId, t.companyId), or(eq(macros.visibility, 'company'), eq(macros.userId, t.userId)))!;
+const visibleTo = (t: Tenant): SQL => visibleEntries(t, macros, eq(macros.visibility, 'company'));
 
 /** A personal macro: its owner. A company macro: the company's admins. */
 export const mayEdit = (t: Tenant, r: Pick<Row, 'userId' | 'visibility'>) =>
@@ -136,20 +133,13 @@ export function macroService(deps: {
     return hit;
   }
 
-  /** Company macros go to the company, personal ones to their owner's browsers only. */
-  function emit(before: Row | null, after: Row | null, user: Owner) {
-    const r = (after ?? before)!;
-    const send = (toAll: boolean, payload: MacroEvent) =>
-      toAll
-        ? events.toCompany(r.companyId, 'macro', payload)
-        : r.userId
-          ? events.toUser(r.companyId, r.userId, 'macro', payload)
-          : undefined;
-    if (!after) return send(before!.visibility === 'company', { action: 'delete', id: r.id });
-    if (before?.visibility === 'company' && after.visibility !== 'company')
-      send(true, { action: 'delete', id: r.id });
-    send(after.visibility === 'company', { action: before ? 'update' : 'create', record: view(after, user) });
-  }
+  const emit = (before: Row | null, after: Row | null, user: Owner) =>
+    emitEntryChange(events, 'macro', {
+      before,
+      after,
+      shared: (r) => r.visibility === 'company',
+      record: (r) => view(r, user),
+    });
 
   /**
    * Every queue, tag, user, quick message and closing reason the actions name must be the company's (and a

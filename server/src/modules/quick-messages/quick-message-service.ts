@@ -2,7 +2,6 @@ import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import {
   PAGE_SIZE,
   type QuickMessage,
-  type QuickMessageEvent,
   type QuickMessageInputParsed,
   type QuickMessageListQuery,
   type QuickMessageUpdate,
@@ -13,6 +12,7 @@ import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
 import type { MediaStore } from '../../messaging/media-store.js';
+import { emitEntryChange, isAdmin, visibleEntries } from '../../lib/personal-or-company.js';
 import { containsText } from '../../lib/sql.js';
 
 type Row = typeof quickMessages.$inferSelect;
@@ -23,14 +23,8 @@ export interface UploadedFile {
   data: Buffer;
 }
 
-const isAdmin = (t: Tenant) => t.profile === 'admin' || t.super;
-
 /** What a user may see: their own entries and the company-wide ones. */
-const visibleTo = (t: Tenant): SQL =>
-  and(
-    eq(quickMessages.companyId, t.companyId),
-    or(eq(quickMessages.geral, true), eq(quickMessages.userId, t.userId)),
-  )!;
+const visibleTo = (t: Tenant): SQL => visibleEntries(t, quickMessages, eq(quickMessages.geral, true));
 
 /** Owner always; company-wide entries: admins, and everybody when allowEdit is on. */
 export const mayEdit = (t: Tenant, r: Pick<Row, 'userId' | 'geral' | 'allowEdit'>) =>
@@ -78,29 +72,18 @@ export function quickMessageService({ db, events, media }: { db: Db; events: Eve
     return hit;
   }
 
-  /**
-   * Company-wide entries go to the company room, personal ones to their owner's browsers only. Each reader
-   * computes `canEdit` for itself from the flags (the payload carries the owner's view).
-   */
-  function emit(
+  /** Each reader computes `canEdit` for itself from the flags (the payload carries the owner's view). */
+  const emit = (
     before: Row | null,
     after: Row | null,
     user: { id: number | null; name: string | null } | null,
-  ) {
-    const r = (after ?? before)!;
-    const owner = r.userId;
-    const send = (toAll: boolean, payload: QuickMessageEvent) =>
-      toAll
-        ? events.toCompany(r.companyId, 'quickMessage', payload)
-        : owner
-          ? events.toUser(r.companyId, owner, 'quickMessage', payload)
-          : undefined;
-    if (!after) return send(before!.geral, { action: 'delete', id: r.id });
-    // Made personal: the others lose it first, then the owner sees the change.
-    if (before?.geral && !after.geral) send(true, { action: 'delete', id: r.id });
-    const record = view(after, user);
-    send(after.geral, { action: before ? 'update' : 'create', record });
-  }
+  ) =>
+    emitEntryChange(events, 'quickMessage', {
+      before,
+      after,
+      shared: (r) => r.geral,
+      record: (r) => view(r, user),
+    });
 
   return {
     async list(t: Tenant, q: QuickMessageListQuery) {
