@@ -236,6 +236,21 @@ export function automationService(deps: AutomationDeps) {
     if (view) deps.emitTicket(companyId, view, change);
   }
 
+  /** Only the messages after those stored so far (the bot's, a flow's) go to the automation. */
+  async function skipMessagesSoFar(ticketId: number) {
+    const [last] = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(eq(messages.ticketId, ticketId))
+      .orderBy(desc(messages.id))
+      .limit(1);
+    if (last)
+      await db
+        .update(ticketAutomations)
+        .set({ lastMessageId: last.id })
+        .where(eq(ticketAutomations.ticketId, ticketId));
+  }
+
   /** Hands a free ticket to the target (one conditional statement: a person acting first wins). */
   async function engage(t: TicketRow, target: Target): Promise<TicketRow | null> {
     const now = clock.now();
@@ -1032,17 +1047,7 @@ export function automationService(deps: AutomationDeps) {
       const engaged = await engage(t, target);
       if (!engaged) return false;
       // The messages so far were the flow's: only later ones go to the automation.
-      const [last] = await db
-        .select({ id: messages.id })
-        .from(messages)
-        .where(eq(messages.ticketId, t.id))
-        .orderBy(desc(messages.id))
-        .limit(1);
-      if (last)
-        await db
-          .update(ticketAutomations)
-          .set({ lastMessageId: last.id })
-          .where(eq(ticketAutomations.ticketId, t.id));
+      await skipMessagesSoFar(t.id);
       return true;
     },
 
@@ -1058,17 +1063,7 @@ export function automationService(deps: AutomationDeps) {
       const engaged = await engage(t, target);
       if (!engaged) return;
       // The messages stored so far were the bot's: only later ones go to the automation.
-      const [last] = await db
-        .select({ id: messages.id })
-        .from(messages)
-        .where(eq(messages.ticketId, t.id))
-        .orderBy(desc(messages.id))
-        .limit(1);
-      if (last)
-        await db
-          .update(ticketAutomations)
-          .set({ lastMessageId: last.id })
-          .where(eq(ticketAutomations.ticketId, t.id));
+      await skipMessagesSoFar(t.id);
     },
 
     /**
