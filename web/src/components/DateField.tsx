@@ -109,3 +109,57 @@ export function DateField({
     </LocalizationProvider>
   );
 }
+
+/** A period: `from` and `to` days. */
+export interface DateRange {
+  from: string;
+  to: string;
+}
+
+/**
+ * The from/to day pair of a period filter (the dashboard, the audit log, a flow's stats): two small date
+ * fields side by side in the parent's layout; `helperText` goes under `to`; `onChange` gets the whole range.
+ */
+export function DateRangeFields({
+  value,
+  onChange,
+  labels,
+  testIds,
+  sx,
+  error,
+  helperText,
+}: {
+  value: DateRange;
+  onChange(range: DateRange): void;
+  labels: DateRange;
+  testIds: DateRange;
+  sx?: SxProps<Theme>;
+  error?: boolean;
+  helperText?: string;
+}) {
+  return (
+    <>
+      <DateField
+        kind="date"
+        size="small"
+        sx={sx}
+        label={labels.from}
+        value={value.from}
+        onChange={(from) => onChange({ ...value, from })}
+        error={error}
+        testId={testIds.from}
+      />
+      <DateField
+        kind="date"
+        size="small"
+        sx={sx}
+        label={labels.to}
+        value={value.to}
+        onChange={(to) => onChange({ ...value, to })}
+        error={error}
+        helperText={helperText}
+        testId={testIds.to}
+      />
+    </>
+  );
+}

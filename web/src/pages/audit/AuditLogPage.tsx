@@ -24,7 +24,7 @@ import { downloadAuditCsv, useAuditLog, type AuditFilters } from '../../api/audi
 import { useSetting, useUpdateSetting } from '../../api/settings.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
-import { DateField } from '../../components/DateField.js';
+import { DateRangeFields } from '../../components/DateField.js';
 import { FROM_MD } from '../../components/ResourceListPage.js';
 import { ListStatusRow } from '../../components/ListStatusRow.js';
 import { PageHeader } from '../../components/PageHeader.js';
@@ -310,23 +310,15 @@ export default function AuditLogPage() {
         {t('audit:subtitle')}
       </Typography>
       <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, display: 'flex', flexWrap: 'wrap', gap: 1.5 }}>
-        <DateField
-          kind="date"
-          size="small"
+        <DateRangeFields
           sx={dateField}
-          label={t('audit:from')}
-          value={from}
-          onChange={setFrom}
-          testId="audit-from"
-        />
-        <DateField
-          kind="date"
-          size="small"
-          sx={dateField}
-          label={t('audit:to')}
-          value={to}
-          onChange={setTo}
-          testId="audit-to"
+          labels={{ from: t('audit:from'), to: t('audit:to') }}
+          value={{ from, to }}
+          onChange={(range) => {
+            setFrom(range.from);
+            setTo(range.to);
+          }}
+          testIds={{ from: 'audit-from', to: 'audit-to' }}
         />
         <TextField
           size="small"

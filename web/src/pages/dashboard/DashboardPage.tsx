@@ -42,7 +42,7 @@ import {
 import { useQueues } from '../../api/queues.js';
 import { useWhatsapps } from '../../api/whatsapps.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { DateField } from '../../components/DateField.js';
+import { DateRangeFields } from '../../components/DateField.js';
 import { formatParts, localeOf, useDateFormat } from '../../i18n/format.js';
 import { SlaAchievementSection } from '../sla/SlaAchievementSection.js';
 import { ClosingStatsSection } from '../closing/ClosingStatsSection.js';
@@ -538,35 +538,19 @@ export default function DashboardPage() {
             <MenuItem value={2}>{t('dashboard.byPeriod')}</MenuItem>
           </TextField>
           {type === 1 ? (
-            <>
-              <DateField
-                kind="date"
-                size="small"
-                sx={filterField}
-                label={t('dashboard.from')}
-                value={from}
-                onChange={(v) => {
-                  setFrom(v);
-                  setReversed(false);
-                }}
-                error={reversed}
-                testId="filter-from"
-              />
-              <DateField
-                kind="date"
-                size="small"
-                sx={filterField}
-                label={t('dashboard.to')}
-                value={to}
-                onChange={(v) => {
-                  setTo(v);
-                  setReversed(false);
-                }}
-                error={reversed}
-                helperText={reversed ? t('dashboard.reversedRange') : undefined}
-                testId="filter-to"
-              />
-            </>
+            <DateRangeFields
+              sx={filterField}
+              labels={{ from: t('dashboard.from'), to: t('dashboard.to') }}
+              value={{ from, to }}
+              onChange={(range) => {
+                setFrom(range.from);
+                setTo(range.to);
+                setReversed(false);
+              }}
+              error={reversed}
+              helperText={reversed ? t('dashboard.reversedRange') : undefined}
+              testIds={{ from: 'filter-from', to: 'filter-to' }}
+            />
           ) : (
             <TextField
               select

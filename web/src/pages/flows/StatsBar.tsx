@@ -1,7 +1,7 @@
 import { Box, Chip, CircularProgress, Stack, Tooltip } from '@mui/material';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import { FLOW_STATS_DEFAULT_DAYS, type FlowStats } from '@recado/contracts';
-import { DateField } from '../../components/DateField.js';
+import { DateRangeFields } from '../../components/DateField.js';
 import { useFlowT } from './flow-i18n.js';
 
 /** A UTC day `YYYY-MM-DD`, `days` before `from` (the stats count UTC days). */
@@ -42,23 +42,11 @@ export function StatsBar({
       }}
     >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-        <DateField
-          kind="date"
-          label={t('stats.from')}
-          value={period.from}
-          onChange={(from) => onPeriod({ ...period, from })}
-          testId="flow-stats-from"
-          size="small"
-          error={invalid}
-          sx={{ width: 170 }}
-        />
-        <DateField
-          kind="date"
-          label={t('stats.to')}
-          value={period.to}
-          onChange={(to) => onPeriod({ ...period, to })}
-          testId="flow-stats-to"
-          size="small"
+        <DateRangeFields
+          labels={{ from: t('stats.from'), to: t('stats.to') }}
+          value={period}
+          onChange={onPeriod}
+          testIds={{ from: 'flow-stats-from', to: 'flow-stats-to' }}
           error={invalid}
           sx={{ width: 170 }}
         />
