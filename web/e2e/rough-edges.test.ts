@@ -168,7 +168,9 @@ test('formatting, edit after the signature, quote and edit on the phone, tags, r
     await page.getByTestId('tag-picker-input').fill(tagName);
     await page.getByTestId('tag-picker-create').waitFor();
     await page.getByTestId('tag-picker-input').press('Enter');
-    await page.getByTestId('ticket-tag').filter({ hasText: tagName }).waitFor();
+    await page.getByTestId('tag-picker').getByTestId('ticket-tag').filter({ hasText: tagName }).waitFor();
+    // The list's row shows it too (live).
+    await assignedRow.getByTestId('ticket-tag').filter({ hasText: tagName }).waitFor();
 
     await settle(page);
     await screenshot(page, 'rough-ticket-list');
