@@ -30,7 +30,7 @@ import {
 } from '../../messaging/outbound-sender.js';
 import { mediaTypeOf } from '../../messaging/channels/simulator-channel.js';
 import { channelCommands } from '../../messaging/channel-commands.js';
-import { canSeeTicket, loadViewer, ticketQueries, withContactOwner } from '../tickets/ticket-queries.js';
+import { ticketQueries, visibleTicketRow } from '../tickets/ticket-queries.js';
 import {
   messagePage,
   toMessageView,
@@ -120,17 +120,8 @@ export function messageService(deps: {
   }
   const voice = deps.voice ?? voiceNotes();
 
-  async function visibleTicket(t: Tenant, ticketId: number): Promise<TicketRow> {
-    const [ticket] = await db
-      .select()
-      .from(tickets)
-      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, t.companyId)));
-    if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 404);
-    const viewer = await loadViewer(db, t);
-    if (!canSeeTicket(viewer, await withContactOwner(db, viewer, ticket)))
-      throw new AppError('ERR_NO_PERMISSION', 403);
-    return ticket;
-  }
+  const visibleTicket = (t: Tenant, ticketId: number): Promise<TicketRow> =>
+    visibleTicketRow(db, t, ticketId);
 
   async function emitMessage(
     companyId: number,

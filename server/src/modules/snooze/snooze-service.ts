@@ -9,7 +9,7 @@ import type { Tenant } from '../../http/tenant.js';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Events } from '../../realtime/events.js';
-import { canSeeTicket, loadViewer, ticketQueries, withContactOwner } from '../tickets/ticket-queries.js';
+import { ticketQueries, visibleTicketRow } from '../tickets/ticket-queries.js';
 import type { EmitTicket } from '../tickets/ticket-service.js';
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -60,19 +60,9 @@ export function snoozeService(deps: {
     options: { leaseMs: 30_000, retryDelayMs: 5_000 },
   });
 
-  async function visibleRow(t: Tenant, id: number): Promise<TicketRow> {
-    const [r] = await db
-      .select()
-      .from(tickets)
-      .where(and(eq(tickets.id, id), eq(tickets.companyId, t.companyId)));
-    // Another company's ticket, or one the rule hides: as if it did not exist (tickets' own routes say 403
-    // for the hidden ones; a snooze of a ticket one cannot open is refused the same way).
-    if (!r) throw new AppError('ERR_NO_TICKET_FOUND', 404);
-    const viewer = await loadViewer(db, t);
-    if (!canSeeTicket(viewer, await withContactOwner(db, viewer, r)))
-      throw new AppError('ERR_NO_PERMISSION', 403);
-    return r;
-  }
+  // Another company's ticket, or one the rule hides: as if it did not exist (tickets' own routes say 403
+  // for the hidden ones; a snooze of a ticket one cannot open is refused the same way).
+  const visibleRow = (t: Tenant, id: number): Promise<TicketRow> => visibleTicketRow(db, t, id);
 
   async function announce(companyId: number, before: TicketRow, by: number | null) {
     const view = (await ticketQueries.byId(db, companyId, before.id))!;

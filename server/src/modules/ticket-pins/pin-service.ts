@@ -1,11 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { canSeeTicket, MAX_PINS, rooms, type TicketPinResult } from '@recado/contracts';
+import { MAX_PINS, rooms, type TicketPinResult } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { ticketPins, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Events } from '../../realtime/events.js';
-import { loadViewer, withContactOwner } from '../tickets/ticket-queries.js';
+import { visibleTicketRow } from '../tickets/ticket-queries.js';
 
 /**
  * #32.9 Pinned tickets (docs/productivity.md "Pin"): each user pins tickets to the top of their own lists.
@@ -15,17 +15,7 @@ import { loadViewer, withContactOwner } from '../tickets/ticket-queries.js';
 export function ticketPinService(deps: { db: Db; events: Events }) {
   const { db, events } = deps;
 
-  async function visibleTicket(t: Tenant, ticketId: number) {
-    const [row] = await db
-      .select()
-      .from(tickets)
-      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, t.companyId)));
-    if (!row) throw new AppError('ERR_NO_TICKET_FOUND', 404);
-    const viewer = await loadViewer(db, t);
-    if (!canSeeTicket(viewer, await withContactOwner(db, viewer, row)))
-      throw new AppError('ERR_NO_PERMISSION', 403);
-    return row;
-  }
+  const visibleTicket = (t: Tenant, ticketId: number) => visibleTicketRow(db, t, ticketId);
 
   return {
     async set(t: Tenant, ticketId: number, pinned: boolean): Promise<TicketPinResult> {

@@ -13,6 +13,7 @@ import {
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { contacts, queues, settings, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
 import { containsText } from '../../lib/sql.js';
 import { executeRows } from '../../db/rows.js';
 import { pinnedTicketIds } from '../ticket-pins/pin-queries.js';
@@ -169,6 +170,26 @@ export async function mayFollowTicket(
   if (!row) return false;
   const viewer = await loadViewer(db, t);
   return canSeeTicket(viewer, await withContactOwner(db, viewer, row));
+}
+
+/**
+ * A ticket as its own route shows it, for the services that act on one: another company's (or none) is not
+ * found (404), one the rule hides from this user is refused (403).
+ */
+export async function visibleTicketRow(
+  db: Db,
+  t: { userId: number; companyId: number; profile: string; super: boolean },
+  ticketId: number,
+): Promise<typeof tickets.$inferSelect> {
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, t.companyId)));
+  if (!row) throw new AppError('ERR_NO_TICKET_FOUND', 404);
+  const viewer = await loadViewer(db, t);
+  if (!canSeeTicket(viewer, await withContactOwner(db, viewer, row)))
+    throw new AppError('ERR_NO_PERMISSION', 403);
+  return row;
 }
 
 /**

@@ -38,7 +38,7 @@ import {
   loadViewer,
   ticketQueries,
   visibleWhere,
-  withContactOwner,
+  visibleTicketRow,
 } from './ticket-queries.js';
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -66,13 +66,7 @@ export function ticketService(deps: {
     return r;
   }
 
-  async function visibleRow(t: Tenant, id: number) {
-    const r = await row(t, id);
-    const viewer = await loadViewer(db, t);
-    if (!canSeeTicket(viewer, await withContactOwner(db, viewer, r)))
-      throw new AppError('ERR_NO_PERMISSION', 403);
-    return r;
-  }
+  const visibleRow = (t: Tenant, id: number) => visibleTicketRow(db, t, id);
 
   /**
    * The one announcer of a ticket's creation or change, whoever made it: sends the ticket to every room that

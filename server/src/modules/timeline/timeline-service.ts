@@ -1,12 +1,11 @@
 import { and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { TicketEventActorKind, TicketEventType, TicketEventsQuery, TicketView } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { queues, tags, ticketEvents, tickets, users } from '../../db/schema/index.js';
+import { queues, tags, ticketEvents, users } from '../../db/schema/index.js';
 import { executeRows } from '../../db/rows.js';
 import type { TicketActor, TicketChange, TicketRow } from '../../events/domain-events.js';
-import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
-import { canSeeTicket, loadViewer, withContactOwner } from '../tickets/ticket-queries.js';
+import { visibleTicketRow } from '../tickets/ticket-queries.js';
 import type { TicketEventInput } from './record.js';
 
 type ActorKind = NonNullable<TicketEventInput['actorKind']>;
@@ -177,23 +176,7 @@ export function timelineService(deps: { db: Db }) {
   }
 
   /** The ticket as its own route shows it: another company's is not found, one the rule hides is refused. */
-  async function visibleTicket(t: Tenant, id: number) {
-    const [r] = await db
-      .select({
-        id: tickets.id,
-        contactId: tickets.contactId,
-        userId: tickets.userId,
-        queueId: tickets.queueId,
-        status: tickets.status,
-      })
-      .from(tickets)
-      .where(and(eq(tickets.id, id), eq(tickets.companyId, t.companyId)));
-    if (!r) throw new AppError('ERR_NO_TICKET_FOUND', 404);
-    const viewer = await loadViewer(db, t);
-    if (!canSeeTicket(viewer, await withContactOwner(db, viewer, r)))
-      throw new AppError('ERR_NO_PERMISSION', 403);
-    return r;
-  }
+  const visibleTicket = (t: Tenant, id: number) => visibleTicketRow(db, t, id);
 
   return {
     named,
