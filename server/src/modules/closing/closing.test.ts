@@ -20,6 +20,18 @@ async function scenario(name: string, number = '5511977770001') {
   return { ...c, whatsappId: w.id as number, ticketId: ticket.id, number };
 }
 
+/** The company's pending ticket, once there is one (a customer wrote after the last was closed). */
+const pendingTicket = (companyId: number) =>
+  waitFor(
+    async () =>
+      (
+        await db
+          .select()
+          .from(tickets)
+          .where(and(eq(tickets.companyId, companyId), eq(tickets.status, 'pending')))
+      )[0],
+  );
+
 const reason = async (admin: Parameters<typeof t.as>[0], name: string) => {
   const res = await t.as(admin).post('/closing-reasons', { name });
   expect(res.status).toBe(201);
@@ -148,15 +160,7 @@ describe('protocol numbers', () => {
     expect((await t.as(s.admin).put('/settings/protocolPattern', { value: 'AT-YY-0000' })).status).toBe(200);
     await t.as(s.admin).put(`/tickets/${s.ticketId}`, { status: 'closed' });
     await t.as(s.admin).post(`/simulator/${s.whatsappId}/inbound`, { from: s.number, body: 'de novo' });
-    const next = await waitFor(
-      async () =>
-        (
-          await db
-            .select()
-            .from(tickets)
-            .where(and(eq(tickets.companyId, s.id), eq(tickets.status, 'pending')))
-        )[0],
-    );
+    const next = await pendingTicket(s.id);
     expect(next.protocol).toMatch(/^AT-\d{2}-0002$/);
   });
 });
@@ -169,15 +173,7 @@ describe('closing figures', () => {
       .as(s.admin)
       .put(`/tickets/${s.ticketId}`, { status: 'closed', closingReasonId: r.id, saleValue: 100.5 });
     await t.as(s.admin).post(`/simulator/${s.whatsappId}/inbound`, { from: '5511977770021', body: 'oi' });
-    const second = await waitFor(
-      async () =>
-        (
-          await db
-            .select()
-            .from(tickets)
-            .where(and(eq(tickets.companyId, s.id), eq(tickets.status, 'pending')))
-        )[0],
-    );
+    const second = await pendingTicket(s.id);
     await t.as(s.admin).put(`/tickets/${second.id}`, { status: 'open' });
     await t
       .as(s.admin)

@@ -298,45 +298,48 @@ test('transfer to an attendant and to another flow (variables carried); a failin
     'Segundo',
   );
   await flows.publish(second.id);
+  /** Asks a name and routes on it: to the agent, to the second flow, else a set node adding the tag. */
+  const routing = (tagId: number) =>
+    graph(
+      [
+        { id: 'q', type: 'question', data: { text: 'Nome?', variable: 'nome' } },
+        {
+          id: 'route',
+          type: 'condition',
+          data: {
+            mode: 'switch',
+            rules: [
+              { id: 'ag', kind: 'variable', name: 'nome', op: 'eq', value: 'agente' },
+              { id: 'fl', kind: 'variable', name: 'nome', op: 'eq', value: 'fluxo' },
+            ],
+          },
+        },
+        {
+          id: 'toUser',
+          type: 'transfer',
+          data: { target: 'user', userId: agent.user.id, queueId: queues.Atendimento },
+        },
+        { id: 'toFlow', type: 'transfer', data: { target: 'flow', flowId: second.id } },
+        {
+          id: 'broken',
+          type: 'set',
+          label: 'Etiqueta',
+          data: { actions: [{ kind: 'tag', op: 'add', tagId }] },
+        },
+      ],
+      [
+        ['start', 'next', 'q'],
+        ['q', 'answered', 'route'],
+        ['route', 'rule:ag', 'toUser'],
+        ['route', 'rule:fl', 'toFlow'],
+        ['route', 'else', 'broken'],
+      ],
+    );
   // A tag that is not this company's: the graph is refused (400 naming the node), nothing saved.
   const refused = await expectError(
     await flows.api.post('/flows', {
       name: 'Quebrado',
-      graph: graph(
-        [
-          { id: 'q', type: 'question', data: { text: 'Nome?', variable: 'nome' } },
-          {
-            id: 'route',
-            type: 'condition',
-            data: {
-              mode: 'switch',
-              rules: [
-                { id: 'ag', kind: 'variable', name: 'nome', op: 'eq', value: 'agente' },
-                { id: 'fl', kind: 'variable', name: 'nome', op: 'eq', value: 'fluxo' },
-              ],
-            },
-          },
-          {
-            id: 'toUser',
-            type: 'transfer',
-            data: { target: 'user', userId: agent.user.id, queueId: queues.Atendimento },
-          },
-          { id: 'toFlow', type: 'transfer', data: { target: 'flow', flowId: second.id } },
-          {
-            id: 'broken',
-            type: 'set',
-            label: 'Etiqueta',
-            data: { actions: [{ kind: 'tag', op: 'add', tagId: 999999 }] },
-          },
-        ],
-        [
-          ['start', 'next', 'q'],
-          ['q', 'answered', 'route'],
-          ['route', 'rule:ag', 'toUser'],
-          ['route', 'rule:fl', 'toFlow'],
-          ['route', 'else', 'broken'],
-        ],
-      ),
+      graph: routing(999999),
     }),
     400,
     'ERR_FLOW_INVALID',
@@ -348,41 +351,7 @@ test('transfer to an attendant and to another flow (variables carried); a failin
   const all = await (await flows.api.get('/flows/list')).json();
   expect(all.map((f: { name: string }) => f.name)).toEqual(['Segundo']);
   const tag = await (await t.as(c.admin).post('/tags', { name: 'Temp flow', color: '#112244' })).json();
-  const g = graph(
-    [
-      { id: 'q', type: 'question', data: { text: 'Nome?', variable: 'nome' } },
-      {
-        id: 'route',
-        type: 'condition',
-        data: {
-          mode: 'switch',
-          rules: [
-            { id: 'ag', kind: 'variable', name: 'nome', op: 'eq', value: 'agente' },
-            { id: 'fl', kind: 'variable', name: 'nome', op: 'eq', value: 'fluxo' },
-          ],
-        },
-      },
-      {
-        id: 'toUser',
-        type: 'transfer',
-        data: { target: 'user', userId: agent.user.id, queueId: queues.Atendimento },
-      },
-      { id: 'toFlow', type: 'transfer', data: { target: 'flow', flowId: second.id } },
-      {
-        id: 'broken',
-        type: 'set',
-        label: 'Etiqueta',
-        data: { actions: [{ kind: 'tag', op: 'add', tagId: tag.id }] },
-      },
-    ],
-    [
-      ['start', 'next', 'q'],
-      ['q', 'answered', 'route'],
-      ['route', 'rule:ag', 'toUser'],
-      ['route', 'rule:fl', 'toFlow'],
-      ['route', 'else', 'broken'],
-    ],
-  );
+  const g = routing(tag.id);
   await flows.onConnection(whatsappId, g);
   const a = newNumber();
   await kit.say(c.admin, whatsappId, a, 'oi');
