@@ -51,8 +51,9 @@ export interface DatabaseOptions {
    */
   transactionGuard?: boolean;
   /**
-   * An in-memory PGlite starts from this data folder (a tarball from `dumpImage()`) instead of an empty
-   * cluster: scratch databases of tests skip initdb and the migrations (src/db/scratch.ts).
+   * A new PGlite (in memory, or in an empty `dataDir`) starts from this data folder (a tarball from
+   * `dumpImage()`) instead of an empty cluster: tests' databases skip initdb and the migrations
+   * (src/db/scratch.ts, test/restart.ts).
    */
   image?: Blob;
 }
@@ -157,9 +158,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   const extensions = { pg_trgm, unaccent };
+  const image = opts.image ? { loadDataDir: opts.image } : {};
   const client = opts.dataDir
-    ? new PGlite(join(opts.dataDir, 'pglite'), { extensions })
-    : new PGlite({ extensions, ...(opts.image ? { loadDataDir: opts.image } : {}) });
+    ? new PGlite(join(opts.dataDir, 'pglite'), { extensions, ...image })
+    : new PGlite({ extensions, ...image });
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   if (opts.transactionGuard ?? true) transactionGuard(db).guard(client, ['query', 'exec']);

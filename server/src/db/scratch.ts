@@ -57,6 +57,17 @@ async function migratedPglite(): Promise<Database> {
 }
 
 /**
+ * The migrated image's file, made on first use; undefined with RECADO_TEST_DB_IMAGE=off. The restart harness
+ * (test/restart.ts) starts a server's PGlite data directory from it.
+ */
+export async function migratedImageFile(): Promise<string | undefined> {
+  if (process.env.RECADO_TEST_DB_IMAGE === 'off') return undefined;
+  const file = join(IMAGE_DIR, `${imageKey()}.tar`);
+  if (!existsSync(file)) await (await migratedPglite()).close();
+  return file;
+}
+
+/**
  * A throw-away migrated database: in-memory PGlite, or — given a PostgreSQL URL — a new database of its own
  * on that server, dropped by drop(). Used by tests and benchmarks; the server's own database is untouched.
  */
