@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Day, spanDays } from './days.js';
 import { Timestamp, type Wire } from './responses.js';
 import { PRESENCES } from './constants.js';
 
@@ -10,18 +11,7 @@ export const DASHBOARD_MAX_DAYS = 366;
 export const SOURCE_TRACKING_LIMIT = 200;
 
 const MAX_ID = 2_147_483_647;
-/** A calendar day in the company's time zone. */
-const Day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'date YYYY-MM-DD')
-  .refine(
-    (d) =>
-      !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
-    'invalid date',
-  );
-
-const spanDays = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+// A Day (./days.ts) here is a calendar day in the company's time zone.
 
 /** Narrows every figure to one queue's (or one connection's) tickets. */
 const QueueFilter = z.coerce.number().int().positive().max(MAX_ID).optional();

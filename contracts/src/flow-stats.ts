@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Day, spanDays } from './days.js';
 import { type Wire } from './responses.js';
 
 /** The longest period one stats request may cover, in days. */
@@ -7,19 +8,7 @@ export const FLOW_STATS_MAX_DAYS = 366;
 export const FLOW_STATS_DEFAULT_DAYS = 30;
 
 const MAX_ID = 2_147_483_647;
-
-/** A calendar day (UTC): the stats count the steps taken from 00:00 of `from` to 24:00 of `to`. */
-const Day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'date YYYY-MM-DD')
-  .refine(
-    (d) =>
-      !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
-    'invalid date',
-  );
-
-const spanDays = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+// A Day (./days.ts) here is a UTC day: the stats count the steps taken from 00:00 of `from` to 24:00 of `to`.
 
 /**
  * GET /flows/{id}/stats?from&to (docs/flows.md "Analytics"): both days included, UTC days. `to` defaults to
