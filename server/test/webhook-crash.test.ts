@@ -13,7 +13,7 @@ import { call, login, restartHarness } from './restart.js';
 // least once). Every acknowledged delivery had its effect, every resent one too, and none twice: one paid
 // invoice and one granted period per payment, one stored message per Meta message id. The Cloud API deliveries
 // answer 500 after the restart until the dead process's lease on the connection (20 s) runs out: most of the
-// test's time on PostgreSQL; on PGlite the first start's initdb and migrations add as much again.
+// test's time.
 const SUPER = { email: 'super@webhook-crash.test', password: 'Super@12345' };
 const WEBHOOK_TOKEN = 'whk_crash_0123456789abcdef0123456789abcdef';
 const APP_SECRET = 'webhook-crash-app-secret';
