@@ -745,7 +745,9 @@ export function billingService(deps: {
           .returning({ id: billingEvents.id });
         if (!fresh) return 'duplicate' as const;
         if (!payment) return 'ignored' as const;
-        // The payment's row, locked: two events of one payment at once are decided one after the other.
+        // Two events of one payment at once are decided one after the other: a lock on the payment's id (its
+        // row may not exist yet, when CONFIRMED and RECEIVED of a new payment arrive together), then its row.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`asaas-payment:${payment.id}`}))`);
         const [known] = await tx
           .select()
           .from(billingPayments)

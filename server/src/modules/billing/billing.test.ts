@@ -320,6 +320,27 @@ describe('payments: amount, refunds and order (docs/billing.md)', () => {
     expect((await company(c.id)).dueDate).toBe(addRecurrence(dayOffset(4), 'MENSAL'));
   });
 
+  test('CONFIRMED and RECEIVED of a new payment at the same moment: both answered 200, one period granted', async () => {
+    const cs = await Promise.all([1, 2, 3, 4].map((n) => t.company(`Together${n}`, { planId: 1 })));
+    await Promise.all(cs.map((c) => setDue(c.id, 4)));
+    const answers = await Promise.all(
+      cs.flatMap((c) => {
+        const payment = { id: unique('pay_both_'), externalReference: `company:${c.id}`, value: 49 };
+        return ['PAYMENT_CONFIRMED', 'PAYMENT_RECEIVED'].map((event) =>
+          webhook({ id: unique('evt_both_'), event, payment }),
+        );
+      }),
+    );
+    // No key conflict between the two (a 500 the provider would retry).
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    for (const c of cs) {
+      expect((await company(c.id)).dueDate).toBe(addRecurrence(dayOffset(4), 'MENSAL'));
+      expect(await db.select().from(invoices).where(eq(invoices.companyId, c.id))).toEqual([
+        expect.objectContaining({ status: 'paid', value: 49 }),
+      ]);
+    }
+  });
+
   test('a short payment is held for review: nothing granted, the super user sees what was paid', async () => {
     const c = await t.company('Short', { planId: 1 });
     await setDue(c.id, 3);
