@@ -53,19 +53,21 @@ export function apiTokenService({ db, events, clock }: { db: Db; events: Events;
       throw new AppError('ERR_API_TOKEN_SCOPE', 403, 'API tokens are created from a signed-in session');
   };
 
+  /** Unrevoked tokens of the kind that the caller lists and counts (personal ones: only their own). */
+  const activeTokens = (t: Tenant, kind: ApiTokenKind) =>
+    and(
+      eq(apiTokens.companyId, t.companyId),
+      eq(apiTokens.kind, kind),
+      isNull(apiTokens.revokedAt),
+      kind === 'user' ? eq(apiTokens.userId, t.userId) : undefined,
+    );
+
   async function list(t: Tenant, kind: ApiTokenKind) {
     const rows = await db
       .select(view)
       .from(apiTokens)
       .innerJoin(users, eq(users.id, apiTokens.userId))
-      .where(
-        and(
-          eq(apiTokens.companyId, t.companyId),
-          eq(apiTokens.kind, kind),
-          isNull(apiTokens.revokedAt),
-          kind === 'user' ? eq(apiTokens.userId, t.userId) : undefined,
-        ),
-      )
+      .where(activeTokens(t, kind))
       .orderBy(desc(apiTokens.id));
     return { tokens: rows.map(asToken) };
   }
@@ -77,17 +79,7 @@ export function apiTokenService({ db, events, clock }: { db: Db; events: Events;
     const row = await db.transaction(async (tx) => {
       // The owner's row lock makes "count, then insert" atomic against parallel creations.
       await tx.select({ id: users.id }).from(users).where(eq(users.id, t.userId)).for('update');
-      const [active] = await tx
-        .select({ n: count() })
-        .from(apiTokens)
-        .where(
-          and(
-            eq(apiTokens.companyId, t.companyId),
-            eq(apiTokens.kind, kind),
-            isNull(apiTokens.revokedAt),
-            kind === 'user' ? eq(apiTokens.userId, t.userId) : undefined,
-          ),
-        );
+      const [active] = await tx.select({ n: count() }).from(apiTokens).where(activeTokens(t, kind));
       if ((active?.n ?? 0) >= MAX_API_TOKENS)
         throw new AppError('ERR_API_TOKEN_LIMIT', 400, `At most ${MAX_API_TOKENS} active tokens`);
       const [inserted] = await tx
