@@ -342,6 +342,7 @@ export function makeServices(deps: {
       box,
       allowPrivateUrls: config.allowPrivateUrls,
       testDialogflow: automation.testDialogflow,
+      onCreated: automation.sourcesChanged,
     }),
     prompts: promptService({
       db,
@@ -349,6 +350,7 @@ export function makeServices(deps: {
       box,
       allowPrivateUrls: config.allowPrivateUrls,
       openaiBaseUrl: config.openaiBaseUrl,
+      onCreated: automation.sourcesChanged,
     }),
     contactLists,
     fileLists: fileListService({ db, events, media }),

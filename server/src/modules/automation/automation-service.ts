@@ -983,6 +983,12 @@ export function automationService(deps: AutomationDeps) {
     testDialogflow: dialogflow.detectIntent,
 
     /**
+     * A prompt or integration was created in this process: the company's "none" is forgotten at once, so
+     * the next customer message reaches it (another process forgets within IDLE_MEMORY_MS).
+     */
+    sourcesChanged: (companyId: number) => void idleCompanies.delete(companyId),
+
+    /**
      * A customer message was stored (`message.stored`, before the bot's listener): a free ticket due for
      * an automation is handed to it, and a ticket the automation has gets its answer.
      */

@@ -289,6 +289,20 @@ describe('automation trouble is visible (#29.9)', () => {
     socket.disconnect();
   });
 
+  test("a company's first prompt answers the very next message (the engine's 'no automations' memory is forgotten)", async () => {
+    const co = await t.company('AutoFirst');
+    const { whatsappId, queues } = await k.setup(co.admin, [{ name: 'IA first', greetingMessage: '' }]);
+    const queueId = Object.values(queues)[0]!;
+    // A customer before any prompt: the engine remembers "none" for a few seconds.
+    const before = newNumber();
+    await k.say(co.admin, whatsappId, before, 'oi');
+    expect((await k.ticketOf(co.id, whatsappId, before)).automation ?? null).toBeNull();
+    await k.prompt(co.admin, queueId, { apiKey: 'sk-first-prompt' });
+    const after = newNumber();
+    expect(await k.say(co.admin, whatsappId, after, 'olá')).toEqual(['Eco: olá']);
+    expect((await k.ticketOf(co.id, whatsappId, after)).automation).toMatchObject({ status: 'active' });
+  });
+
   test('admins are alerted once per incident (top bar event, list, push); a success closes it', async () => {
     const co = await t.company('AutoAlert');
     const attendant = await t.user(co.admin, 'user');

@@ -33,6 +33,7 @@ export function promptService({
   allowPrivateUrls = false,
   openaiBaseUrl = '',
   openaiTimeoutMs,
+  onCreated,
 }: {
   db: Db;
   events: Events;
@@ -41,6 +42,8 @@ export function promptService({
   /** The server's OPENAI_BASE_URL (a prompt without a base URL of its own is served there). */
   openaiBaseUrl?: string;
   openaiTimeoutMs?: number;
+  /** A company's prompt was created (the automation engine forgets it thought the company had none). */
+  onCreated?: (companyId: number) => void;
 }) {
   /** A tenant's base URL is checked like every tenant-supplied URL (docs/outbound-urls.md). */
   const baseUrlOf = (raw: string | undefined) => {
@@ -144,6 +147,7 @@ export function promptService({
         })
         .returning({ id: prompts.id });
       const prompt = await load(t.companyId, r!.id);
+      onCreated?.(t.companyId);
       emit(t.companyId, { action: 'create', prompt });
       return prompt;
     },

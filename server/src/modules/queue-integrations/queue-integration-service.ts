@@ -132,6 +132,7 @@ export function queueIntegrationService({
   box,
   allowPrivateUrls = false,
   testDialogflow,
+  onCreated,
 }: {
   db: Db;
   events: Events;
@@ -140,6 +141,8 @@ export function queueIntegrationService({
   allowPrivateUrls?: boolean;
   /** Dialogflow detect intent (the automation engine's client), for testSession. */
   testDialogflow?: DialogflowDetect;
+  /** A company's integration was created (the automation engine forgets it thought the company had none). */
+  onCreated?: (companyId: number) => void;
 }) {
   const emit = (companyId: number, payload: QueueIntegrationEvent) =>
     events.toCompany(companyId, 'queueIntegration', payload);
@@ -197,6 +200,7 @@ export function queueIntegrationService({
         .values({ companyId: t.companyId, ...columns(input, box, undefined, allowPrivateUrls) })
         .returning();
       const queueIntegration = queueIntegrationView(r!);
+      onCreated?.(t.companyId);
       emit(t.companyId, { action: 'create', queueIntegration });
       return queueIntegration;
     },
