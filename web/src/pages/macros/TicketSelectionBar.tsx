@@ -5,7 +5,8 @@ import CloseIcon from '@mui/icons-material/Close';
 import ChecklistIcon from '@mui/icons-material/Checklist';
 import { MacroMenu } from './MacroMenu.js';
 import { useMacrosT } from './macros-i18n.js';
-import { ticketSelection, useSelectedCount, useSelecting } from './ticket-selection.js';
+import { MACRO_MAX_TICKETS } from '@recado/contracts';
+import { overMacroLimit, ticketSelection, useSelectedCount, useSelecting } from './ticket-selection.js';
 
 /** The ticket list toolbar's "Select" toggle: rows show a checkbox and a click selects instead of opening. */
 export function SelectToggle() {
@@ -37,6 +38,7 @@ export function TicketSelectionBar({ visibleIds }: { visibleIds: () => number[] 
   const selecting = useSelecting();
   const count = useSelectedCount();
   if (!selecting) return null;
+  const over = overMacroLimit(count);
   return (
     <Box
       data-testid="selection-bar"
@@ -63,6 +65,17 @@ export function TicketSelectionBar({ visibleIds }: { visibleIds: () => number[] 
       >
         {t('macros:macros.selected', { count })}
       </Typography>
+      {over ? (
+        <Typography
+          variant="caption"
+          color="warning.main"
+          role="status"
+          sx={{ order: 10, flexBasis: '100%' }}
+          data-testid="selection-too-many"
+        >
+          {t('macros:macros.tooMany', { max: MACRO_MAX_TICKETS })}
+        </Typography>
+      ) : null}
       <Tooltip title={t('macros:macros.selectAll')}>
         <IconButton
           size="small"
@@ -88,7 +101,7 @@ export function TicketSelectionBar({ visibleIds }: { visibleIds: () => number[] 
       </Tooltip>
       <MacroMenu
         ticketIds={ticketSelection.ids}
-        disabled={!count}
+        disabled={!count || over}
         onRan={(failed) => {
           if (failed) ticketSelection.replace(failed);
         }}

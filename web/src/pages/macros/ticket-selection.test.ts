@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ticketSelection } from './ticket-selection.js';
+import { MACRO_MAX_TICKETS } from '@recado/contracts';
+import { overMacroLimit, ticketSelection } from './ticket-selection.js';
 
 afterEach(() => ticketSelection.setActive(false));
 
@@ -39,5 +40,13 @@ describe('ticket list selection (#32.1)', () => {
     ticketSelection.toggle(8);
     expect(before).toEqual([true, false]);
     expect([ticketSelection.has(7), ticketSelection.has(8)]).toEqual([true, true]);
+  });
+});
+
+describe('the macro limit (#32.1)', () => {
+  it('a selection over the server limit is told so; the limit itself runs', () => {
+    expect(MACRO_MAX_TICKETS).toBe(100);
+    expect(overMacroLimit(100)).toBe(false);
+    expect(overMacroLimit(101)).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { MACRO_MAX_TICKETS } from '@recado/contracts';
 import { useSyncExternalStore } from 'react';
 
 /**
@@ -55,3 +56,6 @@ export const useTicketSelected = (id: number) =>
   useSyncExternalStore(ticketSelection.subscribe, () => ticketSelection.has(id));
 /** How many tickets are selected. */
 export const useSelectedCount = () => useSyncExternalStore(ticketSelection.subscribe, ticketSelection.size);
+
+/** #32.1 A macro runs on at most MACRO_MAX_TICKETS tickets at a time: a larger selection is told so, not sent. */
+export const overMacroLimit = (count: number) => count > MACRO_MAX_TICKETS;
