@@ -1,23 +1,16 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   BASE_URL,
   COMPANY_ADMIN_PASSWORD,
   createCompany,
-  launch,
-  newPage,
+  fileBrowser,
   screenshot,
   signInPage,
 } from './browser.js';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 const LONG = { timeout: 30_000 };
@@ -58,7 +51,7 @@ test('API tokens: created in the page, shown once, used over HTTP with its scope
     ['dark', true, 1366],
     ['narrow', false, 500],
   ] as const) {
-    const page = await newPage(browser, { width });
+    const page = await browser.newPage({ width });
     try {
       await signInPage(
         page,

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080';
@@ -44,6 +45,26 @@ export async function newPage(
     locale: opts.locale ?? 'pt-BR',
   });
   return context.newPage();
+}
+
+/**
+ * One Chromium for the calling test file: launched before its tests and closed after them (node:test's
+ * `before`/`after`); `newPage(opts)` opens a page in a context of its own on it (see newPage).
+ */
+export function fileBrowser(extraArgs: string[] = []) {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await launch(extraArgs);
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return {
+    newPage(opts?: Parameters<typeof newPage>[1]): Promise<Page> {
+      assert.ok(browser, 'the file browser is launched in before()');
+      return newPage(browser, opts);
+    },
+  };
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -106,6 +127,15 @@ export async function createCompany(
     for (const user of users) await admin.post('/users', user);
   }
   return email;
+}
+
+/**
+ * createCompany, then its admin's API session (plain HTTP): answers the admin's e-mail and `admin`, an
+ * apiClient. A browser signed in as the same admin must keep its own token (signInPage/signInForm).
+ */
+export async function companyAdmin(...args: Parameters<typeof createCompany>) {
+  const email = await createCompany(...args);
+  return { email, admin: apiClient(await apiLogin(email, COMPANY_ADMIN_PASSWORD)) };
 }
 
 /** The API as `token` sees it over plain HTTP (no browser): set-up work; every call must succeed. */
@@ -175,6 +205,25 @@ export async function signInPage(
     { token, user, prefs },
   );
   return token;
+}
+
+/**
+ * Signs in through the login page itself (typing the e-mail and a createCompany admin's password), in the
+ * light or dark theme, and waits for the greeting; answers the token the client stored.
+ */
+export async function signInForm(
+  page: Page,
+  email: string,
+  dark = false,
+  password = COMPANY_ADMIN_PASSWORD,
+): Promise<string> {
+  await page.goto('/login');
+  await page.evaluate((d) => localStorage.setItem('preferredTheme', d ? 'dark' : 'light'), dark);
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('greeting').waitFor({ timeout: 30_000 });
+  return page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
 }
 
 /** The API as `token` sees it, through the page's request context; every call must succeed. */

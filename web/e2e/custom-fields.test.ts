@@ -1,13 +1,9 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import {
   COMPANY_ADMIN_PASSWORD,
-  apiClient,
-  apiLogin,
-  createCompany,
-  launch,
-  newPage,
+  companyAdmin,
+  fileBrowser,
   pageApi,
   screenshot,
   signInPage,
@@ -18,20 +14,13 @@ import {
  * fields in the contact dialog (typed inputs), and after a reload the values are still there; the contacts
  * list filters by a field. Light and dark themes, and a 500 px wide screen.
  */
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 const digits = String(Date.now() % 1_000_000).padStart(6, '0');
 
 test('define a field, edit it on a contact, see it after a reload, filter the list by it', async () => {
-  const adminEmail = await createCompany('Campos', 5, stamp);
-  const admin = apiClient(await apiLogin(adminEmail, COMPANY_ADMIN_PASSWORD));
+  const { email: adminEmail, admin } = await companyAdmin('Campos', 5, stamp);
   await admin.post('/custom-fields', {
     entity: 'contact',
     key: 'plano',
@@ -45,7 +34,7 @@ test('define a field, edit it on a contact, see it after a reload, filter the li
   });
   await admin.post('/contacts', { name: 'Beto Campos', number: `55119${digits}02` });
 
-  const page = await newPage(browser);
+  const page = await browser.newPage();
   // One session per user: after the page's sign-in, API reads go through the page's session.
   const http = pageApi(page, await signInPage(page, { email: adminEmail, password: COMPANY_ADMIN_PASSWORD }));
 
@@ -107,7 +96,7 @@ test('define a field, edit it on a contact, see it after a reload, filter the li
   assert.equal(await page.getByTestId('contact-row').count(), 1);
 
   // ---- dark theme, 500 px ----
-  const narrow = await newPage(browser);
+  const narrow = await browser.newPage();
   await narrow.setViewportSize({ width: 500, height: 900 });
   await signInPage(
     narrow,

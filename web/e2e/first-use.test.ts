@@ -1,31 +1,23 @@
 // A newcomer's first steps (issue 29, points 10 and 15), each checked in the browser, light and dark, at 500 px.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   COMPANY_ADMIN_PASSWORD,
   DEMO_ADMIN,
   apiClient,
-  apiLogin,
-  createCompany,
-  launch,
-  newPage,
+  companyAdmin,
+  fileBrowser,
   screenshot,
   signInPage,
 } from './browser.js';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 const LONG = { timeout: 30_000 };
 
-const narrowPage = (): Promise<Page> => newPage(browser, { width: 500, height: 900 });
+const narrowPage = (): Promise<Page> => browser.newPage({ width: 500, height: 900 });
 const themePrefs = (theme: 'light' | 'dark') => ({ preferredTheme: theme });
 
 test("the demo's simulator: the customer's first message gets the greeting and the menu of departments", async () => {
@@ -69,8 +61,7 @@ test("the demo's simulator: the customer's first message gets the greeting and t
 });
 
 test('tickets: a waiting ticket opens read-only from the list, as from the bell; a search shows the matching message highlighted', async () => {
-  const adminEmail = await createCompany('Primeiro', 5, stamp, 'Olívia Primeira');
-  const api = apiClient(await apiLogin(adminEmail, COMPANY_ADMIN_PASSWORD));
+  const { email: adminEmail, admin: api } = await companyAdmin('Primeiro', 5, stamp, 'Olívia Primeira');
   const sim = await api.post<{ id: number }>('/whatsapp', { name: 'Balcão', channel: 'simulator' });
   const from = `5511977${String(Date.now() % 1e6).padStart(6, '0')}`;
   await api.post(`/simulator/${sim.id}/inbound`, {

@@ -1,13 +1,11 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import {
   COMPANY_ADMIN_PASSWORD,
   apiClient,
   apiLogin,
   createCompany,
-  launch,
-  newPage,
+  fileBrowser,
   signInPage,
 } from './browser.js';
 
@@ -16,13 +14,7 @@ import {
  * and deletes flows through the API while the page is open: the rows follow without a reload. Another
  * company's flows never show up.
  */
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 const LONG = { timeout: 30_000 };
@@ -37,7 +29,7 @@ test("flows list: another admin's create, rename, publish and delete appear live
   const otherEmail = await createCompany('FluxosAlheios', PLAN, stamp);
   const other = apiClient(await apiLogin(colleague.email, colleague.password));
   const stranger = apiClient(await apiLogin(otherEmail, COMPANY_ADMIN_PASSWORD));
-  const page = await newPage(browser, { width: 1280, height: 720 });
+  const page = await browser.newPage({ width: 1280, height: 720 });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const row = (name: string) => page.locator(`[data-testid="flow-row"][data-name="${name}"]`);

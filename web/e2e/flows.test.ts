@@ -1,12 +1,11 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   COMPANY_ADMIN_PASSWORD,
   createCompany,
-  launch,
-  newPage,
+  fileBrowser,
   pageApi,
   screenshot,
   signInPage,
@@ -14,13 +13,7 @@ import {
   type PageApi,
 } from './browser.js';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 /** Generous: a loaded 2-core machine builds, serves and drives browsers at once. */
@@ -95,7 +88,7 @@ async function conversation(http: PageApi, whatsappId: number, number: string, n
 
 test('flows: drag four blocks, connect them with the mouse, edit, publish, try it live, then see the stats on the canvas', async () => {
   const email = await createCompany('Fluxos', PLAN, stamp);
-  const page = await newPage(browser, { width: 1280, height: 720 });
+  const page = await browser.newPage({ width: 1280, height: 720 });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
@@ -297,7 +290,7 @@ test('flows list: rename, duplicate, export, import with the missing queue mappe
   const email = await createCompany('FluxosLista', PLAN, stamp, undefined, [
     { ...attendant, profile: 'user' },
   ]);
-  const page = await newPage(browser, { width: 1280, height: 720 });
+  const page = await browser.newPage({ width: 1280, height: 720 });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
@@ -412,7 +405,7 @@ test('flows list: rename, duplicate, export, import with the missing queue mappe
   }
 
   // An attendant (not an admin): the screen is refused and nothing of it shows.
-  const other = await newPage(browser, { width: 1280, height: 720 });
+  const other = await browser.newPage({ width: 1280, height: 720 });
   try {
     await signInPage(other, attendant);
     await other.goto('/flows');

@@ -1,37 +1,20 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { createCompany, launch, newPage, screenshot } from './browser.js';
+import { createCompany, fileBrowser, screenshot, signInForm } from './browser.js';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 const LONG = { timeout: 30_000 };
 /** Seed plan 3 (Ouro) has useIntegrations. */
 const PLAN_WITH_INTEGRATIONS = 3;
 
-async function signIn(page: Page, email: string, dark: boolean): Promise<string> {
-  await page.goto('/login');
-  await page.evaluate((d) => localStorage.setItem('preferredTheme', d ? 'dark' : 'light'), dark);
-  await page.locator('input[name="email"]').fill(email);
-  await page.locator('input[name="password"]').fill('Admin@123');
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('greeting').waitFor(LONG);
-  return page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
-}
-
 for (const dark of [false, true])
   test(`a webhook integration's signing secret is shown and regenerated on its dialog (${dark ? 'dark' : 'light'}, 500 px)`, async () => {
     const email = await createCompany(`Assinatura${dark ? 'E' : 'C'}`, PLAN_WITH_INTEGRATIONS, stamp);
-    const page = await newPage(browser, { width: 500, height: 900 });
+    const page = await browser.newPage({ width: 500, height: 900 });
     try {
-      const token = await signIn(page, email, dark);
+      const token = await signInForm(page, email, dark);
       const call = async <T>(method: string, path: string, data?: unknown) => {
         const res = await page.request.fetch(`/api${path}`, {
           method,

@@ -1,17 +1,10 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { launch, newPage, pageApi, quietSimulator, screenshot, signInPage, until } from './browser.js';
+import { fileBrowser, pageApi, quietSimulator, screenshot, signInPage, until } from './browser.js';
 
 // #32.1/#32.2 The keyboard alone finds a ticket by its protocol (Ctrl+K, type, Enter) and accepts it (A);
 // a macro run from the chat header tags it, answers the customer and resolves it. Light 1366 px and dark 500 px.
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 
@@ -20,7 +13,7 @@ for (const [theme, width] of [
   ['dark', 500],
 ] as const) {
   test(`command bar and macro (${theme}, ${width} px)`, async () => {
-    const page = await newPage(browser, { width });
+    const page = await browser.newPage({ width });
     try {
       const token = await signInPage(page, undefined, { preferredTheme: theme });
       const http = pageApi(page, token);

@@ -1,18 +1,11 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { launch, newPage, pageApi, quietSimulator, screenshot, signInPage, until } from './browser.js';
+import { fileBrowser, pageApi, quietSimulator, screenshot, signInPage, until } from './browser.js';
 
 // #32.1 Several tickets selected in the list ("Selecionar"), one macro run on them from the selection bar:
 // both get the tag (shown on their rows) and the priority; the toast counts the outcome. Then the command
 // bar offers the macros on the selection. Light 1366 px and dark 500 px.
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 
@@ -21,7 +14,7 @@ for (const [theme, width] of [
   ['dark', 500],
 ] as const) {
   test(`macro on selected tickets (${theme}, ${width} px)`, async () => {
-    const page = await newPage(browser, { width });
+    const page = await browser.newPage({ width });
     try {
       const token = await signInPage(page, undefined, { preferredTheme: theme });
       const http = pageApi(page, token);

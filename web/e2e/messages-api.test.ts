@@ -1,31 +1,15 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, createCompany, launch, newPage, screenshot } from './browser.js';
+import type { Page } from 'playwright-core';
+import { BASE_URL, createCompany, fileBrowser, screenshot, signInForm } from './browser.js';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 const LONG = { timeout: 30_000 };
 /** Seed plans: 5 has useExternalApi, 1 (Bronze) does not. */
 const PLAN_WITH_API = 5;
 const PLAN_WITHOUT_API = 1;
-
-async function signIn(page: Page, email: string, dark = false): Promise<string> {
-  await page.goto('/login');
-  await page.evaluate((d) => localStorage.setItem('preferredTheme', d ? 'dark' : 'light'), dark);
-  await page.locator('input[name="email"]').fill(email);
-  await page.locator('input[name="password"]').fill('Admin@123');
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('greeting').waitFor(LONG);
-  return page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
-}
 
 const api =
   (page: Page, token: string) =>
@@ -46,9 +30,9 @@ test('messages API: an admin picks the connection, sends a text from the page, t
     ['dark', true, 1366],
     ['narrow', false, 500],
   ] as const) {
-    const page = await newPage(browser, { width });
+    const page = await browser.newPage({ width });
     try {
-      const token = await signIn(page, email, dark);
+      const token = await signInForm(page, email, dark);
       const call = api(page, token);
       const list = await call<{ id: number; name: string }[]>('GET', '/whatsapp');
       const conn =
@@ -118,9 +102,9 @@ test('messages API: an admin picks the connection, sends a text from the page, t
 
 test('simulator: conversations the API started show their last file by name, a captioned PDF its name and caption', async () => {
   const email = await createCompany('ApiSim', PLAN_WITH_API, `${stamp}s`);
-  const page = await newPage(browser);
+  const page = await browser.newPage();
   try {
-    const token = await signIn(page, email);
+    const token = await signInForm(page, email);
     const call = api(page, token);
     const conn = await call<{ id: number; name: string }>('POST', '/whatsapp', {
       name: `Sim ${stamp}`,
@@ -163,9 +147,9 @@ test('simulator: conversations the API started show their last file by name, a c
 
 test('messages API without the plan flag: the unauthorised toast and back to /', async () => {
   const email = await createCompany('ApiNoPlan', PLAN_WITHOUT_API, stamp);
-  const page = await newPage(browser);
+  const page = await browser.newPage();
   try {
-    await signIn(page, email);
+    await signInForm(page, email);
     await page.goto('/messages-api');
     await page.locator('#notistack-snackbar').first().waitFor(LONG);
     await page.waitForURL((u) => u.pathname === '/', LONG);

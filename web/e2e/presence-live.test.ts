@@ -1,36 +1,20 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import {
-  COMPANY_ADMIN_PASSWORD,
-  apiClient,
-  apiLogin,
-  createCompany,
-  launch,
-  newPage,
-  screenshot,
-  signInPage,
-} from './browser.js';
+import type { Page } from 'playwright-core';
+import { companyAdmin, fileBrowser, screenshot, signInPage } from './browser.js';
 
 /**
  * #30.2 / #30.8: the top-bar presence switch, and the supervisor's live view ("Ao vivo") following an
  * attendant who comes online in another browser, then goes away. Waits on what the page shows, never on time.
  */
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 const PASSWORD = 'User@1234';
 
 /** A company of this file's own with a supervisor and an attendant in one queue. */
 async function fixture() {
-  const adminEmail = await createCompany('Presenca', 5, stamp);
-  const admin = apiClient(await apiLogin(adminEmail, COMPANY_ADMIN_PASSWORD));
+  const { admin } = await companyAdmin('Presenca', 5, stamp);
   const queue = await admin.post<{ id: number }>('/queue', { name: `Vendas ${stamp}`, color: '#2E7D32' });
   const supervisor = { email: `sup-${stamp}@e2e.local`, password: PASSWORD };
   const attendant = { email: `att-${stamp}@e2e.local`, password: PASSWORD };
@@ -50,7 +34,7 @@ const waitPresence = (page: Page, value: string) =>
 
 test('the switch, and the live view following an attendant who comes online elsewhere', async () => {
   const f = await fixture();
-  const sup = await newPage(browser);
+  const sup = await browser.newPage();
   let att: Page | undefined;
   try {
     await signInPage(sup, f.supervisor);
@@ -77,7 +61,7 @@ test('the switch, and the live view following an attendant who comes online else
     await row('offline').waitFor();
 
     // The attendant opens the app in another browser: the live view shows them online without a reload.
-    att = await newPage(browser);
+    att = await browser.newPage();
     await signInPage(att, f.attendant);
     await att.goto('/tickets');
     await waitPresence(att, 'online');
@@ -114,7 +98,7 @@ test('the live page in dark and at 500 px', async () => {
     ['live-500', { width: 500, height: 900 }, {}],
     ['live-500-dark', { width: 500, height: 900 }, { preferredTheme: 'dark' }],
   ] as const) {
-    const page = await newPage(browser, opts);
+    const page = await browser.newPage(opts);
     try {
       await signInPage(page, who, prefs);
       await page.goto('/live');

@@ -1,15 +1,9 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { createCompany, launch, newPage, screenshot } from './browser.js';
+import type { Page } from 'playwright-core';
+import { createCompany, fileBrowser, screenshot, signInForm } from './browser.js';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 /** Generous: a loaded 2-core machine builds, serves and drives browsers at once. */
@@ -20,17 +14,6 @@ const PLAN_WITHOUT_INTEGRATIONS = 1;
 
 /** A company of this test's own; answers its admin's e-mail. */
 const company = (name: string, planId: number) => createCompany(name, planId, stamp);
-
-/** Signs in through the login page (optionally in the dark theme); answers the token the client stored. */
-async function signIn(page: Page, email: string, dark = false): Promise<string> {
-  await page.goto('/login');
-  await page.evaluate((d) => localStorage.setItem('preferredTheme', d ? 'dark' : 'light'), dark);
-  await page.locator('input[name="email"]').fill(email);
-  await page.locator('input[name="password"]').fill('Admin@123');
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('greeting').waitFor(LONG);
-  return page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
-}
 
 // The browser's own token: a second login of the same user would end the browser's session.
 const api =
@@ -66,10 +49,10 @@ interface Integration {
 
 test('queue integrations: add a typebot on the screen, search it, choose it in a queue, kept after a reload', async () => {
   const adminEmail = await company('Integracoes', PLAN_WITH_INTEGRATIONS);
-  const page = await newPage(browser);
+  const page = await browser.newPage();
   const name = `Typebot vendas ${stamp}`;
   try {
-    const token = await signIn(page, adminEmail);
+    const token = await signInForm(page, adminEmail);
     const call = api(page, token);
     const queueName = `Vendas bot ${stamp}`;
     const queue = await call<{ id: number }>('POST', '/queue', { name: queueName, color: '#1976D2' });
@@ -165,9 +148,9 @@ test('queue integrations: add a typebot on the screen, search it, choose it in a
   }
 
   // ---- dark theme: the list, the edit dialog (a Dialogflow form), delete with confirmation ----
-  const dark = await newPage(browser);
+  const dark = await browser.newPage();
   try {
-    await signIn(dark, adminEmail, true);
+    await signInForm(dark, adminEmail, true);
     await dark.goto('/queue-integration');
     const row = dark.locator('[data-testid="integration-row"]').filter({ hasText: name });
     await row.waitFor(LONG);
@@ -203,9 +186,9 @@ test('queue integrations: add a typebot on the screen, search it, choose it in a
 
 test('queue integrations: a company whose plan has no integrations is told so and sent to /', async () => {
   const adminEmail = await company('SemIntegracoes', PLAN_WITHOUT_INTEGRATIONS);
-  const page = await newPage(browser);
+  const page = await browser.newPage();
   try {
-    const token = await signIn(page, adminEmail);
+    const token = await signInForm(page, adminEmail);
     await page.goto('/queue-integration');
     await toast(page, 'Esta empresa não possui permissão para acessar essa página!').waitFor(LONG);
     await page.waitForURL((url) => url.pathname === '/', LONG);

@@ -1,13 +1,10 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   COMPANY_ADMIN_PASSWORD,
-  apiClient,
-  apiLogin,
-  createCompany,
-  launch,
-  newPage,
+  companyAdmin,
+  fileBrowser,
   pageApi,
   screenshot,
   signInPage,
@@ -20,20 +17,13 @@ import {
  * two customers one each; the third customer waits and their simulator conversation shows their place in
  * line. Waits on what the pages show (and the API for the customer's phone), never on time.
  */
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 const PASSWORD = 'User@1234';
 
 async function fixture() {
-  const adminEmail = await createCompany('Distribuicao', 5, stamp);
-  const admin = apiClient(await apiLogin(adminEmail, COMPANY_ADMIN_PASSWORD));
+  const { email: adminEmail, admin } = await companyAdmin('Distribuicao', 5, stamp);
   const queue = await admin.post<{ id: number; name: string }>('/queue', {
     name: `Suporte ${stamp}`,
     color: '#1565C0',
@@ -57,7 +47,7 @@ const assignedRow = (page: Page, customer: string) =>
 
 test('round robin with capacity: two online attendants get one customer each, the third is told their place', async () => {
   const f = await fixture();
-  const admin = await newPage(browser);
+  const admin = await browser.newPage();
   const pages: Page[] = [];
   try {
     // The admin sets the queue: round robin, capacity 1, a waiting-line message.
@@ -88,7 +78,7 @@ test('round robin with capacity: two online attendants get one customer each, th
 
     // Two attendants open the app (opening it brings them online) on their assigned list.
     for (const a of f.attendants) {
-      const page = await newPage(browser);
+      const page = await browser.newPage();
       pages.push(page);
       await signInPage(page, a);
       await page.goto('/tickets');

@@ -1,13 +1,10 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   COMPANY_ADMIN_PASSWORD,
-  apiClient,
-  apiLogin,
-  createCompany,
-  launch,
-  newPage,
+  companyAdmin,
+  fileBrowser,
   pageApi,
   screenshot,
   signInPage,
@@ -18,13 +15,7 @@ import {
  * chip; a ticket under a one-minute target turns red when its due time passes (the wait is on the red chip,
  * never a fixed sleep), the "breached" filter finds it, the chat header and the top bar say so.
  */
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
 let adminEmail = '';
@@ -32,8 +23,9 @@ let calm = { id: 0, uuid: '' };
 let late = { id: 0, uuid: '' };
 
 async function fixture() {
-  adminEmail = await createCompany('Prazo', 5, stamp);
-  const admin = apiClient(await apiLogin(adminEmail, COMPANY_ADMIN_PASSWORD));
+  const made = await companyAdmin('Prazo', 5, stamp);
+  adminEmail = made.email;
+  const admin = made.admin;
   const support = await admin.post<{ id: number }>('/queue', { name: `Suporte ${stamp}`, color: '#1565C0' });
   const urgent = await admin.post<{ id: number }>('/queue', { name: `Plantão ${stamp}`, color: '#C62828' });
   const w = await admin.post<{ id: number }>('/whatsapp', { name: 'Simulador SLA', channel: 'simulator' });
@@ -48,7 +40,7 @@ const chipOf = (page: Page, ticketId: number) =>
 
 test('a policy, its chip, a breach in red and the "breached" filter', async () => {
   const f = await fixture();
-  const page = await newPage(browser);
+  const page = await browser.newPage();
   try {
     // One session per user: after the page's sign-in, set-up calls go through the page's session.
     const http = pageApi(
@@ -121,7 +113,7 @@ test('the SLA screens in dark and at 500 px', async () => {
     ['sla-tickets-500', { width: 500, height: 900 }, {}],
     ['sla-tickets-500-dark', { width: 500, height: 900 }, { preferredTheme: 'dark' }],
   ] as const) {
-    const page = await newPage(browser, opts);
+    const page = await browser.newPage(opts);
     try {
       await signInPage(page, { email: adminEmail, password: COMPANY_ADMIN_PASSWORD }, prefs);
       await page.goto('/tickets');
