@@ -21,7 +21,7 @@ import { containsSearch, priorityRank, slaStatusOf } from '@recado/contracts';
 import { ApiError, api, request } from './client.js';
 import { useInfiniteList, type ListData, type ListPage } from '../components/useInfiniteList.js';
 import { useCompanyEvent } from '../realtime/useCompanyEvent.js';
-import { getSocket, joinRoom, leaveRoom } from '../realtime/socket.js';
+import { joinRoom, leaveRoom } from '../realtime/socket.js';
 import { messageKeys, putMessage } from './messages.js';
 
 export type { TicketView, TicketStatus };
@@ -508,20 +508,25 @@ export function useTicketsRealtime(viewer: Viewer | null) {
   useEffect(() => {
     if (!viewer) return;
     const statuses = ['open', 'pending', 'closed'];
-    statuses.forEach((room) => joinRoom(room));
-    const socket = getSocket();
-    let connectedOnce = socket.connected;
-    const onConnect = () => {
-      if (connectedOnce) {
-        void client.invalidateQueries({ queryKey: ticketKeys.lists() });
-        void client.invalidateQueries({ queryKey: messageKeys.all });
-      }
-      connectedOnce = true;
+    // Each time the server confirms a room (the first join too, which may come after the lists' first read,
+    // and again after a reconnection), what was read before it is read again: events sent before the join
+    // never reached this tab. The three rooms' confirmations make one read.
+    let timer: number | undefined;
+    const onJoined = () => {
+      const at = Date.now();
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        // Read before the join, or being read now (perhaps from before it: read again).
+        const before = (q: { state: { dataUpdatedAt: number; fetchStatus: string } }) =>
+          q.state.fetchStatus === 'fetching' || (q.state.dataUpdatedAt > 0 && q.state.dataUpdatedAt < at);
+        void client.invalidateQueries({ queryKey: ticketKeys.lists(), predicate: before });
+        void client.invalidateQueries({ queryKey: messageKeys.all, predicate: before });
+      }, 50);
     };
-    socket.on('connect', onConnect);
+    statuses.forEach((room) => joinRoom(room, onJoined));
     return () => {
-      socket.off('connect', onConnect);
-      statuses.forEach((room) => leaveRoom(room));
+      window.clearTimeout(timer);
+      statuses.forEach((room) => leaveRoom(room, onJoined));
     };
   }, [viewer, client]);
 
