@@ -120,10 +120,28 @@ for (const [theme, width, digit] of [
       assert.equal((await http.get<Ticket>(`/tickets/${ticket.id}`)).status, 'open');
       await screenshot(page, `closing-asked-${theme}-${width}`);
 
-      await resolve.getByRole('combobox').first().click();
-      await page.getByRole('option', { name: reasonName }).click();
-      await resolve.getByLabel('Valor da venda (opcional)').fill('150,50');
-      await resolve.getByRole('button', { name: 'Resolver' }).click();
+      // Then from the keyboard alone: Esc, "E", the reason (arrows, Enter), Tab, the value, Enter.
+      await page.keyboard.press('Escape');
+      await resolve.waitFor({ state: 'detached' });
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.keyboard.press('e');
+      await resolve.getByText('Resolver atendimento').waitFor();
+      await until(
+        () => page.evaluate(() => document.activeElement?.getAttribute('role') ?? ''),
+        (role) => role === 'combobox',
+        'the reason has the focus',
+      );
+      await page.keyboard.press('ArrowDown');
+      await page.getByRole('option', { name: reasonName }).waitFor();
+      // Down the list to the reason (the menu opens on the first; typing would stop at the space).
+      const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+      for (let i = 0; i < 10 && (await focused()) !== reasonName; i++) await page.keyboard.press('ArrowDown');
+      assert.equal(await focused(), reasonName);
+      await page.keyboard.press('Enter');
+      await page.getByRole('listbox').waitFor({ state: 'detached' });
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('150,50');
+      await page.keyboard.press('Enter');
       await resolve.waitFor({ state: 'detached' });
       const closed = await until(
         () => http.get<Ticket>(`/tickets/${ticket.id}`),

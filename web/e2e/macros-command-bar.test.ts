@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileBrowser, pageApi, quietSimulator, screenshot, signInPage, until } from './browser.js';
 
-// #32.1/#32.2 The keyboard alone finds a ticket by its protocol (Ctrl+K, type, Enter) and accepts it (A);
-// a macro run from the chat header tags it, answers the customer and resolves it. Light 1366 px and dark 500 px.
+// #32.1/#32.2 The keyboard alone finds a ticket by its protocol (Ctrl+K, type, Enter), accepts it (A) and
+// runs a macro on it (Ctrl+K, its name, Enter) that tags it, answers the customer and resolves it. Light 1366 px and dark 500 px.
 const browser = fileBrowser();
 
 const stamp = Date.now().toString(36);
@@ -74,9 +74,13 @@ for (const [theme, width] of [
         .locator(`[data-testid="ticket-chat"][data-ticket-id="${ticket!.id}"][data-status="open"]`)
         .waitFor();
 
-      // The macro from the chat header: tag, message and status.
-      await page.getByTestId('chat-macros').click();
-      await page.locator(`[data-testid="macro-option"][data-name="${macro.name}"]`).click();
+      // The macro from the keyboard too (Ctrl+K, its name, Enter): tag, message and status.
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type(macro.name);
+      await page
+        .locator(`[data-testid="command-bar-item"][data-key="macro-${macro.id}"][aria-selected="true"]`)
+        .waitFor();
+      await page.keyboard.press('Enter');
       await page.getByText(`Macro "${macro.name}" executada`).waitFor();
       await page
         .locator(`[data-testid="ticket-chat"][data-ticket-id="${ticket!.id}"][data-status="closed"]`)

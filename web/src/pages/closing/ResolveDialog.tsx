@@ -63,6 +63,8 @@ export function ResolveDialog({
     >
       <TextField
         select
+        // "E" opens this dialog from the keyboard: the reason is where the typing goes (#32 Done means).
+        autoFocus
         label={t('reason')}
         value={reasonId}
         onChange={(e) => setReasonId(e.target.value)}
