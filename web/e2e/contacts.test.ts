@@ -195,6 +195,14 @@ test('contacts: add, search, edit, import a spreadsheet and the address book, ex
     await screenshot(page, 'contacts-list');
 
     // ---- export: contatos.csv, ; separated, quoted where needed ----
+    // #32.6 Built by the server, which records each export in the audit log with its actor.
+    const exportsLogged = async () =>
+      (
+        (await (
+          await page.request.get('/api/audit-log?action=export.contacts', { headers: auth })
+        ).json()) as { entries: { actorEmail: string }[] }
+      ).entries;
+    const before = (await exportsLogged()).length;
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Exportar CSV' }).click();
     const download = await downloading;
@@ -205,6 +213,17 @@ test('contacts: add, search, edit, import a spreadsheet and the address book, ex
     assert.ok(lines.includes(`${edited};${canonical(number)};maria.e2e@example.com`), csv.slice(0, 500));
     assert.ok(lines.includes(`${good1};${canonical(mobile(21, 201))};um@planilha.test`));
     assert.ok(lines.some((l) => l.startsWith(`${customer};${customerNumber};`)));
+    const logged = await exportsLogged();
+    assert.equal(logged.length, before + 1);
+    assert.equal(logged[0]!.actorEmail, DEMO_ADMIN.email);
+    // A search that matches nobody: the server answers the header alone and the page says so.
+    await search.fill(`ninguem ${stamp}`);
+    await page.getByText('Nenhum registro encontrado.').waitFor();
+    await page.getByRole('button', { name: 'Exportar CSV' }).click();
+    await page.getByText('Não há contatos para exportar.').waitFor();
+    assert.equal((await exportsLogged()).length, before + 2);
+    await search.fill('');
+    await rowOf(customer).waitFor();
 
     // ---- delete, after a confirmation ----
     await rowOf(good2).getByRole('button', { name: 'Excluir' }).click();

@@ -105,6 +105,7 @@ PUT    /api/helps/:id                                   super
 DELETE /api/helps/:id                                   super
 GET    /api/contacts                                    user
 GET    /api/contacts/list                               user
+GET    /api/contacts/export.csv                         user
 GET    /api/contacts/:id                                user
 POST   /api/contacts                                    user
 PUT    /api/contacts/:id                                user

@@ -80,25 +80,16 @@ export function useContactsList(search: string, filter?: Record<string, unknown>
   });
 }
 
-/** Every contact matching the search, page after page (the CSV export). */
-export async function fetchAllContacts(
-  search: string,
-  onProgress?: (loaded: number) => void,
-  filter?: Record<string, unknown> | null,
-) {
-  const searchParam = effectiveSearch(search);
+/**
+ * GET /contacts/export.csv (#32.6): the list's contacts as CSV, built by the server with the list's search and
+ * custom-field filter (and recorded in the audit log). The CSV text, header line first.
+ */
+export function fetchContactsCsv(search: string, filter?: Record<string, unknown> | null) {
   const customFields = customFieldsParam(filter);
-  const out: ContactView[] = [];
-  for (let pageNumber = 1; ; pageNumber++) {
-    const r = await api.get<ContactPage>('/contacts', {
-      searchParam,
-      pageNumber,
-      ...(customFields ? { customFields } : {}),
-    });
-    out.push(...r.contacts);
-    onProgress?.(out.length);
-    if (!r.hasMore || r.contacts.length === 0) return out;
-  }
+  return api.get<string>('/contacts/export.csv', {
+    searchParam: effectiveSearch(search),
+    ...(customFields ? { customFields } : {}),
+  });
 }
 
 /**

@@ -124,6 +124,7 @@ export const AUDIT_RULES: Record<string, AuditRule> = {
   'GET /api/dashboard/export': { action: 'export.dashboard', targetType: 'dashboard' },
   'GET /api/flows/:id/export': { action: 'export.flow', targetType: 'flow' },
   'GET /api/audit-log.csv': { action: 'export.audit_log', targetType: 'audit-log' },
+  'GET /api/contacts/export.csv': { action: 'export.contacts', targetType: 'contact' },
   // Exempt admin writes: nothing changes.
   'POST /api/prompt/test': { skip: 'a test call to the model with the form being edited; nothing is stored' },
   'POST /api/flows/:id/try': { skip: 'a dry run of a draft flow in the simulator; nothing is stored' },

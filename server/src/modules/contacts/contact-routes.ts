@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -9,11 +10,13 @@ import {
   ContactUploadResult,
   ContactUploadRows,
   ContactView,
+  FileAnswer,
   IdParam,
   MessageAnswer,
   pageOf,
 } from '@recado/contracts';
 import type { ContactService } from './contact-service.js';
+import { CONTACT_EXPORT_FILE_NAME } from './contact-export.js';
 import { access } from '../../http/access.js';
 
 export const contactRoutes =
@@ -31,6 +34,18 @@ export const contactRoutes =
       '/contacts/list',
       { config: access.user, schema: { response: { 200: z.array(ContactListItem) } } },
       (req) => contacts.listAll(req.tenant),
+    );
+    // #32.6 The list's contacts as CSV, same query and visibility; streamed a page at a time, recorded in the audit log.
+    app.get(
+      '/contacts/export.csv',
+      { config: access.user, schema: { response: { 200: FileAnswer }, querystring: ContactListQuery } },
+      async (req, reply) => {
+        const lines = await contacts.exportCsv(req.tenant, req.query);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${CONTACT_EXPORT_FILE_NAME}"`)
+          .send(Readable.from(lines));
+      },
     );
     app.get(
       '/contacts/:id',

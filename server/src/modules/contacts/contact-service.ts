@@ -1,6 +1,6 @@
 import type { DomainBus } from '../../events/domain-events.js';
 import { and, asc, eq, isNull, like, or, sql, type SQL } from 'drizzle-orm';
-import { canSeeContact, rooms } from '@recado/contracts';
+import { canSeeContact, customFieldText, rooms } from '@recado/contracts';
 import { assertContactOwner, ownersByEmail, settingEnabled } from '../contact-owners/contact-owner-rules.js';
 import { loadViewer } from '../tickets/ticket-queries.js';
 import {
@@ -22,7 +22,7 @@ import {
   type ContactView,
 } from '@recado/contracts';
 import type { Db, Tx } from '../../db/client.js';
-import { contactCustomFields, contacts } from '../../db/schema/index.js';
+import { contactCustomFields, contacts, users } from '../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import { containsPattern, containsText } from '../../lib/sql.js';
@@ -33,6 +33,7 @@ import type { Events } from '../../realtime/events.js';
 import { canonicalTimeZone, readSetting } from '../settings/setting-service.js';
 import { whatsappService, type WhatsappService } from '../whatsapps/whatsapp-service.js';
 import { parseCustomFieldCells, parseUploadRow } from './contact-upload.js';
+import { CSV_BOM, contactCsvHeaders, csvLine } from './contact-export.js';
 import { truncate } from '../../lib/text.js';
 import {
   applyCustomFields,
@@ -48,6 +49,8 @@ const UNIQUE_NUMBER = 'contacts_company_number_uq';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows per INSERT statement in bulk imports (well under PostgreSQL's 65,535 parameters). */
 const CHUNK = 1000;
+/** Contacts read per query by the CSV export: 100,000 contacts never sit in memory at once. */
+const EXPORT_PAGE = 1000;
 
 export interface ContactServiceDeps {
   db: Db;
@@ -142,6 +145,37 @@ export function contactService(deps: ContactServiceDeps) {
     const v = await loadViewer(db, t);
     if (canSeeContact(v, { ownerId: -1 })) return undefined;
     return or(isNull(contacts.ownerId), eq(contacts.ownerId, t.userId));
+  }
+
+  /** The contacts list's filter (company, visibility, search, creation days, custom fields): the list and its export. */
+  async function listFilter(t: Tenant, q: ContactListQuery): Promise<SQL | undefined> {
+    const where: (SQL | undefined)[] = [eq(contacts.companyId, t.companyId), await contactScope(t)];
+    const search = q.searchParam.trim();
+    if (search.length >= CONTACT_SEARCH_MIN_LENGTH) {
+      const digits = onlyDigits(search);
+      where.push(
+        or(
+          containsText(contacts.name, search),
+          digits.length >= CONTACT_SEARCH_MIN_LENGTH
+            ? like(contacts.number, containsPattern(digits))
+            : undefined,
+        ),
+      );
+    }
+    if (q.date || q.dateStart || q.dateEnd) {
+      // Calendar days of the company's time zone, as bounds on createdAt (index friendly).
+      const tz = canonicalTimeZone(await readSetting(db, t.companyId, 'timezone')) ?? 'UTC';
+      const startOf = (day: string, plus = 0) =>
+        sql`((${day}::date + ${plus}::int)::timestamp at time zone ${tz})`;
+      const from = q.date ?? q.dateStart;
+      const to = q.date ?? q.dateEnd;
+      if (from) where.push(sql`${contacts.createdAt} >= ${startOf(from)}`);
+      if (to) where.push(sql`${contacts.createdAt} < ${startOf(to, 1)}`);
+    }
+    where.push(
+      await customFieldFilterWhere(db, t.companyId, 'contact', contacts.customFields, q.customFields),
+    );
+    return and(...where);
   }
 
   const reach = deps.reach ?? localReach(deps.sessions);
@@ -311,33 +345,7 @@ export function contactService(deps: ContactServiceDeps) {
 
   return {
     async list(t: Tenant, q: ContactListQuery): Promise<ContactPage> {
-      const where: (SQL | undefined)[] = [eq(contacts.companyId, t.companyId), await contactScope(t)];
-      const search = q.searchParam.trim();
-      if (search.length >= CONTACT_SEARCH_MIN_LENGTH) {
-        const digits = onlyDigits(search);
-        where.push(
-          or(
-            containsText(contacts.name, search),
-            digits.length >= CONTACT_SEARCH_MIN_LENGTH
-              ? like(contacts.number, containsPattern(digits))
-              : undefined,
-          ),
-        );
-      }
-      if (q.date || q.dateStart || q.dateEnd) {
-        // Calendar days of the company's time zone, as bounds on createdAt (index friendly).
-        const tz = canonicalTimeZone(await readSetting(db, t.companyId, 'timezone')) ?? 'UTC';
-        const startOf = (day: string, plus = 0) =>
-          sql`((${day}::date + ${plus}::int)::timestamp at time zone ${tz})`;
-        const from = q.date ?? q.dateStart;
-        const to = q.date ?? q.dateEnd;
-        if (from) where.push(sql`${contacts.createdAt} >= ${startOf(from)}`);
-        if (to) where.push(sql`${contacts.createdAt} < ${startOf(to, 1)}`);
-      }
-      where.push(
-        await customFieldFilterWhere(db, t.companyId, 'contact', contacts.customFields, q.customFields),
-      );
-      const filter = and(...where);
+      const filter = await listFilter(t, q);
       const rows = await db
         .select()
         .from(contacts)
@@ -352,6 +360,60 @@ export function contactService(deps: ContactServiceDeps) {
       const page = rows.slice(0, PAGE_SIZE);
       refreshStale(t.companyId, page);
       return { contacts: page.map((r) => view(r)), hasMore: rows.length > PAGE_SIZE, count: total?.n ?? 0 };
+    },
+
+    /**
+     * GET /contacts/export.csv (#32.6): the list's contacts (same filter and visibility, same order) as CSV
+     * lines, read a page at a time by keyset on (lower(name), id) while the answer streams out. Columns: name,
+     * number, e-mail, then one per contact custom field headed by its label.
+     */
+    async exportCsv(t: Tenant, q: ContactListQuery): Promise<AsyncIterable<string>> {
+      const filter = await listFilter(t, q);
+      const fields = await customFieldDefinitionsOf(db, t.companyId, 'contact');
+      const [me] = await db
+        .select({ language: users.language })
+        .from(users)
+        .where(and(eq(users.id, t.userId), eq(users.companyId, t.companyId)));
+      const h = contactCsvHeaders(me?.language);
+      const sortKey = sql<string>`lower(${contacts.name})`;
+      /** The next EXPORT_PAGE contacts after the last one written (keyset: no offset scan on page 100). */
+      const page = (after: { key: string; id: number } | null) =>
+        db
+          .select({
+            id: contacts.id,
+            key: sortKey,
+            name: contacts.name,
+            number: contacts.number,
+            email: contacts.email,
+            customFields: contacts.customFields,
+          })
+          .from(contacts)
+          .where(
+            and(
+              filter,
+              after ? sql`(${sortKey}, ${contacts.id}) > (${after.key}::text, ${after.id}::int)` : undefined,
+            ),
+          )
+          .orderBy(asc(sortKey), asc(contacts.id))
+          .limit(EXPORT_PAGE);
+      async function* lines(): AsyncGenerator<string> {
+        yield CSV_BOM + csvLine([h.name, h.number, h.email, ...fields.map((f) => f.label)]);
+        for (let rows = await page(null); rows.length;) {
+          yield rows
+            .map((r) =>
+              csvLine([
+                r.name,
+                r.number,
+                r.email,
+                ...fields.map((f) => customFieldText(r.customFields?.[f.key])),
+              ]),
+            )
+            .join('');
+          const last = rows[rows.length - 1]!;
+          rows = rows.length < EXPORT_PAGE ? [] : await page({ key: last.key, id: last.id });
+        }
+      }
+      return lines();
     },
 
     async listAll(t: Tenant): Promise<ContactListItem[]> {

@@ -32,17 +32,11 @@ import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import MergeIcon from '@mui/icons-material/MergeType';
 import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
 import { useTranslation } from 'react-i18next';
-import {
-  can,
-  customFieldText,
-  formatNumber,
-  type ContactUploadResult,
-  type ContactView,
-} from '@recado/contracts';
+import { can, formatNumber, type ContactUploadResult, type ContactView } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import {
-  fetchAllContacts,
+  fetchContactsCsv,
   useContactsList,
   useContactsRealtime,
   useDeleteContact,
@@ -60,8 +54,7 @@ import { UploadReportDialog } from './UploadReportDialog.js';
 import { MergeDialog } from './merge/MergeDialog.js';
 import { DuplicatesDialog } from './merge/DuplicatesDialog.js';
 import { useMergeT } from './merge/merge-i18n.js';
-import { SpreadsheetError, downloadText, readSpreadsheet, toCsv } from './contact-files.js';
-import { useCustomFields } from '../../api/custom-fields.js';
+import { SpreadsheetError, csvHasRows, downloadText, readSpreadsheet } from './contact-files.js';
 import { CustomFieldFilter, type CustomFieldFilterValue } from '../custom-fields/CustomFieldFilter.js';
 
 const EXPORT_FILE_NAME = 'contatos.csv';
@@ -98,7 +91,6 @@ export default function ContactsPage() {
   const debouncedSearch = useDebouncedValue(search, 500);
   // #32.7 The custom-field filter (one field and value).
   const [cfFilter, setCfFilter] = useState<CustomFieldFilterValue | null>(null);
-  const contactFields = useCustomFields('contact').fields;
   const list = useContactsList(debouncedSearch, cfFilter);
   useContactsRealtime();
   const remove = useDeleteContact();
@@ -117,7 +109,7 @@ export default function ContactsPage() {
   const [confirmImport, setConfirmImport] = useState(false);
   const [report, setReport] = useState<ContactUploadResult | null>(null);
   const [reading, setReading] = useState(false);
-  const [exported, setExported] = useState<number | null>(null);
+  const [exporting, setExporting] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const openDialog = (contact: ContactView | null) => {
@@ -163,34 +155,21 @@ export default function ContactsPage() {
     }
   };
 
+  // #32.6 The server builds the file (same search and filter as the list) and records the export.
   const exportCsv = async () => {
-    setExported(0);
+    setExporting(true);
     try {
-      const all = await fetchAllContacts(debouncedSearch, setExported, cfFilter);
-      if (all.length === 0) {
+      const csv = await fetchContactsCsv(debouncedSearch, cfFilter);
+      if (!csvHasRows(csv)) {
         toast.info('contacts.exportEmpty');
         return;
       }
-      // #32.7 One column per custom field, headed by its label (the import reads them back).
-      const csv = toCsv(
-        [
-          t('contacts.csvName'),
-          t('contacts.csvNumber'),
-          t('contacts.csvEmail'),
-          ...contactFields.map((f) => f.label),
-        ],
-        all.map((c) => [
-          c.name,
-          c.number,
-          c.email,
-          ...contactFields.map((f) => customFieldText(c.customFields?.[f.key])),
-        ]),
-      );
-      downloadText(csv, EXPORT_FILE_NAME);
+      // fetch's text() drops the BOM; put it back so spreadsheets read the accents as UTF-8.
+      downloadText(`\uFEFF${csv.replace(/^\uFEFF/, '')}`, EXPORT_FILE_NAME);
     } catch (err) {
       toast.error(err);
     } finally {
-      setExported(null);
+      setExporting(false);
     }
   };
 
@@ -213,9 +192,9 @@ export default function ContactsPage() {
         />
         <ToolButton
           variant="outlined"
-          label={exported !== null ? t('contacts.exporting', { count: exported }) : t('contacts.export')}
-          icon={exported !== null ? <CircularProgress size={16} color="inherit" /> : <FileDownloadIcon />}
-          disabled={exported !== null}
+          label={t(exporting ? 'contacts.exporting' : 'contacts.export')}
+          icon={exporting ? <CircularProgress size={16} color="inherit" /> : <FileDownloadIcon />}
+          disabled={exporting}
           onClick={() => void exportCsv()}
         />
         <ToolButton

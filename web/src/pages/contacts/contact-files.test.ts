@@ -1,32 +1,17 @@
 import { describe, expect, test } from 'vitest';
-import {
-  cellValue,
-  csvField,
-  detectSeparator,
-  parseCsvRecords,
-  rowsFromCsv,
-  toCsv,
-} from './contact-files.js';
+import { cellValue, csvHasRows, detectSeparator, parseCsvRecords, rowsFromCsv } from './contact-files.js';
 
-describe('CSV export', () => {
-  test('quotes what needs quoting and neutralises formulas', () => {
-    expect(csvField('Maria')).toBe('Maria');
-    expect(csvField('Silva; Maria')).toBe('"Silva; Maria"');
-    expect(csvField('Ana "Aninha"')).toBe('"Ana ""Aninha"""');
-    expect(csvField('linha\nquebrada')).toBe('"linha\nquebrada"');
-    expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
-    expect(csvField('a,b')).toBe('a,b');
+describe("CSV export (the server's file)", () => {
+  test('an answer with the header alone has no rows; one record is enough, quoted line breaks included', () => {
+    expect(csvHasRows('\uFEFFNome;Número;E-mail\r\n')).toBe(false);
+    expect(csvHasRows('Nome;Número;E-mail;"Nota\r\nlonga"\r\n')).toBe(false);
+    expect(csvHasRows('')).toBe(false);
+    expect(csvHasRows('Nome;Número;E-mail\r\nAna;5511988887777;\r\n')).toBe(true);
   });
 
-  test('writes a BOM, a header, ; separators and CRLF, and reads back the same', () => {
-    const text = toCsv(
-      ['Nome', 'Número', 'E-mail'],
-      [
-        ['José; da Silva', '5511988887777', 'jose@x.test'],
-        ['Ana "A"', '5511977776666', ''],
-      ],
-    );
-    expect(text.startsWith('\uFEFFNome;Número;E-mail\r\n')).toBe(true);
+  test('the import reads the export back', () => {
+    const text =
+      '\uFEFFNome;Número;E-mail\r\n"José; da Silva";5511988887777;jose@x.test\r\n"Ana ""A""";5511977776666;\r\n';
     expect(rowsFromCsv(text)).toEqual([
       { Nome: 'José; da Silva', Número: '5511988887777', 'E-mail': 'jose@x.test' },
       { Nome: 'Ana "A"', Número: '5511977776666', 'E-mail': '' },

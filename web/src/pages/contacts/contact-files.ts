@@ -130,24 +130,13 @@ export async function readSpreadsheet(file: File): Promise<SheetRow[]> {
   return rows;
 }
 
-// ---- CSV export ----
+// ---- CSV export (built by the server: GET /contacts/export.csv) ----
 
-/**
- * One CSV field: quoted when it holds the separator, a quote or a line break (quotes doubled); a leading
- * = + - @ is neutralised so a spreadsheet never runs a name as a formula.
- */
-export function csvField(value: string, separator = ';'): string {
-  let v = value;
-  if (/^[=+\-@\t\r]/.test(v)) v = `'${v}`;
-  return /["\r\n]/.test(v) || v.includes(separator) || /^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
+/** Whether a CSV the server built (`;`, header line first) holds any record besides its header. */
+export const csvHasRows = (csv: string): boolean =>
+  parseCsvRecords(csv.replace(/^\uFEFF/, ''), ';').some((r, i) => i > 0 && r.some((v) => v !== ''));
 
-/** CSV text with a BOM (Excel reads UTF-8 accents) and CRLF line ends. */
-export function toCsv(header: string[], rows: string[][], separator = ';'): string {
-  const lines = [header, ...rows].map((r) => r.map((v) => csvField(v, separator)).join(separator));
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
-}
-
+/** Saves text as a file through the browser's download. */
 export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8') {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement('a');
