@@ -8,6 +8,7 @@ import { useAuth } from '../app/auth.js';
 import { SideMenu } from './SideMenu.js';
 import { TopBar } from './TopBar.js';
 import { SessionWatcher } from '../app/SessionWatcher.js';
+import { RealtimeCatchUp } from '../realtime/CatchUp.js';
 import { CommandBar } from './CommandBar.js';
 
 const DRAWER_WIDTH = 260;
@@ -41,6 +42,7 @@ export default function MainLayout() {
   return (
     <Box sx={{ display: 'flex', height: '100dvh', bgcolor: 'background.default' }}>
       <SessionWatcher />
+      <RealtimeCatchUp />
       <CommandBar />
       {narrow ? (
         <Drawer
