@@ -47,8 +47,9 @@ async function migratedPglite(): Promise<Database> {
   await db.migrate();
   const image = await db.dumpImage!();
   mkdirSync(IMAGE_DIR, { recursive: true });
+  // Older migrations' images go; this one stays (another worker of the run may be reading it).
   for (const old of readdirSync(IMAGE_DIR))
-    if (old.endsWith('.tar')) rmSync(join(IMAGE_DIR, old), { force: true });
+    if (old.endsWith('.tar') && join(IMAGE_DIR, old) !== file) rmSync(join(IMAGE_DIR, old), { force: true });
   // Written aside and renamed: a worker starting meanwhile reads a whole image or none.
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(tmp, Buffer.from(await image.arrayBuffer()));
