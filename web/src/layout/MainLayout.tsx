@@ -8,7 +8,6 @@ import { useAuth } from '../app/auth.js';
 import { SideMenu } from './SideMenu.js';
 import { TopBar } from './TopBar.js';
 import { SessionWatcher } from '../app/SessionWatcher.js';
-import { RealtimeCatchUp } from '../realtime/CatchUp.js';
 import { CommandBar } from './CommandBar.js';
 
 const DRAWER_WIDTH = 260;
@@ -42,7 +41,6 @@ export default function MainLayout() {
   return (
     <Box sx={{ display: 'flex', height: '100dvh', bgcolor: 'background.default' }}>
       <SessionWatcher />
-      <RealtimeCatchUp />
       <CommandBar />
       {narrow ? (
         <Drawer
