@@ -7,10 +7,9 @@
  */
 import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { benchConfig } from './lib.js';
+import { benchConfig, listenBench, seedBench } from './lib.js';
 import { DEFAULT_POOL_SIZE } from '../server/src/db/client.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
-import { seed } from '../server/src/db/seed.js';
 import { executeRows } from '../server/src/db/rows.js';
 import { buildApp } from '../server/src/app.js';
 
@@ -25,12 +24,7 @@ async function main() {
     poolSize: process.env.BENCH_POOL ? Number(process.env.BENCH_POOL) : DEFAULT_POOL_SIZE,
   });
   const { dataDir, config } = benchConfig();
-  await seed(database.db, {
-    superuserEmail: 'super@bench.local',
-    superuserPassword: 'Bench@12345',
-    demo: true,
-    print: () => undefined,
-  });
+  await seedBench(database.db);
   const app = await buildApp({
     config,
     database,
@@ -38,9 +32,7 @@ async function main() {
     loginLimit: 1000,
     jobs: { pollMs: POLL_MS },
   });
-  await app.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const base = await listenBench(app);
   const rows = <T>(q: ReturnType<typeof sql>) => executeRows<T>(database.db, q);
   try {
     const login = await (

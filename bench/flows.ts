@@ -12,11 +12,10 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import http from 'node:http';
-import { benchConfig } from './lib.js';
+import { benchConfig, listenBench, seedBench } from './lib.js';
 import { DEFAULT_POOL_SIZE } from '../server/src/db/client.js';
 import { executeRows } from '../server/src/db/rows.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
-import { seed } from '../server/src/db/seed.js';
 import { buildApp } from '../server/src/app.js';
 import { fakeCustomerApi } from '../server/test/fake-customer-api.js';
 
@@ -158,16 +157,9 @@ async function main() {
     ]),
   );
   const service = await fakeCustomerApi({ customers });
-  await seed(database.db, {
-    superuserEmail: 'super@bench.local',
-    superuserPassword: 'Bench@12345',
-    demo: true,
-    print: () => undefined,
-  });
+  await seedBench(database.db);
   const app = await buildApp({ config, database, logger: false, loginLimit: 1000 });
-  await app.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const base = await listenBench(app);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const call = async (method: string, path: string, token: string, body?: unknown) => {
     const res = await fetch(`${base}/api${path}`, {

@@ -6,9 +6,8 @@
  * database, dropped after; BENCH_KEEP=1 keeps it for EXPLAIN); without it, embedded PGlite.
  */
 import { rmSync } from 'node:fs';
-import { benchConfig, jsonClient } from './lib.js';
+import { benchConfig, jsonClient, seedBench } from './lib.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
-import { seed } from '../server/src/db/seed.js';
 import { buildApp } from '../server/src/app.js';
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
@@ -108,12 +107,7 @@ export async function runHistoryBench(opts: {
   const db = database.kind === 'pglite' ? 'pglite' : 'postgres';
   const { dataDir, config } = benchConfig();
   try {
-    await seed(database.db, {
-      superuserEmail: 'super@bench.local',
-      superuserPassword: 'Bench@12345',
-      demo: true,
-      print: () => undefined,
-    });
+    await seedBench(database.db);
     const one = async <T>(q: string) => (await database.raw(q)).rows[0] as T;
     const { id: C } = await one<{ id: number }>(`select id from companies where name = 'Empresa Demo'`);
     const { id: W } = await one<{ id: number }>(`select id from whatsapps where company_id = ${C}`);

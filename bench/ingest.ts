@@ -11,10 +11,9 @@ import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { io as ioClient } from 'socket.io-client';
 import { sql } from 'drizzle-orm';
-import { benchConfig } from './lib.js';
+import { benchConfig, listenBench, seedBench } from './lib.js';
 import { DEFAULT_POOL_SIZE } from '../server/src/db/client.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
-import { seed } from '../server/src/db/seed.js';
 import { buildApp } from '../server/src/app.js';
 import { webhookReceiver } from '../server/test/webhook-receiver.js';
 
@@ -95,16 +94,9 @@ async function main() {
   );
   const receiver =
     WEBHOOK_DELAY_MS !== undefined ? await webhookReceiver({ delayMs: Number(WEBHOOK_DELAY_MS) }) : undefined;
-  await seed(database.db, {
-    superuserEmail: 'super@bench.local',
-    superuserPassword: 'Bench@12345',
-    demo: true,
-    print: () => undefined,
-  });
+  await seedBench(database.db);
   const app = await buildApp({ config, database, logger: false, loginLimit: 1000 });
-  await app.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const base = await listenBench(app);
   try {
     const login = await (
       await fetch(`${base}/api/auth/login`, {

@@ -31,6 +31,24 @@ export function jsonClient(maxSockets = 64) {
   return { call, close: () => agent.destroy() };
 }
 
+/** The benches' super user, and the demo company when `demo` (its admin and connection are what most time). */
+export const seedBench = (db: Parameters<typeof seed>[0], demo = true) =>
+  seed(db, {
+    superuserEmail: 'super@bench.local',
+    superuserPassword: 'Bench@12345',
+    demo,
+    print: () => undefined,
+  });
+
+/** Starts an in-process app's HTTP server on a free local port; answers its base URL. */
+export async function listenBench(app: {
+  app: { listen(o: { port: number; host: string }): Promise<unknown>; server: { address(): unknown } };
+}) {
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.app.server.address() as { port?: number } | null;
+  return `http://127.0.0.1:${address?.port ?? 0}`;
+}
+
 /** A silent test configuration on a data folder of its own (server/test/config.ts). */
 export const benchConfig = (extra: Record<string, string> = {}) => testConfig(extra, 'recado-bench-');
 

@@ -12,10 +12,9 @@
  */
 import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { benchConfig } from './lib.js';
+import { benchConfig, seedBench } from './lib.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
 import { executeRows } from '../server/src/db/rows.js';
-import { seed } from '../server/src/db/seed.js';
 import { buildApp } from '../server/src/app.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
@@ -45,12 +44,7 @@ if (process.env.DATABASE_URL) {
 
 const database = await scratchDatabase(process.env.DATABASE_URL);
 const { dataDir, config } = benchConfig();
-await seed(database.db, {
-  superuserEmail: 'super@bench.local',
-  superuserPassword: 'Bench@12345',
-  demo: false,
-  print: () => undefined,
-});
+await seedBench(database.db, false);
 const app = await buildApp({ config, database, logger: false, jobs: { autoStart: false } });
 const { services } = app;
 const db = database.db;
