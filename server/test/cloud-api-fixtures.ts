@@ -37,28 +37,8 @@ export function cloudApiFixtures(t: TestApp, graph: FakeGraph, appSecret: string
   };
 
   /** One inbound message as Meta's webhook carries it; `message` is the message's own fields (type, text…). */
-  const webhookMessage = (from: string, id: string, name: string, message: Record<string, unknown>) => ({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: 'WABA1',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: {
-                display_phone_number: graph.displayPhoneNumber,
-                phone_number_id: graph.phoneNumberId,
-              },
-              contacts: [{ profile: { name }, wa_id: from }],
-              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...message }],
-            },
-          },
-        ],
-      },
-    ],
-  });
+  const webhookMessage = (from: string, id: string, name: string, message: Record<string, unknown>) =>
+    cloudInbound(graph, [{ from, id, name, message }]);
 
   /** A status webhook (sent, delivered, read, failed with Meta's errors) for one sent message. */
   const webhookStatus = (id: string, status: string, recipient: string, errors?: unknown[]) => ({
@@ -117,4 +97,38 @@ export function cloudApiFixtures(t: TestApp, graph: FakeGraph, appSecret: string
   }
 
   return { signedPost, webhookMessage, webhookStatus, cloudConnection };
+}
+
+/**
+ * An inbound delivery as Meta's webhook carries it: one or more customer messages (`message`: the message's own
+ * fields, type, text…) and their senders' profiles. `timestamp`: the messages' (seconds; now by default).
+ */
+export function cloudInbound(
+  graph: Pick<FakeGraph, 'displayPhoneNumber' | 'phoneNumberId'>,
+  msgs: { from: string; id: string; name: string; message: Record<string, unknown> }[],
+  timestamp = String(Math.floor(Date.now() / 1000)),
+) {
+  const senders = new Map(msgs.map((m) => [m.from, m.name]));
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: 'WABA1',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: {
+                display_phone_number: graph.displayPhoneNumber,
+                phone_number_id: graph.phoneNumberId,
+              },
+              contacts: [...senders].map(([wa_id, name]) => ({ profile: { name }, wa_id })),
+              messages: msgs.map(({ from, id, message }) => ({ from, id, timestamp, ...message })),
+            },
+          },
+        ],
+      },
+    ],
+  };
 }

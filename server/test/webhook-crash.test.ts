@@ -3,6 +3,7 @@ import { addRecurrence } from '@recado/contracts';
 import { afterAll, expect, test } from 'vitest';
 import { startFakeGraph } from '../src/messaging/channels/cloud-api/fake-graph-api.js';
 import { asaasFake } from './asaas-fake.js';
+import { cloudInbound } from './cloud-api-fixtures.js';
 import { waitFor } from './helpers.js';
 import { call, login, restartHarness } from './restart.js';
 
@@ -68,37 +69,18 @@ function asaasDelivery(eventId: string, event: string, paymentId: string): Deliv
 
 /** A Cloud API delivery of one or more customer texts, signed with the app secret as Meta signs it. */
 function cloudDelivery(whatsappId: number, key: string, msgs: { from: string; id: string; body: string }[]) {
-  const raw = JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: 'WABA1',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: {
-                display_phone_number: graph.displayPhoneNumber,
-                phone_number_id: graph.phoneNumberId,
-              },
-              contacts: [...new Set(msgs.map((m) => m.from))].map((f) => ({
-                profile: { name: `Cliente ${f.slice(-2)}` },
-                wa_id: f,
-              })),
-              messages: msgs.map((m) => ({
-                from: m.from,
-                id: m.id,
-                timestamp: '1795000000',
-                type: 'text',
-                text: { body: m.body },
-              })),
-            },
-          },
-        ],
-      },
-    ],
-  });
+  const raw = JSON.stringify(
+    cloudInbound(
+      graph,
+      msgs.map((m) => ({
+        from: m.from,
+        id: m.id,
+        name: `Cliente ${m.from.slice(-2)}`,
+        message: { type: 'text', text: { body: m.body } },
+      })),
+      '1795000000',
+    ),
+  );
   const signature = `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`;
   const d: Delivery = {
     key,
