@@ -8,6 +8,7 @@ import {
   tickets,
 } from '../../db/schema/index.js';
 import { fillCustomFieldVariables } from '../../lib/ticket-variables.js';
+import { customFieldFilterWhere } from './custom-field-service.js';
 import { expectError, testApp, unique, waitFor, type Session } from '../../../test/helpers.js';
 
 const t = await testApp();
@@ -276,6 +277,42 @@ describe('list filters', () => {
       ).tickets.map((x: { id: number }) => x.id);
     expect(await list({ channel: 'loja' })).toEqual([tb.id]);
     expect(await list({ order_no: '99' })).toEqual([ta.id]);
+    // A rare value is applied as its matching ids, a common one as the containment: the same tickets either
+    // way, and only this company's (another company's ticket with the same value never joins the ids).
+    const other = await t.company('TickOther');
+    await field(other.admin, {
+      entity: 'ticket',
+      key: 'channel',
+      label: 'Canal',
+      type: 'list',
+      options: ['loja'],
+    });
+    await t.as(other.admin).post('/whatsapp', { name: 'Sim', channel: 'simulator' });
+    const oc = await contact(other.admin);
+    await t
+      .as(other.admin)
+      .post('/tickets', { contactId: oc.id, status: 'open', customFields: { channel: 'loja' } });
+    const matching = async (rare: number) => {
+      const where = await customFieldFilterWhere(
+        db,
+        c.id,
+        'ticket',
+        tickets.customFields,
+        { channel: 'loja' },
+        rare,
+      );
+      const query = db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(and(eq(tickets.companyId, c.id), where));
+      return { sql: query.toSQL().sql, ids: (await query).map((r) => r.id) };
+    };
+    const asIds = await matching(2000);
+    const asContainment = await matching(0);
+    expect(asIds.ids).toEqual([tb.id]);
+    expect(asContainment.ids).toEqual([tb.id]);
+    expect(asIds.sql).not.toContain('@>');
+    expect(asContainment.sql).toContain('@>');
     // A contact field is not a ticket field.
     await expectError(
       await t.as(c.admin).get(`/tickets?customFields=${encodeURIComponent('{"plan":"gold"}')}`),
