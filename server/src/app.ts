@@ -27,6 +27,8 @@ import { PRETTY_LOG, type LogStyle } from './lib/startup.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { channelFactory } from './messaging/channels/index.js';
 import { cloudApiModule } from './messaging/channels/cloud-api/cloud-api-module.js';
+import { lidMap, withLidMap } from './messaging/lid-map.js';
+import type { MakeSocket } from './messaging/channels/baileys/baileys-channel.js';
 import { withInboundEvents } from './messaging/inbound-events.js';
 import { sessionManager, type SessionManager } from './messaging/session-manager.js';
 import { socketEvents, type Events } from './realtime/events.js';
@@ -111,6 +113,8 @@ export interface AppDeps {
   clock?: Clock;
   /** The durable job queue's poller (tests turn it off and call services.jobs.runDue()). */
   jobs?: { autoStart?: boolean; pollMs?: number };
+  /** Tests: a scripted Baileys socket instead of WhatsApp's (baileys-channel.ts `MakeSocket`). */
+  baileysSocket?: MakeSocket;
 }
 
 export interface App {
@@ -372,11 +376,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: app.log,
     processId,
     leaseMs: deps.sessions?.leaseMs,
-    inbound: withInboundEvents(services.pipeline, {
-      bus: services.bus,
-      ackIntercepts: modules.flatMap((m) => m.ackIntercepts ?? []),
-      log: app.log,
-    }),
+    // #33.6 LIDs first: a known hidden id arrives as its phone, and what a delivery reveals is learnt.
+    inbound: withLidMap(
+      withInboundEvents(services.pipeline, {
+        bus: services.bus,
+        ackIntercepts: modules.flatMap((m) => m.ackIntercepts ?? []),
+        log: app.log,
+      }),
+      lidMap({ db: database.db, merge: services.contactMerge, contacts: services.contacts, log: app.log }),
+    ),
     onState: async (ref, state) => {
       await services.whatsapps.applyState(ref, state);
       // Messages stored while the connection was down (or elsewhere) go out once it is connected here.
@@ -392,6 +400,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       operatorGraphUrl: config.cloudApiGraphUrl,
       notifySimulator: services.simulator.notify,
       listen: database.listen,
+      baileysSocket: deps.baileysSocket,
     }),
   });
   if (deps.sessions?.autoStart !== false) await sessions.start();

@@ -102,7 +102,7 @@ export async function testApp(
     loginLimit?: number;
     env?: Record<string, string>;
     /** Extra buildApp options (a manual clock, the job poller off, session leases, a log stream, a web folder). */
-    deps?: Partial<Pick<AppDeps, 'clock' | 'jobs' | 'sessions' | 'logger' | 'webDist'>>;
+    deps?: Partial<Pick<AppDeps, 'clock' | 'jobs' | 'sessions' | 'logger' | 'webDist' | 'baileysSocket'>>;
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();

@@ -121,6 +121,17 @@ export interface ChannelSink {
   messages?(ms: InboundMessage[]): Promise<boolean[]>;
   ack(a: AckUpdate): Promise<void>;
   state(s: StateUpdate): Promise<void>;
+  /**
+   * #33.6 Hidden ids (LIDs) and the phone numbers behind them, from any event that revealed both (contacts,
+   * chats, Baileys' lid-mapping events, history sync). `lid` as `<digits>@lid`, `number` canonical digits.
+   */
+  lids?(pairs: LidPair[], source: string): Promise<void>;
+}
+
+/** #33.6 A WhatsApp hidden id and the phone number behind it. */
+export interface LidPair {
+  lid: string;
+  number: string;
 }
 
 export interface SendResult {
@@ -193,6 +204,11 @@ export interface Channel {
   sendTemplate?(to: string, template: TemplateSend): Promise<SendResult>;
   /** WhatsApp Cloud API only: reply buttons or a list. Channels without it get the message's text. */
   sendInteractive?(to: string, interactive: InteractiveSend, opts?: OutboundOptions): Promise<SendResult>;
+  /**
+   * #33.7 Reacts to a message of the conversation (`emoji` '' removes the reaction). Absent when the channel
+   * has no reactions.
+   */
+  sendReaction?(to: string, target: { providerId: string; fromMe: boolean }, emoji: string): Promise<void>;
   /** Whether the number has WhatsApp, and the address to reach it. */
   checkNumber(number: string): Promise<{ exists: boolean; replyTo?: string; number?: string }>;
   profilePicture(replyTo: string): Promise<string | null>;

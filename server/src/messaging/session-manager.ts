@@ -3,7 +3,15 @@ import { and, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { channelAuth, whatsapps } from '../db/schema/index.js';
-import type { AckUpdate, Channel, ChannelKind, ChannelSink, InboundMessage, StateUpdate } from './channel.js';
+import type {
+  AckUpdate,
+  Channel,
+  ChannelKind,
+  ChannelSink,
+  InboundMessage,
+  LidPair,
+  StateUpdate,
+} from './channel.js';
 
 export interface ConnectionRef {
   id: number;
@@ -22,6 +30,8 @@ export interface SessionManagerDeps {
     message(ref: ConnectionRef, m: InboundMessage): Promise<unknown>;
     messages?(ref: ConnectionRef, ms: InboundMessage[]): Promise<PromiseSettledResult<unknown>[]>;
     ack(ref: ConnectionRef, a: AckUpdate): Promise<void>;
+    /** #33.6 LID ↔ phone pairs a channel learnt (lid-map.ts). */
+    lids?(ref: ConnectionRef, pairs: LidPair[], source: string): Promise<void>;
   };
   /** Persists a state change and tells the browsers. */
   onState(ref: ConnectionRef, s: StateUpdate): Promise<void>;
@@ -73,6 +83,9 @@ export function sessionManager(deps: SessionManagerDeps) {
         });
       },
       ack: (a) => deps.inbound.ack(ref, a),
+      lids: async (pairs, source) => {
+        await deps.inbound.lids?.(ref, pairs, source);
+      },
       state: async (s) => {
         await deps.onState(ref, s);
         if (s.status === 'DISCONNECTED') {

@@ -30,3 +30,4 @@ export * from './macros.js';
 export * from './audit.js';
 export * from './merge-pin.js';
 export * from './custom-fields.js';
+export * from './lid-mappings.js';

@@ -29,6 +29,11 @@ export interface OutboundJob {
   template?: TemplateSend;
   /** Reply buttons or a list (Cloud API); `body` is the same choice as numbered text for other channels. */
   interactive?: InteractiveSend;
+  /**
+   * #33.7 A reaction of the company to the row's message (not a message of its own): `emoji` '' removes it.
+   * The message reacted to keeps its provider id and ack; the outcome lands in its `data.myReaction`.
+   */
+  reaction?: { emoji: string; targetProviderId: string; targetFromMe: boolean };
 }
 
 /**
@@ -55,7 +60,11 @@ export const outboundQueue = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('outbound_queue_message_uq').on(t.messageId),
+    // Reactions (#33.7) wait beside their message's own send, several in order: only sends are one a message.
+    uniqueIndex('outbound_queue_message_uq')
+      .on(t.messageId)
+      .where(sql`not (job ? 'reaction')`),
+    index('outbound_queue_message_idx').on(t.messageId),
     index('outbound_queue_pending_idx')
       .on(t.whatsappId, t.id)
       .where(sql`status = 'pending'`),

@@ -24,6 +24,8 @@ export function channelFactory(deps: {
   notifySimulator: SimulatorDeps['notify'];
   /** LISTEN, for the simulator's wake-ups (messages another process accepted). */
   listen?: Parameters<typeof simulatorWakeUps>[0];
+  /** Tests: a scripted Baileys socket. */
+  baileysSocket?: BaileysDeps['makeSocket'];
 }): SessionManagerDeps['createChannel'] {
   // One delivered mark for all the simulator connections of the process (a statement a turn, not one each).
   const markDelivered = deliveredMarker(deps.db);
@@ -45,7 +47,13 @@ export function channelFactory(deps: {
         allowPrivateUrls: deps.allowPrivateUrls,
         operatorGraphUrl: deps.operatorGraphUrl,
       });
-    if (kind === 'baileys') return baileysChannel(ctx, { db: deps.db, box: deps.box, log: deps.log });
+    if (kind === 'baileys')
+      return baileysChannel(ctx, {
+        db: deps.db,
+        box: deps.box,
+        log: deps.log,
+        ...(deps.baileysSocket ? { makeSocket: deps.baileysSocket } : {}),
+      });
     return undefined;
   };
 }

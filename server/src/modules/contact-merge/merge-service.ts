@@ -139,9 +139,21 @@ export function contactMergeService(deps: {
       };
     },
 
-    async merge(t: Tenant, id: number, otherId: number, meta: RequestMeta = {}): Promise<ContactMergeResult> {
-      await pair(t, id, otherId);
+    /**
+     * `opts.system`: the merge is the platform's own (#33.6: a LID learnt to be a known phone), with that reason in
+     * the audit entry; no user is checked or named (timeline actor 'system', audit actor none).
+     */
+    async merge(
+      t: Tenant,
+      id: number,
+      otherId: number,
+      meta: RequestMeta = {},
+      opts: { system?: string } = {},
+    ): Promise<ContactMergeResult> {
+      const system = opts.system;
+      if (!system) await pair(t, id, otherId);
       const companyId = t.companyId;
+      const actorId = system ? null : t.userId;
       const outcome = await db.transaction(async (tx) => {
         // Both rows locked, lowest id first (two merges of the same pair never deadlock).
         const locked = await tx
@@ -154,6 +166,8 @@ export function contactMergeService(deps: {
         const other = locked.find((c) => c.id === otherId);
         // Gone since the checks (a concurrent merge or delete): nothing changed.
         if (!survivor || !other) throw new AppError('ERR_NO_CONTACT_FOUND', 404);
+        if (system && (id === otherId || survivor.isGroup !== other.isGroup))
+          throw new AppError('ERR_VALIDATION', 400, 'otherId: these contacts cannot be merged');
 
         // 1. Open tickets of both on the same connection: the survivor's stays open and takes the other's
         //    messages, tags and notes; the other's is closed, empty, kept for its history.
@@ -271,8 +285,8 @@ export function contactMergeService(deps: {
             companyId,
             ticketId,
             type: 'merged',
-            actorId: t.userId,
-            actorKind: 'user' as const,
+            actorId,
+            actorKind: system ? ('system' as const) : ('user' as const),
             data: {
               from,
               into: { contactId: survivor.id, name: survivor.name },
@@ -288,7 +302,8 @@ export function contactMergeService(deps: {
         const [after] = await tx.select().from(contacts).where(eq(contacts.id, survivor.id));
         await recordAudit(tx, {
           companyId,
-          actorId: t.userId,
+          actorId,
+          ...(system ? { actorEmail: null } : {}),
           action: 'contact.merged',
           targetType: 'contact',
           targetId: survivor.id,
@@ -298,6 +313,7 @@ export function contactMergeService(deps: {
             movedTickets: moved.length + mergedTickets.length,
             movedMessages: movedMessages.length + carriedMessages,
             mergedTickets,
+            ...(system ? { by: 'system', reason: system } : {}),
           },
           ip: meta.ip ?? null,
           userAgent: meta.userAgent ?? null,
@@ -319,8 +335,9 @@ export function contactMergeService(deps: {
         const view = await ticketQueries.byId(db, companyId, ticketId);
         if (view)
           deps.emitTicket(companyId, view, {
-            actor: 'user',
-            by: t.userId,
+            // The platform's own merge (#33.6) is the connection's doing, not a person's.
+            actor: system ? 'integration' : 'user',
+            by: actorId,
             before: closed.has(ticketId) ? { status: 'open' } : {},
           });
       }

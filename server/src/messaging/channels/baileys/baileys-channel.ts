@@ -34,6 +34,7 @@ import {
 } from '../../channel.js';
 import { dbAuthState, type DbAuthState } from './baileys-auth-store.js';
 import { mapAckStatus, mapCall, mapMessage, resolveAddress } from './baileys-mapping.js';
+import { watchLidEvents } from './baileys-lid-events.js';
 
 /** The part of a Baileys socket this channel uses (what a test's fake socket must provide). */
 export type BaileysSocket = Pick<
@@ -341,6 +342,10 @@ export function baileysChannel(
     s.ev.on('contacts.upsert', (list) => live() && keepContacts(list));
     s.ev.on('contacts.update', (list) => live() && keepContacts(list));
     s.ev.on('messaging-history.set', ({ contacts: list }) => live() && keepContacts(list));
+    // #33.6 Every event that pairs a LID with its phone (baileys-lid-events.ts), in the sink's queue.
+    watchLidEvents(s.ev, live, (pairs, source) => {
+      if (sink.lids) void enqueue(`lids ${source}`, () => sink.lids!(pairs, source));
+    });
   }
 
   const requireSock = (): BaileysSocket => {
@@ -465,6 +470,22 @@ export function baileysChannel(
       const jid = toJid(to);
       try {
         await s.sendMessage(jid, { text: body, edit: { remoteJid: jid, id: providerId, fromMe: true } });
+      } catch (err) {
+        throw new ChannelError('ERR_SENDING_WAPP_MSG', (err as Error)?.message);
+      }
+    },
+
+    // #33.7 WhatsApp's reaction message; its key names the message reacted to ('' removes the reaction).
+    async sendReaction(to, target, emoji) {
+      const s = requireSock();
+      const jid = toJid(to);
+      const key = recent.get(target.providerId)?.key ?? {
+        remoteJid: jid,
+        id: target.providerId,
+        fromMe: target.fromMe,
+      };
+      try {
+        await s.sendMessage(jid, { react: { text: emoji, key } });
       } catch (err) {
         throw new ChannelError('ERR_SENDING_WAPP_MSG', (err as Error)?.message);
       }
