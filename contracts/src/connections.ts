@@ -23,6 +23,10 @@ export const WARNING_STATES: readonly ConnectionState[] = [
 ];
 
 const Message = z.string().max(4000);
+/** #33.5 What a connection does with group messages. */
+export const GROUP_MODES = ['ignore', 'tickets'] as const;
+/** #33.4 What a connection does with a WhatsApp call. */
+export const CALL_MODES = ['ring', 'reject'] as const;
 const OptionalId = z.coerce.number().int().positive().nullable().optional();
 
 export const WhatsappInput = z.object({
@@ -49,6 +53,13 @@ export const WhatsappInput = z.object({
   closeOpenChatsAfter: z.coerce.number().int().min(0).max(100000).default(0),
   /** Channel settings (Cloud API ids and secrets); secrets are sealed at rest and masked in answers. */
   channelConfig: z.record(z.string(), z.unknown()).optional(),
+  /** #33.5 Group messages: ignored (default) or one ticket per group (docs/messaging.md#groups). */
+  groupMode: z.enum(GROUP_MODES).default('ignore'),
+  /** #33.4 Calls (Baileys): let them ring, or reject them and send `callRejectMessage` when set. */
+  callMode: z.enum(CALL_MODES).default('ring'),
+  callRejectMessage: Message.default(''),
+  /** #33.4 A call from a customer without an open ticket opens one (otherwise it is only logged on an open one). */
+  callOpensTicket: z.boolean().default(false),
 });
 export type WhatsappInput = z.infer<typeof WhatsappInput>;
 export const WhatsappUpdate = WhatsappInput.partial().omit({ channel: true });
@@ -81,6 +92,18 @@ export const Whatsapp = z
     maxUseBotQueues: z.number(),
     closeOpenChatsAfter: z.number(),
     channelConfig: z.record(z.string(), z.unknown()),
+    groupMode: oneOf(GROUP_MODES).optional(),
+    callMode: oneOf(CALL_MODES).optional(),
+    callRejectMessage: z.string().optional(),
+    callOpensTicket: z.boolean().optional(),
+    /**
+     * #33.3 The last outage the connection recovered messages after: how many were stored as recovered, and
+     * when it left CONNECTED and came back ("12 mensagens recuperadas após 3 h offline"); null when none.
+     */
+    recovery: z
+      .looseObject({ count: z.number(), startedAt: Timestamp, endedAt: Timestamp })
+      .nullable()
+      .optional(),
     /**
      * Why a DISCONNECTED or TIMEOUT connection is not running: `reason` a code the web translates
      * (`connections.reason.*`), `detail` the provider's own words when there are any.

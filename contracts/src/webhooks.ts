@@ -13,6 +13,7 @@ export const WEBHOOK_EVENTS = [
   'flow.completed',
   'flow.failed',
   'sla.breached',
+  'call.received',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -236,6 +237,24 @@ export const WEBHOOK_EVENT_DATA = {
     policyId: z.number().nullable(),
     dueAt: z.string(),
     breachedAt: z.string(),
+  }),
+  /** #33.4 A WhatsApp call reached a connection (docs/webhooks.md): rejected or left to ring, logged or not. */
+  'call.received': z.looseObject({
+    call: z.looseObject({
+      /** The provider's call id. */
+      id: z.string(),
+      whatsappId: z.number(),
+      /** The caller's number (digits); '' when only a hidden id is known. */
+      from: z.string(),
+      isVideo: z.boolean(),
+      isGroup: z.boolean(),
+      at: z.string(),
+      /** The connection rejected it (its call setting). */
+      rejected: z.boolean(),
+    }),
+    /** The ticket the missed-call line went to; null when none (no open ticket and no new one set). */
+    ticketId: z.number().nullable(),
+    contactId: z.number().nullable(),
   }),
 } satisfies Record<WebhookEvent, z.ZodType>;
 

@@ -74,6 +74,11 @@ export interface DomainEvents {
     message: MessageRow;
     /** This message opened the ticket (the first of a new ticket in its delivery). */
     ticketCreated?: boolean;
+    /**
+     * #33.3 Recovered after an outage (or a group's, a call's line): stored and announced to people, but no
+     * greeting, bot, flow, AI or rating answers it as if it were new (docs/messaging.md).
+     */
+    quiet?: boolean;
   };
   /** A message from the company (an attendant, the bot, a schedule, the external API) was stored for sending. */
   'message.sent': { companyId: number; ticketId: number; message: MessageRow };
@@ -225,6 +230,22 @@ export interface DomainEvents {
   };
 }
 
+export interface DomainEvents {
+  /** #33.4 A WhatsApp call reached a connection (the pipeline, after the call's line was stored if any). */
+  'call.received': {
+    companyId: number;
+    whatsappId: number;
+    providerId: string;
+    from: string;
+    isVideo: boolean;
+    isGroup: boolean;
+    at: Date;
+    rejected: boolean;
+    ticketId: number | null;
+    contactId: number | null;
+  };
+}
+
 export type DomainBus = EventBus<DomainEvents>;
 
 /** The application's bus: a ticket's events are handled one after another, in order. */
@@ -247,6 +268,7 @@ export function domainBus(log: { warn(o: object, m: string): void }): DomainBus 
       'flow.outcome': (e) => `ticket:${e.ticket.id}`,
       'inbound.received': (e) => `connection:${e.ref.id}`,
       'sla.breached': (e) => `ticket:${e.ticket.id}`,
+      'call.received': (e) => `connection:${e.whatsappId}`,
     },
   });
 }

@@ -65,6 +65,14 @@ export interface InboundMessage {
   data?: Record<string, unknown>;
   /** The ad or tracked link the customer came through (a ticket's source tracking when it opens one). */
   referral?: InboundReferral;
+  /**
+   * #33.3 Delivered on reconnect for the time the connection was away: `offline` (WhatsApp's pending
+   * notifications) or `history` (history sync; kept only when sent during the last outage). Stored with its
+   * own time, marked recovered, and answered by no greeting, bot, flow, AI or rating.
+   */
+  recovered?: 'offline' | 'history';
+  /** #33.4 A call: refuses it on the provider, with a text to the caller when given (what was sent, if any). */
+  reject?: (text: string) => Promise<SendResult | null>;
 }
 
 /** Where a conversation came from, as each channel reads it from its provider (docs/messaging.md). */

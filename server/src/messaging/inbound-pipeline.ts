@@ -1,7 +1,8 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { rooms, type TicketView } from '@recado/contracts';
 import type { Db } from '../db/client.js';
-import { contacts, inboundFailures, messages, tickets } from '../db/schema/index.js';
+import { contacts, inboundFailures, messages, tickets, whatsapps } from '../db/schema/index.js';
+import { connectionOutages } from '../db/schema/connection-recovery.js';
 import { executePrepared, rowOf } from '../db/rows.js';
 import { toMessageView, type MessageRow } from '../modules/messages/message-queries.js';
 import { tagsFor, toTicketView, trackingFor, type ViewRow } from '../modules/tickets/ticket-queries.js';
@@ -35,11 +36,24 @@ interface Stored {
   ticketCreated?: boolean;
 }
 
+/**
+ * #33.3 A history-sync message older than the outage it would fill (minus this margin for clocks) is old
+ * history, not the gap: it is left out.
+ */
+const HISTORY_MARGIN_MS = 60_000;
+
+/** #33.3-5 Messages stored and shown, but answered by no greeting, bot, flow, AI or rating. */
+const isQuiet = (m: Pick<MessageRow, 'data' | 'mediaType'>, ticket: Pick<TicketView, 'isGroup'>) =>
+  ticket.isGroup ||
+  m.mediaType === 'call_log' ||
+  (m.data as { recovered?: unknown } | null)?.recovered === true;
+
 export interface InboundResult {
   /** failed: given up after maxAttempts failures (kept in inbound_failures for the admins). */
   status: 'stored' | 'duplicate' | 'ignored' | 'updated' | 'failed';
   messageId?: number;
   ticketId?: number;
+  contactId?: number;
 }
 
 /** The database's own words (drizzle wraps them in the query and its parameters: the customer's text). */
@@ -259,7 +273,10 @@ export function inboundPipeline(deps: {
       const at = sql`${p('at')}::timestamptz`;
       const ticketStep = calls
         ? // A call never opens a ticket: it is recorded on the active one, if any.
-          sql`update tickets set last_message = x.preview, last_message_at = x.created_at,
+          sql`update tickets set
+              last_message = case when tickets.last_message_at > x.created_at then tickets.last_message
+                else x.preview end,
+              last_message_at = greatest(tickets.last_message_at, x.created_at),
               unread_messages = tickets.unread_messages + x.unread, updated_at = ${at}
             from x join c on c.i = x.i
             where tickets.contact_id = c.id and tickets.whatsapp_id = x.whatsapp_id and tickets.status <> 'closed'
@@ -269,7 +286,10 @@ export function inboundPipeline(deps: {
             select x.company_id, c.id, x.whatsapp_id, 'pending', x.is_group, x.preview, x.created_at, x.unread
             from x join c on c.i = x.i order by c.id, x.whatsapp_id
             on conflict (contact_id, whatsapp_id) where status <> 'closed' do update set
-              last_message = excluded.last_message, last_message_at = excluded.last_message_at,
+              -- #33.3 A recovered (older) message never replaces a newer last message.
+              last_message = case when tickets.last_message_at > excluded.last_message_at
+                then tickets.last_message else excluded.last_message end,
+              last_message_at = greatest(tickets.last_message_at, excluded.last_message_at),
               unread_messages = tickets.unread_messages + excluded.unread_messages, updated_at = ${at}
             returning *, (xmax = 0) as created`;
       const tid = sql.raw('t.id');
@@ -350,7 +370,7 @@ export function inboundPipeline(deps: {
     };
     const result = await executePrepared<Row>(
       db,
-      calls ? 'recado_inbound_calls_v4' : withHeld ? 'recado_inbound_batch_v4' : 'recado_inbound_messages_v4',
+      calls ? 'recado_inbound_calls_v5' : withHeld ? 'recado_inbound_batch_v5' : 'recado_inbound_messages_v5',
       build,
       { at: now, rows: JSON.stringify(rows) },
     ).catch((err: unknown) => {
@@ -430,13 +450,19 @@ export function inboundPipeline(deps: {
       contact: ticket.contact,
     });
     events.toRoom(lists, ref.companyId, 'ticket', { action: 'update', ticket });
-    deps.bus?.emit('message.stored', { ref, ticket, message, ...(ticketCreated ? { ticketCreated } : {}) });
-    return { status: 'stored', messageId: message.id, ticketId: ticket.id };
+    deps.bus?.emit('message.stored', {
+      ref,
+      ticket,
+      message,
+      ...(ticketCreated ? { ticketCreated } : {}),
+      ...(isQuiet(message, ticket) ? { quiet: true } : {}),
+    });
+    return { status: 'stored', messageId: message.id, ticketId: ticket.id, contactId: contact.id };
   }
 
   /** Whether a message can share a statement with others (plain, no media to fetch, one customer). */
   const batchable = (m: InboundMessage) =>
-    m.kind === 'message' && !m.isGroup && !m.media && Boolean(m.from || m.lid);
+    m.kind === 'message' && !m.isGroup && !m.media && !m.recovered && Boolean(m.from || m.lid);
   const customerOf = (m: InboundMessage) => (m.from ? `n:${m.from}` : `l:${m.lid}`);
 
   /** One message: its text cleaned (no NUL, no lone surrogate) and its failures counted. */
@@ -445,15 +471,129 @@ export function inboundPipeline(deps: {
     return guarded(ref, m, () => storeOne(ref, m));
   }
 
-  async function storeOne(ref: ConnectionRef, m: InboundMessage): Promise<InboundResult> {
+  /** #33.4-5 What the connection does with groups and calls (read per message: both are rare). */
+  async function connectionOptions(ref: ConnectionRef) {
+    const [o] = await db
+      .select({
+        groupMode: whatsapps.groupMode,
+        callMode: whatsapps.callMode,
+        callRejectMessage: whatsapps.callRejectMessage,
+        callOpensTicket: whatsapps.callOpensTicket,
+      })
+      .from(whatsapps)
+      .where(and(eq(whatsapps.id, ref.id), eq(whatsapps.companyId, ref.companyId)));
+    return o;
+  }
+
+  /**
+   * #33.3 A recovered message is tagged with the outage it fills (`data.recovered`, `data.recovery`: the
+   * connection's recovery count is read from there). A history-sync message from before that outage is old
+   * history: null, left out. Offline notifications are always the gap (WhatsApp held them for us).
+   */
+  async function recoveredData(ref: ConnectionRef, m: InboundMessage) {
+    const [outage] = await db
+      .select({ id: connectionOutages.id, startedAt: connectionOutages.startedAt })
+      .from(connectionOutages)
+      .where(and(eq(connectionOutages.whatsappId, ref.id), eq(connectionOutages.companyId, ref.companyId)))
+      .orderBy(desc(connectionOutages.id))
+      .limit(1);
+    if (
+      m.recovered === 'history' &&
+      (!outage || m.timestamp.getTime() < outage.startedAt.getTime() - HISTORY_MARGIN_MS)
+    )
+      return null;
+    return { recovered: true, ...(outage ? { recovery: outage.id } : {}) };
+  }
+
+  /**
+   * #33.4 A call: rejected (with the connection's text) when the connection says so, logged as a missed-call
+   * line on the caller's open ticket (or a new one when the connection says so), and `call.received` emitted.
+   */
+  async function storeCall(ref: ConnectionRef, m: InboundMessage): Promise<InboundResult> {
+    const o = await connectionOptions(ref);
+    if (!o) return { status: 'ignored' };
+    const rejected = o.callMode === 'reject' && Boolean(m.reject);
+    let reply: { providerId: string; timestamp: Date } | null = null;
+    if (rejected)
+      reply = await m.reject!(o.callRejectMessage.trim()).catch((err: unknown) => {
+        deps.log.warn({ err, whatsappId: ref.id }, 'call could not be rejected');
+        return null;
+      });
+    let result: InboundResult = { status: 'ignored' };
+    const log =
+      (m.from || m.lid) && !m.isGroup && (await readSetting(db, ref.companyId, 'call')) !== 'disabled';
+    if (log) {
+      const line = { ...m, data: { ...m.data, rejected } };
+      let r: Awaited<ReturnType<typeof storeMany>> | undefined;
+      try {
+        // A call line opens a ticket only when the connection says so; otherwise it joins an open one.
+        r = await storeMany([{ m: line, mediaPath: null, mediaName: null, ref }], !o.callOpensTicket);
+      } catch (err) {
+        if (!(err instanceof Duplicate)) throw err;
+      }
+      const stored = r?.stored.get(0);
+      if (stored) {
+        result = announce(ref, stored);
+        // What the caller was told is part of the conversation too.
+        if (reply)
+          await storeMany(
+            [
+              {
+                m: {
+                  ...m,
+                  kind: 'message',
+                  providerId: reply.providerId,
+                  fromMe: true,
+                  body: o.callRejectMessage.trim(),
+                  mediaType: undefined,
+                  data: undefined,
+                  timestamp: reply.timestamp,
+                },
+                mediaPath: null,
+                mediaName: null,
+                ref,
+              },
+            ],
+            false,
+          )
+            .then((s) => s.stored.get(0) && announce(ref, s.stored.get(0)!))
+            .catch((err: unknown) => deps.log.warn({ err, whatsappId: ref.id }, 'call reply not stored'));
+      } else if (r?.duplicates.has(0)) return { status: 'duplicate' };
+    }
+    deps.bus?.emit('call.received', {
+      companyId: ref.companyId,
+      whatsappId: ref.id,
+      providerId: m.providerId,
+      from: m.participant?.number ?? m.from,
+      isVideo: (m.data as { isVideo?: unknown } | undefined)?.isVideo === true,
+      isGroup: m.isGroup,
+      at: m.timestamp,
+      rejected,
+      ticketId: result.ticketId ?? null,
+      contactId: result.status === 'stored' && result.contactId ? result.contactId : null,
+    });
+    return result;
+  }
+
+  async function storeOne(ref: ConnectionRef, raw: InboundMessage): Promise<InboundResult> {
     {
+      let m = raw;
       if (m.kind === 'edit' || m.kind === 'revoke' || m.kind === 'reaction') return applyToTarget(ref, m);
-      if (m.isGroup && (await readSetting(db, ref.companyId, 'CheckMsgIsGroup')) === 'enabled')
-        return { status: 'ignored' };
-      if (m.kind === 'call' && (await readSetting(db, ref.companyId, 'call')) === 'disabled')
-        return { status: 'ignored' };
+      if (m.kind === 'call') return storeCall(ref, m);
+      if (m.isGroup) {
+        // #33.5 Groups are the connection's choice: ignored (default) or one ticket per group.
+        if ((await connectionOptions(ref))?.groupMode !== 'tickets') return { status: 'ignored' };
+        // Each message shows who wrote it in the group.
+        if (m.participant?.name) m = { ...m, data: { ...m.data, participantName: m.participant.name } };
+      }
       if (!m.from && !m.lid) return { status: 'ignored' };
-      const taken = await deps.intercept?.take(ref, m);
+      if (m.recovered) {
+        const data = await recoveredData(ref, m);
+        if (!data) return { status: 'ignored' };
+        m = { ...m, data: { ...m.data, ...data } };
+      }
+      // A recovered message answers no rating question asked meanwhile (and a group's never does).
+      const taken = m.recovered || m.isGroup ? undefined : await deps.intercept?.take(ref, m);
       if (taken) return taken;
       // Saves downloading a redelivered message's media; the statement itself refuses duplicates.
       if (m.media && (await exists(ref.id, m.providerId))) return { status: 'duplicate' };
@@ -472,7 +612,7 @@ export function inboundPipeline(deps: {
 
       let result: Awaited<ReturnType<typeof storeMany>>;
       try {
-        result = await storeMany([{ m, mediaPath, mediaName, ref }], m.kind === 'call');
+        result = await storeMany([{ m, mediaPath, mediaName, ref }], false);
       } catch (err) {
         if (!(err instanceof Duplicate)) throw err;
         result = { stored: new Map(), duplicates: new Set([0]), held: new Set() };

@@ -70,6 +70,13 @@ export const whatsapps = pgTable(
     maxUseBotQueues: integer('max_use_bot_queues').notNull().default(3),
     /** Minutes after which open chats without activity are closed (0 = never). */
     closeOpenChatsAfter: integer('close_open_chats_after').notNull().default(0),
+    /** #33.5 Group messages: `ignore` (default) or `tickets` (one ticket per group). */
+    groupMode: text('group_mode').notNull().default('ignore'),
+    /** #33.4 Calls: `ring` (left alone) or `reject` (refused, `callRejectMessage` sent when set). */
+    callMode: text('call_mode').notNull().default('ring'),
+    callRejectMessage: text('call_reject_message').notNull().default(''),
+    /** #33.4 A call from a customer without an open ticket opens one (else it is logged on an open one only). */
+    callOpensTicket: boolean('call_opens_ticket').notNull().default(false),
     /** Channel settings (Cloud API ids, Graph base URL); secrets inside are encrypted with APP_SECRET. */
     channelConfig: jsonb('channel_config').$type<Record<string, unknown>>().notNull().default({}),
     /** Lease: which process runs this session, until when. */

@@ -8,7 +8,8 @@ import type { AutomationService } from './automation-service.js';
 export function automationListeners(bus: DomainBus, automation: AutomationService) {
   bus.on(
     'message.stored',
-    ({ ref, ticket, message }) => automation.onStored(ref, ticket, message),
+    // #33.3 Recovered (or group) messages are answered by no AI prompt or integration.
+    ({ ref, ticket, message, quiet }) => (quiet ? undefined : automation.onStored(ref, ticket, message)),
     'automation',
   );
   bus.on('ticket.changed', (e) => automation.onTicketChanged(e), 'automation');

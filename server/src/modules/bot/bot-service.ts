@@ -620,6 +620,32 @@ export function botService(deps: {
       else await handle(ref, ticket.id, message);
     },
 
+    /**
+     * #33.3 A message recovered after an outage (or a group's): nothing is said, but a new ticket on a
+     * connection with one queue still lands in that queue, as a live one would (docs/messaging.md).
+     */
+    async placeQuietly(
+      ref: { id: number; companyId: number },
+      ticket: StoredInbound['ticket'] & { queueId: number | null },
+    ) {
+      if (ticket.isGroup || ticket.status !== 'pending' || ticket.userId !== null || ticket.queueId !== null)
+        return;
+      const ctx = await loadContext(ref.companyId, ref.id);
+      if (ctx?.queues.length !== 1) return;
+      const [row] = await db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.id, ticket.id), eq(tickets.companyId, ref.companyId)));
+      const queue = ctx.queues[0]!;
+      if (row && row.queueId === null)
+        await updateTicket(
+          ref.companyId,
+          row,
+          { queueId: queue.id },
+          { queue: { id: queue.id, name: queue.name } },
+        );
+    },
+
     /** The bot's state of a ticket of the company, or null. */
     async state(companyId: number, ticketId: number): Promise<StateRow | null> {
       const [s] = await db

@@ -423,8 +423,9 @@ describe('tickets the bot leaves alone', () => {
   test('a group gets no bot', async () => {
     clock.set(MONDAY_NOON);
     const c = await t.company('BotGroup');
-    await setSetting(c.admin, 'CheckMsgIsGroup', 'disabled');
     const { whatsappId } = await setup(c.admin, TWO_QUEUES);
+    // #33.5 Groups are each connection's choice.
+    expect((await t.as(c.admin).put(`/whatsapp/${whatsappId}`, { groupMode: 'tickets' })).status).toBe(200);
     // The simulator has no groups: the message enters the same pipeline every channel uses.
     const group: InboundMessage = {
       kind: 'message',

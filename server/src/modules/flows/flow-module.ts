@@ -20,14 +20,17 @@ export const flowModule = (service: FlowService, runtime: FlowRuntime): AppModul
   listeners: (bus) => {
     bus.on(
       'message.stored',
-      ({ ref, ticket, message }) =>
-        runtime.onStored(ref, ticket.id, {
-          id: message.id,
-          body: message.body ?? '',
-          mediaType: message.mediaType ?? null,
-          replyId: replyIdOf(message.data),
-          fromMe: message.fromMe,
-        }),
+      // #33.3 Recovered (or group, call) messages start or advance no flow.
+      ({ ref, ticket, message, quiet }) =>
+        quiet
+          ? undefined
+          : runtime.onStored(ref, ticket.id, {
+              id: message.id,
+              body: message.body ?? '',
+              mediaType: message.mediaType ?? null,
+              replyId: replyIdOf(message.data),
+              fromMe: message.fromMe,
+            }),
       'flows',
     );
     bus.on(

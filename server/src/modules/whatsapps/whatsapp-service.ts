@@ -23,6 +23,7 @@ import type { SessionManager } from '../../messaging/session-manager.js';
 import type { StateUpdate } from '../../messaging/channel.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { hashApiToken, newApiToken } from '../external-api/api-token.js';
+import { lastRecoveries, trackOutage } from '../../messaging/connection-outages.js';
 
 type Row = typeof whatsapps.$inferSelect;
 
@@ -79,6 +80,12 @@ export function whatsappService(deps: WhatsappServiceDeps) {
         ),
       )
       .orderBy(asc(queues.orderQueue), asc(queues.name));
+    // #33.3 "N mensagens recuperadas após X h offline": the last outage that recovered messages.
+    const recoveries = await lastRecoveries(
+      db,
+      rows[0]!.companyId,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => {
       const {
         leaseOwner: _o,
@@ -95,10 +102,13 @@ export function whatsappService(deps: WhatsappServiceDeps) {
         ...rest,
         channel: r.channel as Whatsapp['channel'],
         status: r.status as Whatsapp['status'],
+        groupMode: r.groupMode as Whatsapp['groupMode'],
+        callMode: r.callMode as Whatsapp['callMode'],
         channelConfig: maskConfig(config),
         // The API token is revealed only by GET /whatsapp/{id}/token (admins).
         token: apiTokenHash ? SECRET_MASK : '',
         ...(showReason ? { statusReason: reason } : {}),
+        recovery: recoveries.get(r.id) ?? null,
         updatedAt: r.updatedAt.toISOString(),
         queues: links
           .filter((l) => l.whatsappId === r.id)
@@ -325,6 +335,8 @@ export function whatsappService(deps: WhatsappServiceDeps) {
 
     /** The session manager's state sink: persist, then tell the company's admins. */
     async applyState(ref: { id: number; companyId: number }, s: StateUpdate) {
+      // #33.3 Leaving CONNECTED opens an outage, coming back closes it (read before the row changes).
+      await trackOutage(db, ref, s.status);
       const [r] = await db
         .update(whatsapps)
         .set({

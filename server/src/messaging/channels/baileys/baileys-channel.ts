@@ -32,9 +32,10 @@ import {
   type SendResult,
   type StateUpdate,
 } from '../../channel.js';
+// #33.3 What WhatsApp delivers on reconnect is kept in the database until stored.
+import { baileysInboxStore, oldestFirst, type InboxSource } from './baileys-inbox.js';
 import { dbAuthState, type DbAuthState } from './baileys-auth-store.js';
 import { mapAckStatus, mapCall, mapMessage, resolveAddress } from './baileys-mapping.js';
-import { watchLidEvents } from './baileys-lid-events.js';
 
 /** The part of a Baileys socket this channel uses (what a test's fake socket must provide). */
 export type BaileysSocket = Pick<
@@ -48,6 +49,8 @@ export type BaileysSocket = Pick<
   | 'profilePictureUrl'
   | 'chatModify'
   | 'updateMediaMessage'
+  // #33.4 Calls the connection rejects.
+  | 'rejectCall'
 > & {
   ev: Pick<BaileysEventEmitter, 'on'>;
   signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
@@ -187,23 +190,65 @@ export function baileysChannel(
     }
   }
 
-  const deliverMessage = (s: BaileysSocket, msg: WAMessage) =>
+  /**
+   * One message to the sink, in the queue. #33.3 `recovered`: delivered on reconnect (offline notifications,
+   * history sync) and kept in the inbox (`inboxId`) until the sink took it; `s` null for what a previous
+   * owner left there (the socket of the moment then serves LIDs and media).
+   */
+  const deliverMessage = (
+    s0: BaileysSocket | null,
+    msg: WAMessage,
+    recovered?: InboxSource,
+    inboxId?: Promise<number | null | undefined>,
+  ) =>
     enqueue(`message ${msg.key?.id}`, async () => {
-      if (msg.key?.id && sentHere.has(msg.key.id)) return; // our own send echoed back
-      await resolveLids(s, msg);
+      const s = s0 ?? sock;
+      const finish = async () => {
+        const id = await inboxId;
+        if (id) await inbox.done([id]);
+      };
+      if (msg.key?.id && sentHere.has(msg.key.id)) return finish(); // our own send echoed back
+      if (s) await resolveLids(s, msg);
       remember(msg);
       const mapped = mapMessage(msg, {
-        me: { id: s.user?.id, lid: s.user?.lid },
+        me: { id: s?.user?.id, lid: s?.user?.lid },
         download: (m) =>
           downloadMediaMessage(
             m,
             'buffer',
             {},
-            { reuploadRequest: (x) => s.updateMediaMessage(x), logger: baileysLogger },
+            {
+              reuploadRequest: (x) => (s ?? requireSock()).updateMediaMessage(x),
+              logger: baileysLogger,
+            },
           ),
       });
-      if (mapped) await sink.message(mapped);
+      if (mapped) await sink.message(recovered ? { ...mapped, recovered } : mapped);
+      await finish();
     });
+
+  // #33.3 Offline notifications and history sync: into the inbox at once, then through the queue in order.
+  const inbox = baileysInboxStore(deps.db, whatsappId);
+  const deliverRecovered = (s: BaileysSocket, list: WAMessage[], source: InboxSource) => {
+    const saved = inbox.save(list, source).catch((err) => {
+      log.warn({ err, whatsappId }, 'baileys: inbox not written; storing straight away');
+      return [] as (number | null)[];
+    });
+    list.forEach(
+      (msg, i) =>
+        void deliverMessage(
+          s,
+          msg,
+          source,
+          saved.then((ids) => ids[i]),
+        ),
+    );
+  };
+  /** What a previous owner of the connection received and did not store (a crash): first in the queue. */
+  async function drainInbox() {
+    for (const left of await inbox.left())
+      void deliverMessage(null, left.message, left.source, Promise.resolve(left.id));
+  }
 
   function scheduleReconnect(immediate: boolean) {
     if (!immediate) retries++;
@@ -315,9 +360,11 @@ export function baileysChannel(
           .saveCreds()
           .catch((err) => log.error({ err, whatsappId }, 'baileys: saving creds failed'));
     });
-    s.ev.on('messages.upsert', ({ messages }) => {
+    s.ev.on('messages.upsert', ({ messages, type }) => {
       if (!live()) return;
-      for (const msg of messages) void deliverMessage(s, msg);
+      // #33.3 'append': what WhatsApp held while we were away (to customers and from the phone itself).
+      if (type === 'append') deliverRecovered(s, messages, 'offline');
+      else for (const msg of messages) void deliverMessage(s, msg);
     });
     s.ev.on('messages.update', (updates) => {
       if (!live()) return;
@@ -333,7 +380,13 @@ export function baileysChannel(
       if (!live()) return;
       for (const c of calls) {
         const mapped = mapCall(c);
-        if (mapped) void enqueue(`call ${c.id}`, () => sink.message(mapped));
+        // #33.4 The pipeline rejects it when the connection says so (and says why to the caller).
+        const reject = async (text: string) => {
+          if (!live()) return null;
+          await s.rejectCall(c.id, c.from);
+          return text && mapped ? send(mapped.replyTo, { text }) : null;
+        };
+        if (mapped) void enqueue(`call ${c.id}`, () => sink.message({ ...mapped, reject }));
       }
     });
     const keepContacts = (list: Partial<Contact>[]) => {
@@ -341,10 +394,11 @@ export function baileysChannel(
     };
     s.ev.on('contacts.upsert', (list) => live() && keepContacts(list));
     s.ev.on('contacts.update', (list) => live() && keepContacts(list));
-    s.ev.on('messaging-history.set', ({ contacts: list }) => live() && keepContacts(list));
-    // #33.6 Every event that pairs a LID with its phone (baileys-lid-events.ts), in the sink's queue.
-    watchLidEvents(s.ev, live, (pairs, source) => {
-      if (sink.lids) void enqueue(`lids ${source}`, () => sink.lids!(pairs, source));
+    s.ev.on('messaging-history.set', ({ contacts: list, messages }) => {
+      if (!live()) return;
+      keepContacts(list);
+      // #33.3 Only what was sent during the last outage is kept (the pipeline decides); duplicates are no-ops.
+      if (messages?.length) deliverRecovered(s, oldestFirst(messages), 'history');
     });
   }
 
@@ -410,6 +464,8 @@ export function baileysChannel(
       retries = 0;
       qrCount = 0;
       try {
+        // #33.3 What a previous owner received and did not store goes first.
+        await drainInbox();
         await connect();
       } catch (err) {
         running = false;
@@ -470,22 +526,6 @@ export function baileysChannel(
       const jid = toJid(to);
       try {
         await s.sendMessage(jid, { text: body, edit: { remoteJid: jid, id: providerId, fromMe: true } });
-      } catch (err) {
-        throw new ChannelError('ERR_SENDING_WAPP_MSG', (err as Error)?.message);
-      }
-    },
-
-    // #33.7 WhatsApp's reaction message; its key names the message reacted to ('' removes the reaction).
-    async sendReaction(to, target, emoji) {
-      const s = requireSock();
-      const jid = toJid(to);
-      const key = recent.get(target.providerId)?.key ?? {
-        remoteJid: jid,
-        id: target.providerId,
-        fromMe: target.fromMe,
-      };
-      try {
-        await s.sendMessage(jid, { react: { text: emoji, key } });
       } catch (err) {
         throw new ChannelError('ERR_SENDING_WAPP_MSG', (err as Error)?.message);
       }
