@@ -36,6 +36,7 @@ import {
 import { baileysInboxStore, oldestFirst, type InboxSource } from './baileys-inbox.js';
 import { dbAuthState, type DbAuthState } from './baileys-auth-store.js';
 import { mapAckStatus, mapCall, mapMessage, resolveAddress } from './baileys-mapping.js';
+import { watchLidEvents } from './baileys-lid-events.js';
 
 /** The part of a Baileys socket this channel uses (what a test's fake socket must provide). */
 export type BaileysSocket = Pick<
@@ -400,6 +401,10 @@ export function baileysChannel(
       // #33.3 Only what was sent during the last outage is kept (the pipeline decides); duplicates are no-ops.
       if (messages?.length) deliverRecovered(s, oldestFirst(messages), 'history');
     });
+    // #33.6 Every event that pairs a LID with its phone (baileys-lid-events.ts), in the sink's queue.
+    watchLidEvents(s.ev, live, (pairs, source) => {
+      if (sink.lids) void enqueue(`lids ${source}`, () => sink.lids!(pairs, source));
+    });
   }
 
   const requireSock = (): BaileysSocket => {
@@ -526,6 +531,22 @@ export function baileysChannel(
       const jid = toJid(to);
       try {
         await s.sendMessage(jid, { text: body, edit: { remoteJid: jid, id: providerId, fromMe: true } });
+      } catch (err) {
+        throw new ChannelError('ERR_SENDING_WAPP_MSG', (err as Error)?.message);
+      }
+    },
+
+    // #33.7 WhatsApp's reaction message; its key names the message reacted to ('' removes the reaction).
+    async sendReaction(to, target, emoji) {
+      const s = requireSock();
+      const jid = toJid(to);
+      const key = recent.get(target.providerId)?.key ?? {
+        remoteJid: jid,
+        id: target.providerId,
+        fromMe: target.fromMe,
+      };
+      try {
+        await s.sendMessage(jid, { react: { text: emoji, key } });
       } catch (err) {
         throw new ChannelError('ERR_SENDING_WAPP_MSG', (err as Error)?.message);
       }
