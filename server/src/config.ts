@@ -38,6 +38,8 @@ const EnvSchema = z.object({
   /** External API calls per minute per connection token (docs/external-api.md). */
   API_RATE_LIMIT: z.coerce.number().int().min(1).max(100000).default(120),
   WEB_DIST: z.string().optional(),
+  /** Tests only: the process kills itself right after a change that staged this event committed (docs/events.md). */
+  RECADO_TEST_CRASH_AFTER_COMMIT: z.string().optional(),
   /** ffmpeg for voice notes; "off" (or empty) sends recordings unconverted. */
   FFMPEG_PATH: z.string().default('ffmpeg'),
   /** Tenant-supplied URLs may reach private and loopback addresses (tests, self-hosted set-ups). */
@@ -90,6 +92,8 @@ export interface Config {
   ffmpegPath: string | false;
   /** ALLOW_PRIVATE_URLS: outbound calls to tenant URLs may reach private/loopback addresses (never metadata). */
   allowPrivateUrls: boolean;
+  /** Tests only (RECADO_TEST_CRASH_AFTER_COMMIT; ignored in production): see events/outbox.ts. */
+  testCrashAfterCommit?: string;
   /** Web Push keys; null when push is off (production without VAPID_* keys). */
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
   /** OpenAI (or compatible) API base URL used by prompts without a base URL of their own. */
@@ -252,6 +256,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     ffmpegPath: ['', 'off', 'false'].includes(e.FFMPEG_PATH.trim()) ? false : e.FFMPEG_PATH.trim(),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS === 'true' || e.ALLOW_PRIVATE_URLS === '1',
+    ...(e.RECADO_TEST_CRASH_AFTER_COMMIT && !production
+      ? { testCrashAfterCommit: e.RECADO_TEST_CRASH_AFTER_COMMIT }
+      : {}),
     vapid,
     openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
     ...(e.CLOUD_API_GRAPH_URL ? { cloudApiGraphUrl: e.CLOUD_API_GRAPH_URL.replace(/\/+$/, '') } : {}),

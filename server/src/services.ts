@@ -3,6 +3,7 @@ import { WhatsappInput } from '@recado/contracts';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { domainBus } from './events/domain-events.js';
+import { outboxBus } from './events/outbox.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { Clock } from './lib/clock.js';
 import { secretBox } from './lib/crypto.js';
@@ -99,7 +100,9 @@ export function makeServices(deps: {
     log,
   });
   // Domain events (docs/events.md): the services below emit; app.ts subscribes each module's listeners.
-  const bus = domainBus(log);
+  // #32 Through the outbox (events/outbox.ts): the events that feed the record survive a crash after their commit.
+  const bus = outboxBus(domainBus(log), { db, log, crashAfterCommit: config.testCrashAfterCommit });
+  jobs.register(bus.sweepJob);
   const messages: MessageService = messageService({
     templates,
     clock,

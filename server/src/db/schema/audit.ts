@@ -1,4 +1,15 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { companies } from './platform.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -23,6 +34,13 @@ export const auditLog = pgTable(
     ip: text('ip'),
     userAgent: text('user_agent'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** The admin action's outbox intent (docs/audit.md "Durable"): the hook and the recovery sweep write it once. */
+    outboxId: uuid('outbox_id'),
   },
-  (t) => [index('audit_log_company_created_idx').on(t.companyId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    index('audit_log_company_created_idx').on(t.companyId, t.createdAt.desc(), t.id.desc()),
+    uniqueIndex('audit_log_outbox_uq')
+      .on(t.outboxId)
+      .where(sql`outbox_id is not null`),
+  ],
 );

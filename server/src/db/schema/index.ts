@@ -31,3 +31,4 @@ export * from './audit.js';
 export * from './merge-pin.js';
 export * from './custom-fields.js';
 export * from './lid-mappings.js';
+export * from './event-outbox.js';

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { companies } from './platform.js';
 import { tickets } from './messaging.js';
 import { users } from './users.js';
@@ -30,6 +41,14 @@ export const ticketEvents = pgTable(
       .notNull()
       .default(sql`'{}'::jsonb`),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** The outbox event it came from and its place among that event's entries: a re-dispatch writes nothing. */
+    outboxId: uuid('outbox_id'),
+    outboxPart: smallint('outbox_part'),
   },
-  (t) => [index('ticket_events_company_ticket_idx').on(t.companyId, t.ticketId, t.id)],
+  (t) => [
+    index('ticket_events_company_ticket_idx').on(t.companyId, t.ticketId, t.id),
+    uniqueIndex('ticket_events_outbox_uq')
+      .on(t.outboxId, t.outboxPart)
+      .where(sql`outbox_id is not null`),
+  ],
 );

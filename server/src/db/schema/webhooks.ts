@@ -12,6 +12,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import { companies, timestamps } from './platform.js';
 import { whatsapps } from './messaging.js';
@@ -71,8 +72,13 @@ export const webhookDeliveries = pgTable(
      * sequence. Null: on its own (no contact, a re-send, or it stepped aside after failing too long).
      */
     lane: text('lane'),
+    /** The outbox event it came from (docs/events.md "The outbox"): a re-dispatch queues no second delivery. */
+    outboxId: uuid('outbox_id'),
   },
   (t) => [
+    uniqueIndex('webhook_deliveries_outbox_uq')
+      .on(t.webhookId, t.outboxId, t.event)
+      .where(sql`outbox_id is not null`),
     index('webhook_deliveries_webhook_idx').on(t.webhookId, t.id),
     index('webhook_deliveries_lane_idx')
       .on(t.webhookId, t.lane, t.sequence)

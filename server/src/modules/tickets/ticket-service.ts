@@ -7,7 +7,7 @@ import {
   type TicketUpdate,
   type TicketView,
 } from '@recado/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import {
   contacts,
   queues,
@@ -28,7 +28,15 @@ import {
 import type { Tenant } from '../../http/tenant.js';
 import { recordTicketEvent } from '../timeline/record.js';
 import { isPinned } from '../ticket-pins/pin-queries.js';
-import type { DomainBus, TicketAction, TicketChange, TicketState } from '../../events/domain-events.js';
+import type { EmitMeta } from '../../events/bus.js';
+import type {
+  DomainBus,
+  DomainEvents,
+  TicketAction,
+  TicketChange,
+  TicketState,
+} from '../../events/domain-events.js';
+import type { OutboxBus } from '../../events/outbox.js';
 import type { Events } from '../../realtime/events.js';
 import type { Clock } from '../../lib/clock.js';
 import { ticketEventRooms } from '../../realtime/room-policy.js';
@@ -44,14 +52,14 @@ import {
 type TicketRow = typeof tickets.$inferSelect;
 
 /** The ticket announcer's signature, for the services that change tickets (given `tickets.emitTicket`). */
-export type EmitTicket = (companyId: number, view: TicketView, change: TicketChange) => void;
+export type EmitTicket = (companyId: number, view: TicketView, change: TicketChange, meta?: EmitMeta) => void;
 
 export function ticketService(deps: {
   db: Db;
   events: Events;
   log: { warn(o: object, m: string): void };
   /** Domain events: `ticket.changed` after a user's change (listeners send the automatic messages). */
-  bus?: Pick<DomainBus, 'emit'>;
+  bus?: Pick<DomainBus, 'emit'> & Partial<Pick<OutboxBus, 'stage'>>;
   /** Business time (the SLA filters' "now"). */
   clock?: Clock;
 }) {
@@ -74,26 +82,37 @@ export function ticketService(deps: {
    * or could before: they drop it), then `ticket.announced` on the bus (webhooks' ticket.created and
    * ticket.updated come from there, so no path that changes a ticket can leave them out).
    */
-  function emitTicket(companyId: number, view: TicketView, change: TicketChange) {
-    // Only the followed fields (a caller may hand its whole row): those it gave changed, or may have.
+  function emitTicket(companyId: number, view: TicketView, change: TicketChange, meta?: EmitMeta) {
+    const announced = announcement(companyId, view, change);
+    const given = announced.change.before ?? {};
+    const payload = { action: 'update' as const, ticket: view, previousStatus: given.status };
+    const before = announced.change.before ? { ...view, ...given } : undefined;
+    events.toRoom(ticketEventRooms(companyId, view, before), companyId, 'ticket', payload);
+    // meta: the event's outbox row, staged in the change's transaction (docs/events.md "The outbox").
+    deps.bus?.emit('ticket.announced', announced, meta);
+  }
+
+  /** `ticket.announced`'s payload: only the followed fields of `before` (a caller may hand its whole row). */
+  function announcement(
+    companyId: number,
+    view: TicketView,
+    change: TicketChange,
+  ): DomainEvents['ticket.announced'] {
     const given: Partial<TicketState> = {};
     for (const key of ['status', 'queueId', 'userId', 'tagIds'] as const)
       if (change.before?.[key] !== undefined) Object.assign(given, { [key]: change.before[key] });
-    change = { ...change, before: change.before && given };
-    const payload = { action: 'update' as const, ticket: view, previousStatus: given.status };
-    const before = change.before ? { ...view, ...given } : undefined;
-    events.toRoom(ticketEventRooms(companyId, view, before), companyId, 'ticket', payload);
-    deps.bus?.emit('ticket.announced', { companyId, ticket: view, change });
+    return { companyId, ticket: view, change: { ...change, before: change.before && given } };
   }
 
   async function history(
+    exec: Db | Tx,
     companyId: number,
     r: TicketRow,
     action: string,
     userId: number | null,
     data?: Record<string, unknown>,
   ) {
-    await db.insert(ticketHistories).values({
+    await exec.insert(ticketHistories).values({
       companyId,
       ticketId: r.id,
       action,
@@ -221,24 +240,36 @@ export function ticketService(deps: {
       const fields = await checkCustomFields(db, t.companyId, 'ticket', input.customFields, true);
       const other = await otherOpenTicket(t.companyId, contact.id, w.id);
       if (other) throw otherOpenError(other);
-      let created: TicketRow;
+      // The ticket, its history entry and its events' outbox rows commit together (docs/events.md "The outbox").
+      let done: { view: TicketView; metas: EmitMeta[] };
       try {
-        [created] = (await db
-          .insert(tickets)
-          .values({
-            companyId: t.companyId,
-            contactId: contact.id,
-            whatsappId: w.id,
-            queueId: input.queueId ?? null,
-            userId: input.status === 'pending' ? null : userId,
-            status: input.status,
-            // An attendant's new open ticket is accepted as it is created (docs/metrics.md).
-            acceptedAt: input.status === 'open' ? new Date() : null,
-            isGroup: contact.isGroup,
-            ...(input.priority ? { priority: priorityRank(input.priority) } : {}),
-            customFields: fields.set,
-          })
-          .returning()) as [TicketRow];
+        done = await db.transaction(async (tx) => {
+          const [created] = (await tx
+            .insert(tickets)
+            .values({
+              companyId: t.companyId,
+              contactId: contact.id,
+              whatsappId: w.id,
+              queueId: input.queueId ?? null,
+              userId: input.status === 'pending' ? null : userId,
+              status: input.status,
+              // An attendant's new open ticket is accepted as it is created (docs/metrics.md).
+              acceptedAt: input.status === 'open' ? new Date() : null,
+              isGroup: contact.isGroup,
+              ...(input.priority ? { priority: priorityRank(input.priority) } : {}),
+              customFields: fields.set,
+            })
+            .returning()) as [TicketRow];
+          await history(tx, t.companyId, created, 'create', t.userId);
+          const view = (await ticketQueries.byId(tx as unknown as Db, t.companyId, created.id))!;
+          const change: TicketChange = { actor: 'user', by: t.userId, before: null };
+          const metas =
+            (await deps.bus?.stage?.(tx, [
+              { event: 'ticket.announced', payload: announcement(t.companyId, view, change) },
+              { event: 'ticket.created', payload: { companyId: t.companyId, ticketId: created.id } },
+            ])) ?? [];
+          return { view, metas };
+        });
       } catch (err) {
         if (isUniqueViolation(err, 'tickets_one_active_uq')) {
           const raced = await otherOpenTicket(t.companyId, contact.id, w.id);
@@ -246,10 +277,9 @@ export function ticketService(deps: {
         }
         throw err;
       }
-      await history(t.companyId, created, 'create', t.userId);
-      const view = (await ticketQueries.byId(db, t.companyId, created.id))!;
-      emitTicket(t.companyId, view, { actor: 'user', by: t.userId, before: null });
-      deps.bus?.emit('ticket.created', { companyId: t.companyId, ticketId: created.id });
+      const { view, metas } = done;
+      emitTicket(t.companyId, view, { actor: 'user', by: t.userId, before: null }, metas[0]);
+      deps.bus?.emit('ticket.created', { companyId: t.companyId, ticketId: view.id }, metas[1]);
       return view;
     },
 
@@ -356,13 +386,33 @@ export function ticketService(deps: {
 
       // The first time a person holds the ticket open is its acceptance, written with the change itself.
       const accepting = set.status === 'open' && set.userId != null;
-      let updated: TicketRow;
+      // The change, its history entry and its events' outbox rows commit together (docs/events.md "The outbox").
+      let done: { updated: TicketRow; view: TicketView; metas: EmitMeta[] };
       try {
-        [updated] = (await db
-          .update(tickets)
-          .set(accepting ? { ...set, acceptedAt: sql`coalesce(${tickets.acceptedAt}, now())` } : set)
-          .where(eq(tickets.id, id))
-          .returning()) as [TicketRow];
+        done = await db.transaction(async (tx) => {
+          const [updated] = (await tx
+            .update(tickets)
+            .set(accepting ? { ...set, acceptedAt: sql`coalesce(${tickets.acceptedAt}, now())` } : set)
+            .where(eq(tickets.id, id))
+            .returning()) as [TicketRow];
+          await history(tx, t.companyId, updated, action, t.userId, {
+            from: { status: current.status, userId: current.userId, queueId: current.queueId },
+            ...(updated.priority !== current.priority
+              ? { priority: { from: current.priority, to: updated.priority } }
+              : {}),
+          });
+          const view = (await ticketQueries.byId(tx as unknown as Db, t.companyId, id))!;
+          const change: TicketChange = { actor: 'user', by: t.userId, action, before: current };
+          const metas =
+            (await deps.bus?.stage?.(tx, [
+              { event: 'ticket.announced', payload: announcement(t.companyId, view, change) },
+              {
+                event: 'ticket.changed',
+                payload: { companyId: t.companyId, before: current, after: updated, action, by: t.userId },
+              },
+            ])) ?? [];
+          return { updated, view, metas };
+        });
       } catch (err) {
         if (isUniqueViolation(err, 'tickets_one_active_uq')) {
           const other = await otherOpenTicket(
@@ -375,24 +425,16 @@ export function ticketService(deps: {
         }
         throw err;
       }
-      await history(t.companyId, updated, action, t.userId, {
-        from: { status: current.status, userId: current.userId, queueId: current.queueId },
-        ...(updated.priority !== current.priority
-          ? { priority: { from: current.priority, to: updated.priority } }
-          : {}),
-      });
-      const view = (await ticketQueries.byId(db, t.companyId, id))!;
-      emitTicket(t.companyId, view, { actor: 'user', by: t.userId, action, before: current });
+      const { updated, view, metas } = done;
+      emitTicket(t.companyId, view, { actor: 'user', by: t.userId, action, before: current }, metas[0]);
 
       // Automatic messages, ratings and automations listen (after the change is visible). The answer waits
       // for them, as it always did: once it is back, the greeting went out and the rating question waits.
-      await deps.bus?.emit('ticket.changed', {
-        companyId: t.companyId,
-        before: current,
-        after: updated,
-        action,
-        by: t.userId,
-      });
+      await deps.bus?.emit(
+        'ticket.changed',
+        { companyId: t.companyId, before: current, after: updated, action, by: t.userId },
+        metas[1],
+      );
       return (await ticketQueries.byId(db, t.companyId, id))!;
     },
 

@@ -18,6 +18,10 @@ export interface TicketEventInput {
   /** e.g. {from:{queueId,userId}, to:{...}}, {tag:{id,name}}, {reasonId, reason, saleValue}. */
   data?: Record<string, unknown>;
   at?: Date;
+  /** The outbox event it records (docs/events.md "The outbox"): written once however often it is dispatched. */
+  outboxId?: string;
+  /** Its place among that event's entries. */
+  outboxPart?: number;
 }
 
 function row(e: TicketEventInput) {
@@ -29,14 +33,18 @@ function row(e: TicketEventInput) {
     actorKind: e.actorKind ?? (e.actorId ? 'user' : 'system'),
     data: e.data ?? {},
     ...(e.at ? { createdAt: e.at } : {}),
+    ...(e.outboxId ? { outboxId: e.outboxId, outboxPart: e.outboxPart ?? 0 } : {}),
   };
 }
 
 export async function recordTicketEvent(db: Db | Tx, e: TicketEventInput): Promise<void> {
-  await db.insert(ticketEvents).values(row(e));
+  await db.insert(ticketEvents).values(row(e)).onConflictDoNothing();
 }
 
 export async function recordTicketEvents(db: Db | Tx, list: TicketEventInput[]): Promise<void> {
   if (list.length === 0) return;
-  await db.insert(ticketEvents).values(list.map(row));
+  await db
+    .insert(ticketEvents)
+    .values(list.map((e, i) => row(e.outboxId ? { outboxPart: i, ...e } : e)))
+    .onConflictDoNothing();
 }

@@ -18,10 +18,12 @@ export function timelineListeners(
   deps: { db: Db; timeline: Pick<TimelineService, 'named'> },
 ) {
   const { db, timeline } = deps;
+  // They write the record: the outbox replays them after a crash, keyed on the event's outbox id.
+  const durable = { durable: true };
 
   bus.on(
     'ticket.announced',
-    async ({ companyId, ticket, change }) => {
+    async ({ companyId, ticket, change }, { outboxId }) => {
       // Created: ticket.created / message.stored say it (and by whom); recorded: the change wrote its own.
       if (change.before === null || change.recorded) return;
       const entries = entriesOfChange(ticket, change);
@@ -38,15 +40,17 @@ export function timelineListeners(
           actorKind,
           actorId,
           data: { ...e.data, ...extra },
+          outboxId,
         })),
       );
     },
     'timeline',
+    durable,
   );
 
   bus.on(
     'ticket.changed',
-    async ({ companyId, before, after, by }) => {
+    async ({ companyId, before, after, by }, { outboxId }) => {
       if (before.priority === after.priority) return;
       await recordTicketEvent(db, {
         companyId,
@@ -54,14 +58,16 @@ export function timelineListeners(
         type: 'priority',
         actorId: by,
         data: { from: priorityOf(before.priority), to: priorityOf(after.priority) },
+        outboxId,
       });
     },
     'timeline',
+    durable,
   );
 
   bus.on(
     'ticket.created',
-    async ({ companyId, ticketId }) => {
+    async ({ companyId, ticketId }, { outboxId }) => {
       // Who opened it: the creation's history entry (a user, a schedule, the external API).
       const [h] = await db
         .select({ userId: ticketHistories.userId, data: ticketHistories.data })
@@ -85,14 +91,16 @@ export function timelineListeners(
         actorKind: api ? 'api' : scheduleId ? 'system' : h?.userId ? 'user' : 'system',
         actorId: api ? null : (h?.userId ?? null),
         data: scheduleId ? { by: 'schedule', scheduleId } : {},
+        outboxId,
       });
     },
     'timeline',
+    durable,
   );
 
   bus.on(
     'message.stored',
-    async ({ ref, ticket, message, ticketCreated }) => {
+    async ({ ref, ticket, message, ticketCreated }, { outboxId }) => {
       if (!ticketCreated) return;
       await recordTicketEvent(db, {
         companyId: ref.companyId,
@@ -100,15 +108,18 @@ export function timelineListeners(
         type: 'created',
         actorKind: message.fromMe ? 'system' : 'customer',
         data: { by: 'inbound' },
+        outboxId,
       });
     },
     'timeline',
+    durable,
   );
 
   bus.on(
     'ticket.snoozed',
-    (e) =>
+    (e, { outboxId }) =>
       recordTicketEvent(db, {
+        outboxId,
         companyId: e.companyId,
         ticketId: e.ticketId,
         type: 'snoozed',
@@ -117,12 +128,14 @@ export function timelineListeners(
         at: e.at,
       }),
     'timeline',
+    durable,
   );
 
   bus.on(
     'ticket.woken',
-    (e) =>
+    (e, { outboxId }) =>
       recordTicketEvent(db, {
+        outboxId,
         companyId: e.companyId,
         ticketId: e.ticketId,
         type: 'woken',
@@ -132,12 +145,14 @@ export function timelineListeners(
         at: e.at,
       }),
     'timeline',
+    durable,
   );
 
   bus.on(
     'sla.breached',
-    (e) =>
+    (e, { outboxId }) =>
       recordTicketEvent(db, {
+        outboxId,
         companyId: e.companyId,
         ticketId: e.ticket.id,
         type: 'sla_breached',
@@ -145,11 +160,12 @@ export function timelineListeners(
         at: e.breachedAt,
       }),
     'timeline',
+    durable,
   );
 
   bus.on(
     'flow.steps',
-    async (e) => {
+    async (e, { outboxId }) => {
       if (e.isTry) return;
       const entered = e.steps.filter((s) => s.kind === 'enter' && s.nodeId !== 'start');
       if (!entered.length) return;
@@ -166,6 +182,7 @@ export function timelineListeners(
         return { id, type: n?.type ?? null, label: n?.data?.label ?? null };
       };
       await recordTicketEvent(db, {
+        outboxId,
         companyId: e.companyId,
         ticketId: e.ticketId,
         type: 'flow',
@@ -179,5 +196,6 @@ export function timelineListeners(
       });
     },
     'timeline',
+    durable,
   );
 }

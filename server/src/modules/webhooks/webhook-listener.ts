@@ -1,5 +1,6 @@
 import type { TicketView, WebhookEvent } from '@recado/contracts';
-import type { DomainBus, ContactRow, TicketState } from '../../events/domain-events.js';
+import type { EmitMeta, Emitted } from '../../events/bus.js';
+import type { DomainBus, DomainEvents, ContactRow, TicketState } from '../../events/domain-events.js';
 import type { MessageRow } from '../messages/message-queries.js';
 import type { Occurred, WebhookService } from './webhook-service.js';
 
@@ -93,34 +94,70 @@ export function webhookListeners(
   bus: DomainBus,
   webhooks: Pick<WebhookService, 'enqueueMany' | 'mediaLink' | 'now' | 'warn'>,
 ) {
-  const pending = new Map<number, Occurred[]>();
-  const draining = new Map<number, Promise<void>>();
+  /** A company's events recorded since its drain took the last batch, and that batch's outcome. */
+  type Batch = { list: Occurred[]; done: (ok: boolean) => void; outcome: Promise<boolean> };
+  const pending = new Map<number, Batch>();
+  const draining = new Set<number>();
+  let meta: EmitMeta = {};
 
+  /** Records one event; resolves with whether its batch was queued (the outbox keeps it until then). */
   function record(companyId: number, event: WebhookEvent, data: unknown, lane: string | null) {
-    let list = pending.get(companyId);
-    if (!list) pending.set(companyId, (list = []));
-    list.push({ event, data, lane, occurredAt: webhooks.now() });
-    const running = draining.get(companyId);
-    if (running) return running; // that drain takes it with its next batch
-    const run = (async () => {
+    let batch = pending.get(companyId);
+    if (!batch) {
+      let done!: (ok: boolean) => void;
+      const outcome = new Promise<boolean>((resolve) => (done = resolve));
+      pending.set(companyId, (batch = { list: [], done, outcome }));
+    }
+    // A recovered event keeps the time it happened; its outbox id keys its deliveries (no second one).
+    batch.list.push({ event, data, lane, occurredAt: meta.at ?? webhooks.now(), outboxId: meta.outboxId });
+    if (draining.has(companyId)) return batch.outcome; // that drain takes it with its next batch
+    draining.add(companyId);
+    void (async () => {
       try {
-        for (let batch = pending.get(companyId); batch?.length; batch = pending.get(companyId)) {
+        for (let b = pending.get(companyId); b; b = pending.get(companyId)) {
           pending.delete(companyId);
           try {
-            await webhooks.enqueueMany(companyId, batch);
+            await webhooks.enqueueMany(companyId, b.list);
+            b.done(true);
           } catch (err) {
-            webhooks.warn({ err, companyId, events: batch.length }, 'webhook events not queued');
+            webhooks.warn({ err, companyId, events: b.list.length }, 'webhook events not queued');
+            b.done(false);
           }
         }
       } finally {
         draining.delete(companyId);
       }
     })();
-    draining.set(companyId, run);
-    return run;
+    return batch.outcome;
   }
 
-  bus.tap(({ event, payload: p }) => {
+  bus.tap(
+    (e) => {
+      meta = e.meta;
+      try {
+        return occurred(e);
+      } finally {
+        meta = {};
+      }
+    },
+    'webhooks',
+    {
+      // Written to the outbox and replayed after a crash (docs/events.md "The outbox").
+      durable: [
+        'message.stored',
+        'message.sent',
+        'message.acked',
+        'ticket.announced',
+        'contact.created',
+        'campaign.finished',
+        'flow.outcome',
+        'sla.breached',
+        'ticket.assigned',
+      ],
+    },
+  );
+
+  function occurred({ event, payload: p }: Emitted<DomainEvents>) {
     switch (event) {
       case 'message.stored': {
         const lane = contactLane(p.ticket.contactId, p.ticket.id);
@@ -224,27 +261,8 @@ export function webhookListeners(
           },
           contactLane(p.ticket.contactId, p.ticket.id),
         );
-      case 'call.received':
-        return record(
-          p.companyId,
-          'call.received',
-          {
-            call: {
-              id: p.providerId,
-              whatsappId: p.whatsappId,
-              from: p.from,
-              isVideo: p.isVideo,
-              isGroup: p.isGroup,
-              at: p.at.toISOString(),
-              rejected: p.rejected,
-            },
-            ticketId: p.ticketId,
-            contactId: p.contactId,
-          },
-          contactLane(p.contactId, p.ticketId ?? undefined),
-        );
       default:
         return;
     }
-  }, 'webhooks');
+  }
 }

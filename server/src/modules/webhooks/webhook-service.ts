@@ -63,6 +63,8 @@ export interface Occurred {
   occurredAt: Date;
   /** Its order lane (`contact:<id>`: one contact's events go in order), or null. */
   lane: string | null;
+  /** The outbox event it comes from (docs/events.md "The outbox"): queued once per webhook, however often replayed. */
+  outboxId?: string;
 }
 
 const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
@@ -392,10 +394,12 @@ export function webhookService(deps: {
             nextAttemptAt: now,
             sequence,
             lane: item.lane,
+            outboxId: item.outboxId ?? null,
           });
         }
       }
-      const rows = await tx.insert(webhookDeliveries).values(values).returning({
+      // A replayed event already queued (webhook_deliveries_outbox_uq) adds nothing: its sequence number stays unused.
+      const rows = await tx.insert(webhookDeliveries).values(values).onConflictDoNothing().returning({
         id: webhookDeliveries.id,
         companyId: webhookDeliveries.companyId,
         webhookId: webhookDeliveries.webhookId,
