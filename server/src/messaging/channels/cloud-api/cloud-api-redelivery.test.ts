@@ -29,11 +29,7 @@ describe('#33.3 Cloud API redelivery after an outage', () => {
     const first = ['wamid.R1', 'wamid.R2', 'wamid.R3', 'wamid.R4'];
     expect((await signedPost(a.whatsappId, batch(first))).status).toBe(200);
     const stored = () =>
-      db
-        .select()
-        .from(messages)
-        .where(eq(messages.whatsappId, a.whatsappId))
-        .orderBy(asc(messages.id));
+      db.select().from(messages).where(eq(messages.whatsappId, a.whatsappId)).orderBy(asc(messages.id));
     await waitFor(async () => (await stored()).length === 4);
     // Meta's redelivery: the same batch, then the batch again with a new message at its end.
     expect((await signedPost(a.whatsappId, batch(first))).status).toBe(200);
