@@ -6,6 +6,7 @@ import type { ChatEvent } from './chats.js';
 import type { Company } from './companies.js';
 import type { SimulatorMessageView, Whatsapp } from './connections.js';
 import type { SlaBreachEvent } from './sla.js';
+import type { ConnectionAlertEvent } from './connection-health.js';
 import type { ContactListEvent, ContactListItemEvent } from './contact-lists.js';
 import type { ContactEvent } from './contacts.js';
 import type { FileListEvent } from './files.js';
@@ -62,6 +63,7 @@ export const COMPANY_ENTITIES = [
   'presence',
   'live',
   'slaBreach',
+  'connectionAlert',
   'ticketWoken',
   'ticketPin',
   'flow',
@@ -168,6 +170,8 @@ export interface ServerEvents {
   presence: PresenceEvent;
   live: LiveEvent;
   slaBreach: SlaBreachEvent;
+  /** #33.1 A connection's outage was told to the admins, or it came back (docs/connection-health.md). */
+  connectionAlert: ConnectionAlertEvent;
   ticketWoken: TicketWokenEvent;
   /** A flow was created, changed, published or deleted (docs/flows.md#api): the flow list stays live. */
   flow: FlowEvent;

@@ -49,3 +49,4 @@ export * from './timeline.js';
 export * from './macros.js';
 export * from './merge-pin.js';
 export * from './audit.js';
+export * from './connection-health.js';

@@ -54,6 +54,12 @@ export const SETTING_DEFAULTS = {
   protocolPattern: 'YYYYMMDD-000123',
   /** #32.6 Days the audit log keeps an entry (docs/audit.md); a daily job purges older ones. */
   auditRetentionDays: '365',
+  /** #33.1 Minutes a connection may stay out of CONNECTED before its admins are told (docs/connection-health.md). */
+  connectionAlertMinutes: '2',
+  /** #33.1 Also told: this URL (a JSON POST, through the outbound-URL guard), '' for none. */
+  connectionAlertUrl: '',
+  /** #33.1 Also told: these e-mail addresses (comma-separated) besides the admins. */
+  connectionAlertEmails: '',
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
@@ -84,6 +90,7 @@ export const SETTING_NUMBERS: Partial<Record<SettingKey, { min: number; max: num
   presenceAwayMinutes: { min: 0, max: 1440 },
   auditRetentionDays: { min: 30, max: 3650 },
   ownerWaitMinutes: { min: 0, max: 1440 },
+  connectionAlertMinutes: { min: 1, max: 1440 },
 };
 
 /** Secrets kept sealed (secretBox) and answered as SECRET_MASK when set ('' when not). */

@@ -14,6 +14,7 @@ export const WEBHOOK_EVENTS = [
   'flow.failed',
   'sla.breached',
   'call.received',
+  'connection.updated',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -255,6 +256,21 @@ export const WEBHOOK_EVENT_DATA = {
     /** The ticket the missed-call line went to; null when none (no open ticket and no new one set). */
     ticketId: z.number().nullable(),
     contactId: z.number().nullable(),
+  }),
+  /**
+   * #33.1 A connection changed state, was told down to the admins (`alert: 'down'`, once per outage past the
+   * company's threshold) or came back from such an outage (`alert: 'back'`, with its length): docs/connection-health.md.
+   */
+  'connection.updated': z.looseObject({
+    connection: z.looseObject({ id: z.number(), name: z.string(), channel: z.string() }),
+    status: z.string(),
+    previousStatus: z.string().nullable(),
+    reason: z.string().nullable(),
+    at: z.string(),
+    alert: z.enum(['down', 'back']).nullable(),
+    /** The outage's length in seconds: on 'back', and on 'down' (so far); null otherwise. */
+    outageSeconds: z.number().nullable(),
+    incidentId: z.number().nullable(),
   }),
 } satisfies Record<WebhookEvent, z.ZodType>;
 

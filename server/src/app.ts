@@ -95,6 +95,8 @@ import { auditModule } from './modules/audit/audit-module.js';
 import { installAudit } from './modules/audit/audit-hook.js';
 import { auditService } from './modules/audit/audit-service.js';
 import { whatsappModule } from './modules/whatsapps/whatsapp-module.js';
+import { connectionHealthModule } from './modules/connection-health/health-module.js';
+import { connectionHealthService } from './modules/connection-health/health-service.js';
 
 export interface AppDeps {
   config: Config;
@@ -304,6 +306,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     pushModule(services.push),
     slaModule(services.sla),
     webhookModule(services.webhooks),
+    // #33.1 and #33.2 A connection's history, uptime and outage alerts (docs/connection-health.md).
+    connectionHealthModule(
+      connectionHealthService({
+        db: database.db,
+        events,
+        jobs,
+        clock,
+        mailer,
+        notifyUsers: (companyId, userIds, payload) => services.push.notifyUsers(companyId, userIds, payload),
+        webhook: (companyId, event, data, lane) => services.webhooks.enqueue(companyId, event, data, lane),
+        allowPrivateUrls: config.allowPrivateUrls,
+        publicUrl: config.publicUrl,
+        log: app.log,
+      }),
+      { registry: ops.registry },
+    ),
     billingModule(services.billing),
     authModule({
       auth: services.auth,
@@ -387,6 +405,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ),
     onState: async (ref, state) => {
       await services.whatsapps.applyState(ref, state);
+      // #33 The health module keeps the history and the outage alerts from it (a listener, never in here).
+      void services.bus.emit('connection.state', { ref, state, at: clock.now() });
       // Messages stored while the connection was down (or elsewhere) go out once it is connected here.
       if (state.status === 'CONNECTED') services.messages.outbound.wake(ref.id);
     },

@@ -330,7 +330,7 @@ export function makeServices(deps: {
     companies: companyService({ db, events }),
     plans: planService({ db }),
     users: userService({ db, events, bus }),
-    settings: settingService({ db, events, box }),
+    settings: settingService({ db, events, box, allowPrivateUrls: config.allowPrivateUrls }),
     helps: helpService({ db }),
     contacts,
     // #32.8 and #32.9 (docs/productivity.md): contact merge, pinned tickets, forwarding.

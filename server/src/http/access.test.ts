@@ -326,6 +326,8 @@ GET    /api/webhooks/:id/secret                         admin
 POST   /api/webhooks/:id/secret                         admin
 GET    /api/webhooks/:id/deliveries                     admin
 POST   /api/webhooks/:id/deliveries/:deliveryId/resend  admin
+GET    /api/whatsapp/:id/health                         admin
+GET    /api/connection-alerts                           admin
 GET    /api/invoices/all                                admin
 POST   /api/subscription                                admin
 POST   /api/asaas/subscriptions                         admin

@@ -30,5 +30,6 @@ export * from './macros.js';
 export * from './audit.js';
 export * from './merge-pin.js';
 export * from './custom-fields.js';
+export * from './connection-health.js';
 export * from './lid-mappings.js';
 export * from './event-outbox.js';

@@ -18,6 +18,8 @@ import { settings } from '../../db/schema/index.js';
 import type { Events } from '../../realtime/events.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { SecretBox } from '../../lib/crypto.js';
+import { assertPublicUrl } from '../../lib/safe-fetch.js';
+import { normaliseEmailList } from '../connection-health/alert-emails.js';
 
 /** What a client may read of a setting: a sealed secret only as the mask. */
 const shown = (key: SettingKey, value: string) =>
@@ -46,7 +48,17 @@ export async function readSetting(db: Db, companyId: number, key: SettingKey): P
 export const maskSecretSetting = <S extends { key: string; value: string }>(s: S): S =>
   (SEALED_SETTINGS as readonly string[]).includes(s.key) ? { ...s, value: s.value ? SECRET_MASK : '' } : s;
 
-export function settingService({ db, events, box }: { db: Db; events: Events; box: SecretBox }) {
+export function settingService({
+  db,
+  events,
+  box,
+  allowPrivateUrls = false,
+}: {
+  db: Db;
+  events: Events;
+  box: SecretBox;
+  allowPrivateUrls?: boolean;
+}) {
   return {
     async list(t: Tenant): Promise<Setting[]> {
       const all = await readSettings(db, t.companyId);
@@ -82,6 +94,16 @@ export function settingService({ db, events, box }: { db: Db; events: Events; bo
             fields: [{ path: 'protocolPattern', message: problem }],
           });
       }
+      // #33.1 The outage alert's URL passes the outbound-URL guard (docs/outbound-urls.md); its e-mails are addresses.
+      if (key === 'connectionAlertUrl' && value.trim()) {
+        value = value.trim();
+        assertPublicUrl(value, {
+          allowPrivate: allowPrivateUrls,
+          allowQuery: true,
+          field: 'connectionAlertUrl',
+        });
+      }
+      if (key === 'connectionAlertEmails') value = normaliseEmailList(value);
       if (key === 'timezone') {
         const zone = canonicalTimeZone(value);
         if (!zone) throw new AppError('ERR_VALIDATION', 400, 'unknown time zone');
