@@ -48,5 +48,6 @@ export * from './flow-stats.js';
 export * from './timeline.js';
 export * from './macros.js';
 export * from './merge-pin.js';
+export * from './reactions.js';
 export * from './audit.js';
 export * from './connection-health.js';

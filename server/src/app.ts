@@ -55,6 +55,7 @@ import { contactListModule } from './modules/contact-lists/contact-list-module.j
 import { contactModule } from './modules/contacts/contact-module.js';
 import { contactMergeModule } from './modules/contact-merge/merge-module.js';
 import { ticketPinModule } from './modules/ticket-pins/pin-module.js';
+import { reactionModule } from './modules/reactions/reaction-module.js';
 import { forwardModule } from './modules/forward/forward-module.js';
 import { customerMessageModule } from './modules/customer-messages/customer-messages-module.js';
 import { dashboardModule } from './modules/dashboard/dashboard-module.js';
@@ -265,6 +266,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     timelineModule(database.db),
     messageModule(services.messages),
     ticketPinModule(services.ticketPins),
+    reactionModule(services.reactions),
     forwardModule(services.forward),
     // Flows before automation and the bot: a message a flow takes gets no prompt, integration or queue menu.
     flowModule(services.flows, services.flowsRuntime),

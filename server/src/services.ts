@@ -31,6 +31,7 @@ import { contactListService } from './modules/contact-lists/contact-list-service
 import { contactService } from './modules/contacts/contact-service.js';
 import { contactMergeService } from './modules/contact-merge/merge-service.js';
 import { ticketPinService } from './modules/ticket-pins/pin-service.js';
+import { reactionService } from './modules/reactions/reaction-service.js';
 import { forwardService } from './modules/forward/forward-service.js';
 import { customerMessages } from './modules/customer-messages/customer-messages.js';
 import { dashboardService } from './modules/dashboard/dashboard-service.js';
@@ -336,6 +337,8 @@ export function makeServices(deps: {
     // #32.8 and #32.9 (docs/productivity.md): contact merge, pinned tickets, forwarding.
     contactMerge: contactMergeService({ db, contacts, emitTicket: tickets.emitTicket }),
     ticketPins: ticketPinService({ db, events }),
+    // #33.7 Reactions to messages, through the outbox.
+    reactions: reactionService({ db, events, sessions, messages }),
     forward: forwardService({ db, media, messages, tickets }),
     queues: queueService({ db, events, bus }),
     queueOptions: queueOptionService({ db }),

@@ -202,7 +202,8 @@ export function inboundPipeline(deps: {
         : m.kind === 'revoke'
           ? { isDeleted: true, updatedAt: new Date() }
           : {
-              data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify({ reaction: m.body })}::jsonb`,
+              // #33.7 The customer's reaction, or the company's own made on the phone (fromMe).
+              data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify(m.fromMe ? { myReaction: m.body } : { reaction: m.body })}::jsonb`,
               updatedAt: new Date(),
             };
     const [updated] = await db

@@ -93,24 +93,36 @@ export function outboundSender(deps: OutboundSenderDeps) {
         ...(job.forwarded ? { forwarded: true } : {}),
         ...(channel.chosenIds ? { providerId: outboxProviderId(row.whatsapp_id, row.message_id) } : {}),
       };
-      const sent = job.template
-        ? await sendTemplate(channel, job.to, job.template)
-        : job.interactive && channel.sendInteractive && !job.file
-          ? await channel.sendInteractive(job.to, job.interactive, opts)
-          : job.file
-            ? await channel.sendMedia(
-                job.to,
-                {
-                  data: await deps.media.read(job.file.path),
-                  mimetype: job.file.mimetype,
-                  filename: job.file.filename,
-                  asVoice: job.file.asVoice,
-                  caption: job.body || undefined,
-                },
-                opts,
-              )
-            : await channel.sendText(job.to, job.body, opts);
-      outcome = { ok: true, providerId: sent.providerId };
+      if (job.reaction) {
+        // #33.7 A reaction: the message reacted to keeps its id; the outcome lands in its data (record()).
+        if (!channel.sendReaction)
+          throw new ChannelError('ERR_SENDING_WAPP_MSG', 'This connection cannot send reactions');
+        await channel.sendReaction(
+          job.to,
+          { providerId: job.reaction.targetProviderId, fromMe: job.reaction.targetFromMe },
+          job.reaction.emoji,
+        );
+        outcome = { ok: true, providerId: '' };
+      } else {
+        const sent = job.template
+          ? await sendTemplate(channel, job.to, job.template)
+          : job.interactive && channel.sendInteractive && !job.file
+            ? await channel.sendInteractive(job.to, job.interactive, opts)
+            : job.file
+              ? await channel.sendMedia(
+                  job.to,
+                  {
+                    data: await deps.media.read(job.file.path),
+                    mimetype: job.file.mimetype,
+                    filename: job.file.filename,
+                    asVoice: job.file.asVoice,
+                    caption: job.body || undefined,
+                  },
+                  opts,
+                )
+              : await channel.sendText(job.to, job.body, opts);
+        outcome = { ok: true, providerId: sent.providerId };
+      }
     } catch (err) {
       outcome = {
         ok: false,
@@ -118,7 +130,7 @@ export function outboundSender(deps: OutboundSenderDeps) {
         reason: err instanceof Error ? err.message : String(err),
       };
     }
-    const message = await record(row.id, row.message_id, outcome, announce);
+    const message = await record(row.id, row.message_id, outcome, announce, Boolean(row.job.reaction));
     return { ...outcome, message };
   }
 
@@ -126,10 +138,22 @@ export function outboundSender(deps: OutboundSenderDeps) {
    * Stores the outcome on the message and removes the outbox row, in one statement (atomic without a
    * transaction); answers what changed on the message. `announce`: onDone tells the browsers.
    */
-  async function record(queueId: number, messageId: number, outcome: OutboundOutcome, announce = true) {
-    const set = outcome.ok
-      ? sql`provider_id = ${outcome.providerId}, ack = greatest(ack, 1), updated_at = ${new Date()}`
-      : sql`data = coalesce(data, '{}'::jsonb) || ${JSON.stringify({ error: outcome.reason })}::jsonb,
+  async function record(
+    queueId: number,
+    messageId: number,
+    outcome: OutboundOutcome,
+    announce = true,
+    /** #33.7 The row was a reaction: only the message's `data.myReactionError` says how it went. */
+    reaction = false,
+  ) {
+    const set = reaction
+      ? outcome.ok
+        ? sql`data = coalesce(data, '{}'::jsonb) - 'myReactionError', updated_at = ${new Date()}`
+        : sql`data = coalesce(data, '{}'::jsonb) || ${JSON.stringify({ myReactionError: outcome.reason })}::jsonb,
+          updated_at = ${new Date()}`
+      : outcome.ok
+        ? sql`provider_id = ${outcome.providerId}, ack = greatest(ack, 1), updated_at = ${new Date()}`
+        : sql`data = coalesce(data, '{}'::jsonb) || ${JSON.stringify({ error: outcome.reason })}::jsonb,
           updated_at = ${new Date()}`;
     const [m] = await executeRows<{
       ack: number;
@@ -186,7 +210,7 @@ export function outboundSender(deps: OutboundSenderDeps) {
       );
     // Elsewhere a claim that never finished (its owner died mid-send) is given up as failed rather than
     // sent twice.
-    const stale = await executeRows<{ id: number; message_id: number }>(
+    const stale = await executeRows<{ id: number; message_id: number; reaction: boolean }>(
       db,
       sql`delete from outbound_queue q using whatsapps w
         where w.id = q.whatsapp_id and q.whatsapp_id in (${idList}) and q.status = 'sending'
@@ -194,10 +218,22 @@ export function outboundSender(deps: OutboundSenderDeps) {
           and q.claimed_at < now() - ${`${staleMs} milliseconds`}::interval
           -- This process's own claims only when far older (a send that never recorded its outcome).
           and (q.claimed_by <> ${owner} or q.claimed_at < now() - ${`${staleMs * 10} milliseconds`}::interval)
-        returning q.id, q.message_id`,
+        returning q.id, q.message_id, (q.job ? 'reaction') as reaction`,
     );
     for (const r of stale) {
       const reason = 'Interrupted while sending (the connection changed process); not sent again';
+      // #33.7 A reaction's failure is the reaction's, never the (maybe the customer's) message's.
+      if (r.reaction) {
+        await db
+          .update(messages)
+          .set({
+            data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify({ myReactionError: reason })}::jsonb`,
+            updatedAt: new Date(),
+          })
+          .where(eq(messages.id, Number(r.message_id)));
+        await deps.onDone(Number(r.message_id), { ok: false, code: 'ERR_SENDING_WAPP_MSG', reason });
+        continue;
+      }
       await db
         .update(messages)
         .set({

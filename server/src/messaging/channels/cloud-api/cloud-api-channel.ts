@@ -168,6 +168,10 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
       return ready().sendText(address(to), body, opts?.quotedProviderId);
     },
 
+    async sendReaction(to, target, emoji) {
+      await ready().sendReaction(address(to), target.providerId, emoji);
+    },
+
     async sendTemplate(to, template) {
       return ready().sendTemplate(address(to), template as GraphTemplateSend);
     },

@@ -292,6 +292,21 @@ export async function startFakeGraph(
         }
         const content = body[type] as { id?: string } | undefined;
         if (!content) return send(400, graphError(`(#100) Param ${type} is required`, 100));
+        if (type === 'reaction') {
+          // Meta's reaction message: the wamid reacted to, and one emoji ('' removes the reaction).
+          const r = content as { message_id?: unknown; emoji?: unknown };
+          if (typeof r.message_id !== 'string' || !r.message_id)
+            return send(400, graphError("(#100) Param reaction['message_id'] is required", 100));
+          if (typeof r.emoji !== 'string')
+            return send(400, graphError("(#100) Param reaction['emoji'] is required", 100));
+          if (r.emoji !== '' && !/^\p{Extended_Pictographic}|^\p{Regional_Indicator}/u.test(r.emoji))
+            return send(400, graphError('(#131009) Parameter value is not valid: emoji', 131009));
+          return send(200, {
+            messaging_product: 'whatsapp',
+            contacts: [{ input: to, wa_id: to }],
+            messages: [{ id: accept(to, type, body) }],
+          });
+        }
         if (type === 'interactive') {
           const why = interactiveProblem(content as Interactive);
           if (why) return send(400, graphError(`(#131009) Parameter value is not valid: ${why}`, 131009));

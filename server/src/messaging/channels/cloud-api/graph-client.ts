@@ -232,6 +232,11 @@ export function graphClient(given: GraphClientOptions) {
       return send(to, 'text', { preview_url: /https?:\/\//i.test(body), body }, quotedId);
     },
 
+    /** #33.7 Graph's reaction message: `emoji` '' removes the business's reaction to `messageId`. */
+    sendReaction(to: string, messageId: string, emoji: string): Promise<SendResult> {
+      return send(to, 'reaction', { message_id: messageId, emoji });
+    },
+
     /** Uploads to Meta's media store; the id is valid for 30 days. */
     async uploadMedia(media: MediaPayload): Promise<string> {
       const form = new FormData();
