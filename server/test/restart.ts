@@ -70,8 +70,8 @@ export async function restartHarness(name: string, opts: { env?: Record<string, 
     rmSync(webDist, { recursive: true, force: true });
   });
 
-  /** A server on a free port, on this file's database, once its health check answers. */
-  async function startServer() {
+  /** A server on a free port, on this file's database, once its health check answers (`env`: this one's own). */
+  async function startServer(env: Record<string, string> = {}) {
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
       cwd: root,
@@ -91,6 +91,7 @@ export async function restartHarness(name: string, opts: { env?: Record<string, 
         LOG_LEVEL: 'warn',
         FORCE_COLOR: '0',
         ...opts.env,
+        ...env,
       },
     });
     children.push(child);

@@ -1,0 +1,104 @@
+import { sql } from 'drizzle-orm';
+import { expect, test, afterAll } from 'vitest';
+import { executeRows } from '../src/db/rows.js';
+import { waitFor } from './helpers.js';
+import { call, restartHarness } from './restart.js';
+import { webhookReceiver } from './webhook-receiver.js';
+
+// #32 "The record must not be lost on a crash" (docs/events.md "The outbox"): the real server in a child process
+// accepts a ticket and is killed with SIGKILL right after the change committed, before the bus dispatched its
+// events (RECADO_TEST_CRASH_AFTER_COMMIT, a hook the server ignores in production). The change's outbox rows
+// committed with it; the restarted server's recovery sweep hands them to the timeline and the webhooks, which
+// write the timeline entry and queue the webhook exactly once — and a second sweep later adds nothing.
+const receiver = await webhookReceiver();
+afterAll(() => receiver.close());
+const { startServer, companyWithSimulator, withDatabase } = await restartHarness('outbox-crash', {
+  env: { ALLOW_PRIVATE_URLS: 'true' },
+});
+
+test('a kill -9 between the commit and the dispatch loses neither the timeline entry nor the webhook', async () => {
+  const first = await startServer({ RECADO_TEST_CRASH_AFTER_COMMIT: 'ticket.announced' });
+  const c = await companyWithSimulator(first.base, {
+    name: 'Outbox Crash',
+    email: 'admin@outbox-crash.test',
+  });
+  const hook = await call(first.base, 'POST', '/webhooks', c.token, {
+    name: 'ERP',
+    url: receiver.url,
+    events: ['ticket.updated'],
+  });
+  expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+  const number = '5511987650001';
+  expect(
+    (
+      await call(first.base, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
+        from: number,
+        body: 'Oi',
+      })
+    ).status,
+  ).toBe(202);
+  const ticketId = await waitFor(async () => {
+    const r = await call(first.base, 'GET', '/tickets?status=pending&showAll=true', c.token);
+    return (r.body.tickets as { id: number }[] | undefined)?.[0]?.id;
+  });
+
+  // The accept commits, then the process dies before anything hears of it: no answer comes back.
+  const accepted = await call(first.base, 'PUT', `/tickets/${ticketId}`, c.token, { status: 'open' }).catch(
+    () => undefined,
+  );
+  expect(accepted).toBeUndefined();
+  await first.exited;
+  expect(first.child.signalCode).toBe('SIGKILL');
+
+  // What the crash left: the change and its outbox rows, no timeline entry, no delivery.
+  await withDatabase(async ({ db }) => {
+    const rows = await executeRows<{ event: string }>(db, sql`select event from event_outbox order by seq`);
+    expect(rows.map((r) => r.event)).toEqual(['ticket.announced', 'ticket.changed']);
+    const entries = await executeRows(
+      db,
+      sql`select type from ticket_events where ticket_id = ${ticketId} and type = 'accepted'`,
+    );
+    expect(entries).toHaveLength(0);
+    const status = await executeRows<{ status: string }>(
+      db,
+      sql`select status from tickets where id = ${ticketId}`,
+    );
+    expect(status[0]!.status).toBe('open');
+  });
+
+  const second = await startServer();
+  const token = c.token;
+  // The sweep takes rows older than 10 s, every 5 s; the webhook's job then posts it.
+  await waitFor(() => receiver.received.some((r) => r.json.event === 'ticket.updated'), 60_000);
+  const timeline = async () =>
+    ((await call(second.base, 'GET', `/tickets/${ticketId}/events`, token)).body.events ?? []) as {
+      type: string;
+    }[];
+  const events = await waitFor(async () => {
+    const list = await timeline();
+    return list.some((e) => e.type === 'accepted') ? list : undefined;
+  });
+  expect(events.filter((e) => e.type === 'accepted')).toHaveLength(1);
+
+  // Another sweep period later: still once, and the outbox is empty.
+  await new Promise((r) => setTimeout(r, 12_000));
+  const updated = receiver.received.filter((r) => r.json.event === 'ticket.updated');
+  expect(updated).toHaveLength(1);
+  expect(updated[0]!.json.data).toMatchObject({
+    action: 'accept',
+    actor: 'user',
+    changes: { status: { from: 'pending', to: 'open' } },
+  });
+  expect((await timeline()).filter((e) => e.type === 'accepted')).toHaveLength(1);
+  second.kill();
+  await second.exited;
+  await withDatabase(async ({ db }) => {
+    const left = await executeRows<{ n: number }>(db, sql`select count(*)::int as n from event_outbox`);
+    expect(left[0]!.n).toBe(0);
+    const deliveries = await executeRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from webhook_deliveries where event = 'ticket.updated'`,
+    );
+    expect(deliveries[0]!.n).toBe(1);
+  });
+}, 240_000);
