@@ -51,3 +51,4 @@ export * from './merge-pin.js';
 export * from './reactions.js';
 export * from './audit.js';
 export * from './connection-health.js';
+export * from './privacy.js';

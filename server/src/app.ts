@@ -95,6 +95,8 @@ import { timelineModule } from './modules/timeline/timeline-module.js';
 import { auditModule } from './modules/audit/audit-module.js';
 import { installAudit } from './modules/audit/audit-hook.js';
 import { auditService } from './modules/audit/audit-service.js';
+import { privacyModule } from './modules/privacy/privacy-module.js';
+import { privacyService } from './modules/privacy/privacy-service.js';
 import { whatsappModule } from './modules/whatsapps/whatsapp-module.js';
 import { connectionHealthModule } from './modules/connection-health/health-module.js';
 import { connectionHealthService } from './modules/connection-health/health-service.js';
@@ -335,6 +337,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }),
     apiTokenModule(services.apiTokens),
     auditModule(auditService({ db: database.db, clock: services.clock })),
+    // #35 Data subject requests, consent and retention (docs/privacy.md).
+    privacyModule(
+      privacyService({
+        db: database.db,
+        media: services.media,
+        clock,
+        messages: services.messages,
+        log: app.log,
+      }),
+      app.log,
+    ),
   ];
   for (const m of modules) m.listeners?.(services.bus);
   // Every durable job, registered in one place (server/src/jobs/README.md).

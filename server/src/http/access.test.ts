@@ -340,4 +340,12 @@ POST   /api/api-tokens/company                          admin
 DELETE /api/api-tokens/company/:id                      admin
 GET    /api/audit-log                                   admin
 GET    /api/audit-log.csv                               admin
+GET    /api/contacts/:id/export                         admin
+POST   /api/contacts/:id/erase                          admin
+GET    /api/contacts/:id/consent                        user
+GET    /api/privacy/opted-out                           user
+GET    /api/settings/privacy                            admin
+PUT    /api/settings/privacy                            admin
+GET    /api/privacy/retention/preview                   admin
+POST   /api/privacy/retention/run                       admin
 `.trim();

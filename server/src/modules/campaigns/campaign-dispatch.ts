@@ -23,6 +23,9 @@ import { failureData } from '../../messaging/inbound-pipeline.js';
 import { templateSendOf } from '../message-templates/message-template-service.js';
 import { sendFailure, storedTemplate, templateValuesFor, type StoredTemplate } from './campaign-template.js';
 
+/** #35 The reason a recipient who opted out after the campaign started was not sent to (docs/privacy.md). */
+export const OPTED_OUT_ERROR = 'opted out';
+
 export const START_JOB = 'campaign.start';
 export const SEND_JOB = 'campaign.send';
 const jobKey = (campaignId: number) => `campaign:${campaignId}`;
@@ -133,6 +136,9 @@ export function campaignDispatch(deps: DispatchDeps) {
         from contact_list_items i
         where i.contact_list_id = ${c.contactListId} and i.company_id = ${c.companyId}
           and i.number <> '' and i.is_whatsapp_valid is not false
+          -- #35 A contact who refused consent or opted out is never a recipient (docs/privacy.md).
+          and not exists (select 1 from contacts oc where oc.company_id = ${c.companyId} and oc.number = i.number
+            and oc.consent_status in ('refused', 'opted_out'))
         order by i.id
         on conflict (campaign_id, number) do nothing`);
     else if (c.tagId)
@@ -144,6 +150,7 @@ export function campaignDispatch(deps: DispatchDeps) {
         join tickets t on t.id = tt.ticket_id and t.company_id = ${c.companyId}
         join contacts ct on ct.id = t.contact_id and ct.company_id = ${c.companyId}
         where tt.tag_id = ${c.tagId} and ct.number <> '' and not ct.is_group
+          and ct.consent_status is distinct from 'refused' and ct.consent_status is distinct from 'opted_out'
         order by ct.number, ct.id
         on conflict (campaign_id, number) do nothing`);
   }
@@ -210,6 +217,12 @@ export function campaignDispatch(deps: DispatchDeps) {
       .orderBy(asc(campaignShippings.id))
       .limit(limit);
     if (interrupted.length) return interrupted;
+    // #35 Recipients who opted out after the campaign started are left out (failed, with the reason); the
+    // company's few opted-out contacts are read from their partial index first.
+    await db.execute(sql`update campaign_shippings s set status = 'failed', error = ${OPTED_OUT_ERROR}
+      from contacts oc
+      where oc.company_id = ${c.companyId} and oc.consent_status in ('refused', 'opted_out')
+        and s.campaign_id = ${c.id} and s.number = oc.number and s.status = 'pending'`);
     for (;;) {
       const candidates = await db
         .select()
