@@ -127,7 +127,7 @@ describe('#33.3 recovering the gap (Baileys)', () => {
     ]);
     const hist = await waitFor(async () => {
       const r = await rowsOf(a.whatsappId, '5511900000004');
-      return r.length && r;
+      return r.length ? r : undefined;
     });
     await waitFor(async () => (await db.select().from(baileysInbox)).length === 0);
     await t.app.services.bus.idle();
@@ -180,7 +180,7 @@ describe('#33.4 calls', () => {
     a.socket.upsert([text('CALL-PRE', 'oi', '5511900000010', now())]);
     const [first] = await waitFor(async () => {
       const r = await rowsOf(a.whatsappId, '5511900000010');
-      return r.length && r;
+      return r.length ? r : undefined;
     });
     const offer = (id: string, number: string) => ({
       chatId: `${number}@s.whatsapp.net`,
@@ -232,7 +232,7 @@ describe('#33.4 calls', () => {
     a.socket.emit('call', [offer('CALL-3', '5511900000011')]);
     const opened = await waitFor(async () => {
       const r = await rowsOf(a.whatsappId, '5511900000011');
-      return r.length && r;
+      return r.length ? r : undefined;
     });
     expect(opened.map((m) => [m.providerId, m.mediaType])).toEqual([['CALL-3', 'call_log']]);
     expect(a.socket.rejected).toHaveLength(2); // let ring

@@ -43,6 +43,7 @@ import {
   type CloudSecret,
   type ConnectionForm,
 } from './connection-form.js';
+import { CallGroupFields } from './CallGroupFields.js';
 
 function SectionTitle({ children }: { children: string }) {
   return (
@@ -228,6 +229,11 @@ export function ConnectionDialog({
       expiresTicket: Number(values.expiresTicket),
       timeUseBotQueues: Number(values.timeUseBotQueues),
       maxUseBotQueues: Number(values.maxUseBotQueues),
+      // #33.4-5 Calls and groups.
+      groupMode: values.groupMode,
+      callMode: values.callMode,
+      callRejectMessage: values.callRejectMessage,
+      callOpensTicket: values.callOpensTicket,
       // Queues deleted since the connection was read are dropped rather than refused by the server.
       queueIds: queues.data
         ? values.queueIds.filter((id) => queues.data.some((q) => q.id === id))
@@ -480,6 +486,8 @@ export function ConnectionDialog({
           ))}
         </Grid>
       </Box>
+
+      {channel === 'baileys' ? <CallGroupFields control={control} /> : null}
 
       {whatsapp && admin ? <ApiTokenField whatsappId={whatsapp.id} /> : null}
     </FormDialog>

@@ -47,6 +47,7 @@ import { TemplatesDialog } from './TemplatesDialog.js';
 import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 
 import { formatDateTime } from '../../i18n/format.js';
+import { RecoveryLine } from './RecoveryLine.js';
 
 /** Admins: customer messages this connection gave up on (shown only when there are some). */
 function InboundFailures({ whatsappId }: { whatsappId: number }) {
@@ -252,6 +253,7 @@ export default function ConnectionsPage() {
                   </TableCell>
                   <TableCell>
                     <ConnectionStatus status={w.status} reason={w.statusReason} />
+                    <RecoveryLine recovery={w.recovery} />
                     {canEdit ? <InboundFailures whatsappId={w.id} /> : null}
                   </TableCell>
                   {canSession ? (

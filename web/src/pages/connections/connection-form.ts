@@ -43,6 +43,11 @@ export interface ConnectionForm {
   appSecret: string;
   verifyToken: string;
   queueIds: number[];
+  /** #33.4-5 Calls and groups (Baileys). */
+  groupMode: Whatsapp['groupMode'] & string;
+  callMode: Whatsapp['callMode'] & string;
+  callRejectMessage: string;
+  callOpensTicket: boolean;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -71,6 +76,10 @@ export function formValues(w: Whatsapp | null): ConnectionForm {
     appSecret: isMasked(cfg.appSecret) ? '' : str(cfg.appSecret),
     verifyToken: isMasked(cfg.verifyToken) ? '' : str(cfg.verifyToken),
     queueIds: w?.queues.map((q) => q.id) ?? [],
+    groupMode: w?.groupMode ?? 'ignore',
+    callMode: w?.callMode ?? 'ring',
+    callRejectMessage: w?.callRejectMessage ?? '',
+    callOpensTicket: w?.callOpensTicket ?? false,
   };
 }
 
@@ -99,6 +108,11 @@ export function makeSchema(stored: Set<CloudSecret>) {
       verifyToken: z.string().max(200),
       // More than one queue needs a greeting: the server says so (ERR_WAPP_GREETING_REQUIRED).
       queueIds: z.array(z.number()),
+      // #33.4-5 The shared schemas' own rules.
+      groupMode: WhatsappInput.shape.groupMode.unwrap(),
+      callMode: WhatsappInput.shape.callMode.unwrap(),
+      callRejectMessage: WhatsappInput.shape.callRejectMessage.unwrap(),
+      callOpensTicket: z.boolean(),
     })
     .superRefine((v, ctx) => {
       if (v.channel !== 'cloud_api') return;

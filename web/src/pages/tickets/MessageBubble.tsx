@@ -34,6 +34,7 @@ import { useMergeT } from '../contacts/merge/merge-i18n.js';
 import { fetchMediaBlob, useMediaUrl, type MessageView } from '../../api/messages.js';
 import { WhatsAppText } from '../../components/WhatsAppText.js';
 import { chatColors, clockTime, matchRanges } from './ticket-format.js';
+import { GroupSender, RecoveredMark } from './MessageGapMarks.js';
 
 const ACK_KEYS = ['pending', 'sent', 'delivered', 'read'] as const;
 
@@ -305,6 +306,7 @@ export const MessageBubble = memo(function MessageBubble({
             <ExpandMoreIcon fontSize="small" />
           </IconButton>
         ) : null}
+        <GroupSender message={message} />
         {showSender && message.contact && !mine ? (
           <Typography variant="caption" sx={{ display: 'block', fontWeight: 700, color: 'primary.main' }}>
             {message.contact.name}
@@ -437,6 +439,7 @@ export const MessageBubble = memo(function MessageBubble({
               {t('tickets.messages.edited')}
             </Typography>
           ) : null}
+          <RecoveredMark message={message} color={colors.meta} />
           <Typography component="span" sx={{ fontSize: 11, lineHeight: 1, color: colors.meta }}>
             {clockTime(message.createdAt, i18n.language)}
           </Typography>
