@@ -170,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Every route declares who may call it (config.access); one hook enforces it (docs/security.md).
   installAccess(app, database.db);
   // Admin writes, sign-ins, exports and imports go to the audit log (docs/audit.md), after the access check.
-  installAudit(app, database.db, app.log);
+  installAudit(app, database.db, app.log, () => services.bus);
   await registerOpenApi(app);
   if (pretty) app.addHook('onResponse', briefRequestLog);
 

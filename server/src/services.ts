@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { domainBus } from './events/domain-events.js';
 import { outboxBus } from './events/outbox.js';
+import { AUDIT_INTENT, recoverAuditIntent } from './modules/audit/audit-hook.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { Clock } from './lib/clock.js';
 import { secretBox } from './lib/crypto.js';
@@ -104,6 +105,8 @@ export function makeServices(deps: {
   // #32 Through the outbox (events/outbox.ts): the events that feed the record survive a crash after their commit.
   const bus = outboxBus(domainBus(log), { db, log, crashAfterCommit: config.testCrashAfterCommit });
   jobs.register(bus.sweepJob);
+  // An admin write's audit entry that a crash left unwritten (docs/audit.md "Durable").
+  bus.recoverWith(AUDIT_INTENT, recoverAuditIntent(db));
   const messages: MessageService = messageService({
     templates,
     clock,

@@ -1,6 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, test } from 'vitest';
-import { contacts, eventOutbox, ticketEvents, tickets, webhookDeliveries } from '../db/schema/index.js';
+import {
+  auditLog,
+  contacts,
+  eventOutbox,
+  queues,
+  ticketEvents,
+  tickets,
+  webhookDeliveries,
+} from '../db/schema/index.js';
+import { AUDIT_INTENT } from '../modules/audit/audit-hook.js';
+import { maskAudit } from '../modules/audit/record.js';
 import { executeRows } from '../db/rows.js';
 import { testApp, waitFor, type Session } from '../../test/helpers.js';
 import { webhookReceiver } from '../../test/webhook-receiver.js';
@@ -203,6 +213,76 @@ describe('the event outbox', () => {
     // The connection's channel settings (secrets, for some channels) are not written to the outbox.
     expect(encodePayload('message.stored', stored.payload)).not.toMatch(/channelConfig":\{"/);
     await bus.idle();
+    expect(await outboxRows(a.id)).toBe(0);
+  });
+});
+
+describe('an admin write\'s audit entry (docs/audit.md "Durable")', () => {
+  const auditOf = (targetId: number) =>
+    db
+      .select({ action: auditLog.action, before: auditLog.before, after: auditLog.after })
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.companyId, a.id),
+          eq(auditLog.targetType, 'queue'),
+          eq(auditLog.targetId, String(targetId)),
+        ),
+      )
+      .orderBy(auditLog.id);
+
+  /** What the hook leaves in the outbox before the route runs, aged as a crash leaves it. */
+  async function intentLeftBehind(queueId: number, before: unknown, id = crypto.randomUUID()) {
+    await executeRows(
+      db,
+      sql`insert into event_outbox (id, company_id, event, payload, created_at)
+        values (${id}::uuid, ${a.id}, ${AUDIT_INTENT}, ${encodePayload(AUDIT_INTENT, {
+          method: 'PUT',
+          url: '/api/queue/:id',
+          role: 'admin',
+          companyId: a.id,
+          actorId: a.admin.user.id,
+          targetId: String(queueId),
+          params: { id: String(queueId) },
+          before: maskAudit(before),
+          body: { name: 'renamed' },
+          ip: '127.0.0.1',
+          userAgent: 'test',
+        })}, now() - interval '1 minute')`,
+    );
+    return id;
+  }
+
+  test('the hook writes the entry and deletes its intent; a crash in between is recovered once, checked against the target', async () => {
+    const created = await t.as(a.admin).post('/queue', { name: `Fila ${Date.now()}`, color: '#112233' });
+    expect(created.status).toBe(201);
+    const queueId = ((await created.json()) as { id: number }).id;
+    await bus.idle();
+    expect((await auditOf(queueId)).map((e) => e.action)).toEqual(['queue.created']);
+    expect(await outboxRows(a.id)).toBe(0);
+
+    // The process died after the rename committed, before the entry: the sweep reads the queue again.
+    const [before] = await db.select().from(queues).where(eq(queues.id, queueId));
+    const id = await intentLeftBehind(queueId, before);
+    await db.update(queues).set({ name: 'Renomeada' }).where(eq(queues.id, queueId));
+    await bus.recover();
+    await bus.idle();
+    let entries = await auditOf(queueId);
+    expect(entries.map((e) => e.action)).toEqual(['queue.created', 'queue.updated']);
+    expect(entries[1]).toMatchObject({ before: { name: before!.name }, after: { name: 'Renomeada' } });
+    // Replayed again: no second entry.
+    await intentLeftBehind(queueId, before, id);
+    await bus.recover();
+    await bus.idle();
+    expect((await auditOf(queueId)).length).toBe(2);
+
+    // A write that did not happen (the queue is as it was): no entry.
+    const [now] = await db.select().from(queues).where(eq(queues.id, queueId));
+    await intentLeftBehind(queueId, now);
+    await bus.recover();
+    await bus.idle();
+    entries = await auditOf(queueId);
+    expect(entries.length).toBe(2);
     expect(await outboxRows(a.id)).toBe(0);
   });
 });

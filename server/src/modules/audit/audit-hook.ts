@@ -19,7 +19,8 @@ import {
 import { userQueues } from '../../db/schema/users.js';
 import type { Access } from '../../http/access.js';
 import { readSetting } from '../settings/setting-service.js';
-import { recordAudit, type AuditInput } from './record.js';
+import type { OutboxBus } from '../../events/outbox.js';
+import { maskAudit, recordAudit, type AuditInput } from './record.js';
 
 /**
  * What the audit hook records of a route (docs/audit.md). Every write (POST/PUT/PATCH/DELETE) a route declares
@@ -211,6 +212,8 @@ const without = (v: unknown): unknown => {
 interface Pending {
   rule: ResolvedRule;
   before: unknown;
+  /** Its outbox intent (docs/audit.md "Durable"). */
+  intent?: string;
 }
 const pending = new WeakMap<FastifyRequest, Pending>();
 
@@ -297,12 +300,84 @@ async function loginEntry(
   };
 }
 
+/** An admin write the hook is about to record, kept in the outbox until its entry is written (docs/audit.md). */
+interface AuditIntent {
+  method: string;
+  url: string;
+  role: string | null;
+  companyId: number;
+  actorId: number;
+  targetId: string | null;
+  params: Record<string, unknown>;
+  /** Masked (maskAudit): no secret reaches the outbox. */
+  before: unknown;
+  body: unknown;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export const AUDIT_INTENT = 'audit.intent';
+
+/**
+ * The recovery of an admin write whose process died between the action and its entry (the outbox sweep): the
+ * target read again says whether it happened — an entry with the keys that changed, none when nothing did (it
+ * failed, or changed nothing). A write without a snapshot (a creation, a body-only action) cannot be checked:
+ * its entry is written with what was asked and `recovered: true` in `after`.
+ */
+export function recoverAuditIntent(db: Db) {
+  return async (raw: unknown, meta: { outboxId: string }) => {
+    const p = raw as AuditIntent;
+    const access = p.role ? ({ role: p.role } as unknown as Access) : undefined;
+    const rule = auditRuleFor(p.method, p.url, access);
+    if (!rule || rule.login) return;
+    const req = { params: p.params, body: p.body, query: {} } as unknown as FastifyRequest;
+    let before: unknown = p.before;
+    let after: unknown = null;
+    if (rule.load && p.targetId !== null && (p.method !== 'POST' || p.params.id !== undefined)) {
+      const now = await rule.load(db, p.companyId, req, p.targetId);
+      if (p.method === 'DELETE') {
+        if (now) return; // still there: the delete did not happen
+        before = without(before);
+      } else {
+        if (!now) return;
+        const masked = maskAudit(now);
+        if (before) {
+          ({ before, after } = changedKeys(before, masked));
+          if (after && typeof after === 'object' && !Object.keys(after).length) return;
+        } else after = without(masked);
+      }
+    } else {
+      after = { ...(p.body && typeof p.body === 'object' ? (p.body as object) : {}), recovered: true };
+    }
+    await recordAudit(db, {
+      companyId: rule.platform ? null : p.companyId,
+      actorId: p.actorId,
+      action: rule.action,
+      targetType: rule.targetType,
+      targetId: p.targetId,
+      before: before ?? undefined,
+      after: after ?? undefined,
+      ip: p.ip,
+      userAgent: p.userAgent,
+      outboxId: meta.outboxId,
+    });
+  };
+}
+
 /**
  * Installs the audit hook: after the access check (preHandler) it reads the target's state; before the
  * answer leaves (onSend), on a 2xx, it reads it again and appends the entry, so a client that got its answer
  * finds the entry there. A failure to record is logged and does not change the answer (the change is made).
+ * With the outbox, an admin write first leaves an intent there (one INSERT), deleted once its entry is written
+ * or the call failed: a crash in between is recovered by the sweep (recoverIntent, docs/audit.md "Durable").
  */
-export function installAudit(app: FastifyInstance, db: Db, log: FastifyBaseLogger): void {
+export function installAudit(
+  app: FastifyInstance,
+  db: Db,
+  log: FastifyBaseLogger,
+  /** The outbox (made after the hooks; services.ts registers recoverAuditIntent with it). */
+  outboxOf?: () => Pick<OutboxBus, 'put' | 'forget'>,
+): void {
   // One decision per route (its access is fixed once the app is ready).
   const decided = new Map<string, ResolvedRule | null>();
   app.addHook('preHandler', async (req) => {
@@ -319,19 +394,45 @@ export function installAudit(app: FastifyInstance, db: Db, log: FastifyBaseLogge
     const id = (req.params as { id?: unknown } | undefined)?.id;
     if (rule.load && req.tenant && (req.method !== 'POST' || id !== undefined || rule.load === settingOf))
       before = await rule.load(db, req.tenant.companyId, req, id === undefined ? null : String(id));
-    pending.set(req, { rule, before });
+    let intent: string | undefined;
+    const outbox = outboxOf?.();
+    if (outbox && req.tenant && !rule.login && WRITE.has(req.method)) {
+      const params = (req.params ?? {}) as Record<string, unknown>;
+      const idParam = params.id ?? params.key ?? Object.values(params)[0];
+      const access = req.routeOptions.config?.access;
+      const payload: AuditIntent = {
+        method: req.method,
+        url,
+        role: typeof access === 'object' && access.role ? access.role : null,
+        companyId: req.tenant.companyId,
+        actorId: req.tenant.userId,
+        targetId: idParam !== undefined ? String(idParam) : null,
+        params,
+        before: before === null ? null : maskAudit(before),
+        body: req.body && typeof req.body === 'object' ? maskAudit(req.body) : null,
+        ip: req.ip ?? null,
+        userAgent: userAgentOf(req),
+      };
+      intent = await outbox.put(AUDIT_INTENT, req.tenant.companyId, payload);
+    }
+    pending.set(req, { rule, before, intent });
   });
   app.addHook('onSend', async (req, reply, payload) => {
     const p = pending.get(req);
     if (!p) return payload;
     pending.delete(req);
+    // Written below, or nothing to write (the call failed): the intent goes. Kept when recording fails.
+    const done = () => p.intent && outboxOf?.().forget(p.intent);
     try {
       if (p.rule.login) {
         const entry = await loginEntry(db, req, reply, payload);
         if (entry) await recordAudit(db, entry);
         return payload;
       }
-      if (reply.statusCode >= 300 || !req.tenant) return payload;
+      if (reply.statusCode >= 300 || !req.tenant) {
+        done();
+        return payload;
+      }
       const t = req.tenant;
       const params = (req.params ?? {}) as Record<string, unknown>;
       const idParam = params.id ?? params.key ?? Object.values(params)[0];
@@ -367,7 +468,9 @@ export function installAudit(app: FastifyInstance, db: Db, log: FastifyBaseLogge
         after: after ?? query ?? undefined,
         ip: req.ip ?? null,
         userAgent: userAgentOf(req),
+        outboxId: p.intent,
       });
+      done();
     } catch (err) {
       log.error({ err, action: p.rule.action }, 'audit entry not recorded');
     }

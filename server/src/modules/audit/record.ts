@@ -22,6 +22,8 @@ export interface AuditInput {
   after?: unknown;
   ip?: string | null;
   userAgent?: string | null;
+  /** The action's outbox intent (docs/audit.md "Durable"): the entry is written once, by the hook or the sweep. */
+  outboxId?: string;
 }
 
 /** Keys whose values are secrets wherever they appear in before/after (tokens, passwords, API keys, sealed config). */
@@ -68,18 +70,22 @@ export async function recordAudit(db: Db | Tx, e: AuditInput): Promise<void> {
     const [u] = await db.select({ email: users.email }).from(users).where(eq(users.id, e.actorId));
     actorEmail = u?.email ?? null;
   }
-  await db.insert(auditLog).values({
-    companyId: e.companyId,
-    actorId: e.actorId ?? null,
-    actorEmail: actorEmail ? truncate(actorEmail, 320) : null,
-    action: truncate(e.action, 100),
-    targetType: e.targetType ? truncate(e.targetType, 100) : null,
-    targetId: e.targetId == null ? null : truncate(String(e.targetId), 200),
-    before: e.before === undefined ? null : maskAudit(e.before),
-    after: e.after === undefined ? null : maskAudit(e.after),
-    ip: e.ip ? truncate(e.ip, 100) : null,
-    userAgent: e.userAgent ? truncate(e.userAgent, 400) : null,
-  });
+  await db
+    .insert(auditLog)
+    .values({
+      companyId: e.companyId,
+      actorId: e.actorId ?? null,
+      actorEmail: actorEmail ? truncate(actorEmail, 320) : null,
+      action: truncate(e.action, 100),
+      targetType: e.targetType ? truncate(e.targetType, 100) : null,
+      targetId: e.targetId == null ? null : truncate(String(e.targetId), 200),
+      before: e.before === undefined ? null : maskAudit(e.before),
+      after: e.after === undefined ? null : maskAudit(e.after),
+      ip: e.ip ? truncate(e.ip, 100) : null,
+      userAgent: e.userAgent ? truncate(e.userAgent, 400) : null,
+      ...(e.outboxId ? { outboxId: e.outboxId } : {}),
+    })
+    .onConflictDoNothing();
 }
 
 /** Who and from where, of an authenticated request: spread it into an AuditInput. */
