@@ -15,6 +15,7 @@ import { VolumeControl } from './VolumeControl.js';
 import { NotificationsPopover } from './NotificationsPopover.js';
 import { AutomationAlertsPopover } from './AutomationAlertsPopover.js';
 import { SlaBreachesPopover } from '../pages/sla/SlaBreachesPopover.js';
+import { ConnectionAlertsPopover } from '../pages/connections/health/ConnectionAlertsPopover.js';
 import { AnnouncementsPopover } from './AnnouncementsPopover.js';
 import { ChatsPopover } from './ChatsPopover.js';
 import { ProfileMenu } from './ProfileMenu.js';
@@ -121,6 +122,7 @@ export function TopBar({
             <RefreshOutlinedIcon fontSize="small" />
           </IconButton>
         </Tooltip>
+        <ConnectionAlertsPopover />
         <AutomationAlertsPopover />
         <SlaBreachesPopover />
         <NotificationsPopover />

@@ -44,6 +44,7 @@ import { ChannelChip, ConnectionStatus } from './ConnectionStatus.js';
 import { ConnectionDialog } from './ConnectionDialog.js';
 import { QrCodeDialog } from './QrCodeDialog.js';
 import { TemplatesDialog } from './TemplatesDialog.js';
+import { ConnectionHealthButton } from './health/ConnectionHealthButton.js';
 import { OutOfHoursWarning } from '../../components/OutOfHoursWarning.js';
 
 import { formatDateTime } from '../../i18n/format.js';
@@ -310,6 +311,7 @@ export default function ConnectionsPage() {
                       ) : null}
                       {canEdit ? (
                         <>
+                          <ConnectionHealthButton whatsapp={w} />
                           <Tooltip title={t('common.edit')}>
                             <IconButton
                               size="small"
