@@ -4,7 +4,8 @@ import { createServer } from 'node:http';
 import { afterAll, describe, expect, test } from 'vitest';
 import { manualClock } from '../../lib/clock.js';
 import { connectionStates } from '../../db/schema/connection-health.js';
-import { eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
+import { jobs as jobsTable } from '../../db/schema/index.js';
 import {
   collectEvents,
   expectError,
@@ -238,6 +239,45 @@ describe('connection health', () => {
     } finally {
       await other.close();
     }
+  });
+
+  test('after a restart the check is still there: a process that did not schedule it tells the outage, once', async () => {
+    const id = await connection(a.admin, 'Financeiro');
+    const pushesBefore = a.pushes().length;
+    const mailsBefore = mails('ops@alerts.test').length;
+    await drop(a.admin, id);
+    // The process that saw the drop never runs its jobs again (as if it stopped); a new one starts later.
+    clock.advance(3 * 60_000);
+    const restarted = await secondProcess(t, {
+      clock,
+      jobs: { autoStart: false },
+      sessions: { autoStart: false },
+    });
+    try {
+      await settle(restarted.app.services.jobs);
+      await waitFor(() => a.pushes().length === pushesBefore + 1);
+      expect(a.pushes().at(-1)).toMatchObject({ title: 'Conexão Financeiro fora do ar' });
+      expect(mails('ops@alerts.test').length).toBe(mailsBefore + 1);
+      // The first process wakes up and runs what is due: nothing is told again.
+      await settle(jobs, restarted.app.services.jobs);
+      // A process that died after telling and before marking its job done: the job runs again, tells nothing.
+      await t.database.db
+        .update(jobsTable)
+        .set({ status: 'queued', runAt: clock.now(), lockedBy: null, lockedUntil: null })
+        .where(and(eq(jobsTable.kind, 'connection-health.alert'), like(jobsTable.key, 'down:%')));
+      await settle(restarted.app.services.jobs, jobs);
+      expect(a.pushes().length).toBe(pushesBefore + 1);
+      expect(mails('ops@alerts.test').length).toBe(mailsBefore + 1);
+    } finally {
+      await restarted.close();
+    }
+    await back(a.admin, id);
+    await settle();
+    await waitFor(() => a.pushes().length === pushesBefore + 2);
+    expect(a.pushes().at(-1)).toMatchObject({
+      title: 'Conexão Financeiro voltou',
+      body: 'Ficou fora do ar por 3 min.',
+    });
   });
 
   test('uptime over 7 and 30 days from a seeded history, in the API and in /metrics', async () => {
