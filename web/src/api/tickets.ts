@@ -271,6 +271,15 @@ export function mergeTicket(
 const isStale = (cached: TicketView | undefined, next: { updatedAt?: string }) =>
   Boolean(cached && next.updatedAt && Date.parse(next.updatedAt) < Date.parse(cached.updatedAt));
 
+/**
+ * What a read of one ticket leaves in the cache: the read, unless a change announced while it was on its way
+ * is newer (the read saw the ticket before that change committed): then the newer copy stays, as for events.
+ */
+export function newerOf(client: QueryClient, read: TicketView): TicketView {
+  const known = cachedTicket(client, read.id);
+  return known && isStale(known, read) ? known : read;
+}
+
 /** Reads in flight, per ticket; `again` when another event came meanwhile (its answer may predate it). */
 const inflight = new Map<number, { again: boolean }>();
 /** Reads one ticket's full view (one read at a time per ticket) and puts it in the lists. */
@@ -354,8 +363,12 @@ export function useTicket(ref: string | undefined) {
   const client = useQueryClient();
   return useQuery({
     queryKey: ticketKeys.detail(ref ?? ''),
-    queryFn: () =>
-      UUID.test(ref!) ? api.get<TicketView>(`/tickets/u/${ref}`) : api.get<TicketView>(`/tickets/${ref}`),
+    queryFn: async () => {
+      const read = await (UUID.test(ref!)
+        ? api.get<TicketView>(`/tickets/u/${ref}`)
+        : api.get<TicketView>(`/tickets/${ref}`));
+      return newerOf(client, read);
+    },
     enabled: Boolean(ref) && (UUID.test(ref!) || /^\d{1,10}$/.test(ref!)),
     retry: false,
     staleTime: 60_000,
