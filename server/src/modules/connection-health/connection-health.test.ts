@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { manualClock } from '../../lib/clock.js';
 import { connectionStates } from '../../db/schema/connection-health.js';
 import { and, eq, like } from 'drizzle-orm';
-import { jobs as jobsTable } from '../../db/schema/index.js';
+import { jobs as jobsTable, whatsapps } from '../../db/schema/index.js';
 import {
   collectEvents,
   expectError,
@@ -278,6 +278,31 @@ describe('connection health', () => {
       title: 'Conexão Financeiro voltou',
       body: 'Ficou fora do ar por 3 min.',
     });
+  });
+
+  test('a return stored but never recorded (its process died in between): no alert, the history heals', async () => {
+    const id = await connection(a.admin, 'Compras');
+    const pushesBefore = a.pushes().length;
+    await drop(a.admin, id);
+    clock.advance(30_000);
+    // applyState wrote CONNECTED; the listener that would have recorded it never ran.
+    await t.database.db.update(whatsapps).set({ status: 'CONNECTED' }).where(eq(whatsapps.id, id));
+    clock.advance(3 * 60_000);
+    await settle();
+    expect(a.pushes().length).toBe(pushesBefore);
+    const h = await (await t.as(a.admin).get(`/whatsapp/${id}/health`)).json();
+    expect(h.timeline[0].status).toBe('CONNECTED');
+    expect(h.incidents[0]).toMatchObject({ alertedAt: null, seconds: 210 });
+    expect(h.incidents[0].endedAt).not.toBeNull();
+    // The next drop is a new outage, told as usual.
+    await waitFor(() => t.app.sessions.get(id));
+    await drop(a.admin, id);
+    clock.advance(3 * 60_000);
+    await settle();
+    await waitFor(() => a.pushes().length === pushesBefore + 1);
+    await back(a.admin, id);
+    await settle();
+    await waitFor(() => a.pushes().length === pushesBefore + 2);
   });
 
   test('uptime over 7 and 30 days from a seeded history, in the API and in /metrics', async () => {

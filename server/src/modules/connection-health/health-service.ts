@@ -30,6 +30,7 @@ const BACK_SHOWN_MS = 3_600_000;
 const TIMELINE_MAX = 200;
 
 type Incident = typeof connectionIncidents.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type StateRow = Pick<typeof connectionStates.$inferSelect, 'status' | 'at'>;
 type Kind = 'down' | 'back';
 /** How a notice reaches people besides the admins' screens (each its own job: one failing never holds the others). */
@@ -121,6 +122,38 @@ export function connectionHealthService(deps: {
     incidentId: incident?.id ?? null,
   });
 
+  /**
+   * The connection is CONNECTED in its row but its outage is still open: its return was stored and not (yet)
+   * recorded here (the listener is about to, or its process died in between). Records it now, under the
+   * connection's row lock the listener takes too (so it finds CONNECTED recorded and adds nothing), and ends
+   * the outage untold instead of alerting about a connection that is up.
+   */
+  async function returnedUnrecorded(tx: Tx, incidentId: number, now: Date) {
+    const [i] = await tx.select().from(connectionIncidents).where(eq(connectionIncidents.id, incidentId));
+    if (!i || i.endedAt) return false;
+    const [c] = await tx
+      .select({ status: whatsapps.status })
+      .from(whatsapps)
+      .where(eq(whatsapps.id, i.whatsappId))
+      .for('update');
+    if (c?.status !== 'CONNECTED') return false;
+    const [last] = await tx
+      .select({ status: connectionStates.status })
+      .from(connectionStates)
+      .where(eq(connectionStates.whatsappId, i.whatsappId))
+      .orderBy(desc(connectionStates.at), desc(connectionStates.id))
+      .limit(1);
+    if (last?.status !== 'CONNECTED')
+      await tx
+        .insert(connectionStates)
+        .values({ companyId: i.companyId, whatsappId: i.whatsappId, status: 'CONNECTED', at: now });
+    await tx
+      .update(connectionIncidents)
+      .set({ endedAt: now })
+      .where(and(eq(connectionIncidents.id, incidentId), isNull(connectionIncidents.endedAt)));
+    return true;
+  }
+
   /** One notice of one incident by one way (push, mail, external URL, webhook); retried on its own. */
   const notifyJob = defineJob({
     kind: 'connection-health.notify',
@@ -147,6 +180,7 @@ export function connectionHealthService(deps: {
     handler: async ({ payload: p }) => {
       const now = clock.now();
       const claimed = await db.transaction(async (tx) => {
+        if (p.kind === 'down' && (await returnedUnrecorded(tx, p.incidentId, now))) return undefined;
         const [i] =
           p.kind === 'down'
             ? await tx
