@@ -193,6 +193,34 @@ describe('the event outbox', () => {
       expect((await t.as(b.admin).get(path)).status).toBe(404);
   });
 
+  test("a snooze, its wake and an attendant's message stage their events in their own transactions", async () => {
+    await put(a.admin, a.ticketId, { status: 'open' });
+    const seen = await capture(async () => {
+      const snoozed = await t.as(a.admin).post(`/tickets/${a.ticketId}/snooze`, { untilReply: true });
+      expect(snoozed.status, await snoozed.clone().text()).toBe(200);
+      expect((await t.as(a.admin).del(`/tickets/${a.ticketId}/snooze`)).status).toBe(200);
+      const sent = await t.as(a.admin).post(`/messages/${a.ticketId}`, { body: 'Já verifico' });
+      expect(sent.status, await sent.clone().text()).toBe(200);
+    });
+    const byEvent = (name: string) => seen.find((e) => e.event === name)!;
+    const list = await entries(a.ticketId);
+    for (const [event, type] of [
+      ['ticket.snoozed', 'snoozed'],
+      ['ticket.woken', 'woken'],
+    ] as const) {
+      const id = byEvent(event).meta.outboxId;
+      expect(id, event).toBeTruthy();
+      expect(list.filter((x) => x.outboxId === id).map((x) => x.type)).toEqual([type]);
+    }
+    const sent = byEvent('message.sent');
+    expect(sent.meta.outboxId).toBeTruthy();
+    expect(
+      (await deliveries(a.webhookId)).filter((d) => d.outboxId === sent.meta.outboxId).map((d) => d.event),
+    ).toEqual(['message.created']);
+    await bus.idle();
+    expect(await outboxRows(a.id)).toBe(0);
+  });
+
   test('events without a transaction of their own are written at emit time and purged (message.stored)', async () => {
     const number = newNumber();
     const prior = (await deliveries(a.webhookId)).length;

@@ -41,6 +41,7 @@ import {
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
 import { withTicketVariables } from '../../lib/ticket-variables.js';
 import type { DomainBus } from '../../events/domain-events.js';
+import type { OutboxBus } from '../../events/outbox.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -71,7 +72,8 @@ export function messageService(deps: {
   /** Business time: the 24-hour window is measured with it. */
   clock?: Clock;
   /** message.sent for listeners (outgoing webhooks). */
-  bus?: Pick<DomainBus, 'emit'>;
+  /** stage: message.sent's outbox row commits with the message (docs/events.md "The outbox"). */
+  bus?: Pick<DomainBus, 'emit'> & Partial<Pick<OutboxBus, 'stage'>>;
   /** Whether the company's subscription is blocked (billing): then nothing is sent for it. */
   blocked?: (companyId: number) => Promise<boolean>;
 }) {
@@ -270,7 +272,7 @@ export function messageService(deps: {
       ...(content.template ? { template: content.template } : {}),
       ...(content.interactive ? { interactive: content.interactive } : {}),
     };
-    const { row, queueId } = await db.transaction(async (tx) => {
+    const { row, queueId, meta } = await db.transaction(async (tx) => {
       const [m] = await tx
         .insert(messages)
         .values({
@@ -317,13 +319,17 @@ export function messageService(deps: {
         .where(eq(tickets.id, ticket.id));
       const queueId = await outbound.enqueue(tx, { messageId: m!.id, companyId, whatsappId, job }, here);
       if (content.onStored) await content.onStored(tx, m!.id);
-      return { row: m!, queueId };
+      const [meta] =
+        (await deps.bus?.stage?.(tx, [
+          { event: 'message.sent', payload: { companyId, ticketId: ticket.id, message: m! } },
+        ])) ?? [];
+      return { row: m!, queueId, meta };
     });
     const created = await emitMessageWith(companyId, ticket, 'create', row, {
       contact: { id: contact.id, name: contact.name },
       quoted,
     });
-    deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row });
+    deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row }, meta);
     if (!here) return created.message;
     const outcome = await outbound.sendNow(queueId, { messageId: row.id, whatsappId, job });
     const [after] = outcome.message

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { TicketSnooze, TicketView } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { contacts, ticketHistories, tickets, users } from '../../db/schema/index.js';
-import type { DomainBus } from '../../events/domain-events.js';
+import type { DomainBus, DomainEvents } from '../../events/domain-events.js';
+import type { OutboxBus } from '../../events/outbox.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
@@ -39,7 +40,8 @@ export function snoozeService(deps: {
   clock: Clock;
   jobs: Pick<JobQueue, 'schedule' | 'cancel'>;
   emitTicket: EmitTicket;
-  bus?: Pick<DomainBus, 'emit'>;
+  /** stage: ticket.snoozed / ticket.woken's outbox rows commit with the change (docs/events.md "The outbox"). */
+  bus?: Pick<DomainBus, 'emit'> & Partial<Pick<OutboxBus, 'stage'>>;
   /** The top bar's push (Web Push) to the attendant. */
   notifyUsers?: (
     companyId: number,
@@ -122,7 +124,16 @@ export function snoozeService(deps: {
         status: after.status,
         data: { reason, snoozedAt: before.snoozedAt.toISOString() },
       });
-      return { before, after };
+      const event: DomainEvents['ticket.woken'] = {
+        companyId,
+        ticketId,
+        reason,
+        snoozedAt: before.snoozedAt,
+        at: now,
+        by: opts.by ?? null,
+      };
+      const [meta] = (await deps.bus?.stage?.(tx, [{ event: 'ticket.woken', payload: event }])) ?? [];
+      return { before, after, event, meta };
     });
     if (!woken) return null;
     const { before, after } = woken;
@@ -152,14 +163,7 @@ export function snoozeService(deps: {
           .catch((err: unknown) => deps.log.warn({ err, ticketId }, 'woken push not queued'));
       }
     }
-    await deps.bus?.emit('ticket.woken', {
-      companyId,
-      ticketId,
-      reason,
-      snoozedAt: before.snoozedAt!,
-      at: now,
-      by: opts.by ?? null,
-    });
+    await deps.bus?.emit('ticket.woken', woken.event, woken.meta);
     return view;
   }
 
@@ -201,6 +205,15 @@ export function snoozeService(deps: {
           status: row.status,
           data: { until: until?.toISOString() ?? null, untilReply },
         });
+        const event: DomainEvents['ticket.snoozed'] = {
+          companyId: t.companyId,
+          ticketId: id,
+          until,
+          untilReply,
+          at: now,
+          by: t.userId,
+        };
+        const [meta] = (await deps.bus?.stage?.(tx, [{ event: 'ticket.snoozed', payload: event }])) ?? [];
         // The wake-up exists only if the snooze commits (and a new snooze moves it).
         if (until)
           await deps.jobs.schedule(
@@ -213,20 +226,13 @@ export function snoozeService(deps: {
             },
             tx,
           );
-        return row;
+        return { event, meta };
       });
       if (!snoozed) throw new AppError('ERR_TICKET_NOT_OPEN', 400);
       // Until a reply only: a wake-up of an earlier snooze has nothing to do.
       if (!until) await deps.jobs.cancel(wakeJob, wakeKey(id));
       const view = await announce(t.companyId, current, t.userId);
-      await deps.bus?.emit('ticket.snoozed', {
-        companyId: t.companyId,
-        ticketId: id,
-        until,
-        untilReply,
-        at: now,
-        by: t.userId,
-      });
+      await deps.bus?.emit('ticket.snoozed', snoozed.event, snoozed.meta);
       return view;
     },
 
