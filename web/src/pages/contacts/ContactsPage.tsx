@@ -55,6 +55,7 @@ import { MergeDialog } from './merge/MergeDialog.js';
 import { DuplicatesDialog } from './merge/DuplicatesDialog.js';
 import { useMergeT } from './merge/merge-i18n.js';
 import { SpreadsheetError, csvHasRows, downloadText, readSpreadsheet } from './contact-files.js';
+import { OptedOutChip } from '../privacy/OptedOutChip.js';
 import { CustomFieldFilter, type CustomFieldFilterValue } from '../custom-fields/CustomFieldFilter.js';
 
 const EXPORT_FILE_NAME = 'contatos.csv';
@@ -282,6 +283,7 @@ export default function ContactsPage() {
                       {c.isGroup ? (
                         <Chip size="small" variant="outlined" label={t('contacts.group')} />
                       ) : null}
+                      <OptedOutChip contactId={c.id} />
                     </Box>
                     {/* Phones have no number column: the number goes under the name. */}
                     <Typography

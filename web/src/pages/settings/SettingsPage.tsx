@@ -11,8 +11,10 @@ import { CompaniesTab } from './CompaniesTab.js';
 import { PlansTab } from './PlansTab.js';
 import { HelpsTab } from './HelpsTab.js';
 import { WebhooksTab } from './WebhooksTab.js';
+import { PrivacySettingsTab } from '../privacy/PrivacySettingsTab.js';
+import { PRIVACY_NS } from '../privacy/privacy-i18n.js';
 
-type TabName = 'options' | 'schedules' | 'webhooks' | 'companies' | 'plans' | 'helps';
+type TabName = 'options' | 'schedules' | 'webhooks' | 'privacy' | 'companies' | 'plans' | 'helps';
 
 /**
  * Settings (docs/product.md#screens): options always; opening hours when the schedule type is "company";
@@ -26,7 +28,8 @@ export default function SettingsPage() {
     'options',
     ...(scheduleType === 'company' ? (['schedules'] as const) : []),
     // Outgoing webhooks: the company's admins (docs/webhooks.md).
-    ...(user?.profile === 'admin' || isSuper(user) ? (['webhooks'] as const) : []),
+    // #35 Consent, opt-out and retention (docs/privacy.md): admins.
+    ...(user?.profile === 'admin' || isSuper(user) ? (['webhooks', 'privacy'] as const) : []),
     ...(isSuper(user) ? (['companies', 'plans', 'helps'] as const) : []),
   ];
   const [params, setParams] = useSearchParams();
@@ -56,13 +59,19 @@ export default function SettingsPage() {
           sx={{ borderBottom: 1, borderColor: 'divider', px: 1 }}
         >
           {tabs.map((name) => (
-            <Tab key={name} value={name} label={t(`settings.tabs.${name}`)} id={`settings-tab-${name}`} />
+            <Tab
+              key={name}
+              value={name}
+              label={name === 'privacy' ? t('tab', { ns: PRIVACY_NS }) : t(`settings.tabs.${name}`)}
+              id={`settings-tab-${name}`}
+            />
           ))}
         </Tabs>
         <Box role="tabpanel" aria-labelledby={`settings-tab-${tab}`} sx={{ p: { xs: 1.5, sm: 3 } }}>
           {tab === 'options' && <OptionsTab />}
           {tab === 'schedules' && <SchedulesTab />}
           {tab === 'webhooks' && <WebhooksTab />}
+          {tab === 'privacy' && <PrivacySettingsTab />}
           {tab === 'companies' && <CompaniesTab />}
           {tab === 'plans' && <PlansTab />}
           {tab === 'helps' && <HelpsTab />}

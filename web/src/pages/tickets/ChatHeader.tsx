@@ -33,6 +33,7 @@ import { usePlanFlag } from '../../app/guards.js';
 import { TicketAvatar, contactLabel } from './TicketList.js';
 import { SlaChip } from '../sla/SlaChip.js';
 import { automationActive } from './AutomationLine.js';
+import { OptedOutChip } from '../privacy/OptedOutChip.js';
 import { TimelineToggle } from '../timeline/timeline.js';
 
 export type TicketAction = 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'schedule' | 'delete';
@@ -174,6 +175,7 @@ export function ChatHeader({
               {contactLabel(ticket.contact)}
             </Typography>
             {ticket.status !== 'closed' ? <SlaChip sla={ticket.sla} /> : null}
+            <OptedOutChip contactId={ticket.contact.id} />
           </Box>
           <Typography
             variant="caption"

@@ -38,6 +38,7 @@ import {
 import { ContactDialog } from '../contacts/ContactDialog.js';
 import { TicketAvatar, contactLabel } from './TicketList.js';
 import { dateTime } from './ticket-format.js';
+import { ContactPrivacySection } from '../privacy/ContactPrivacySection.js';
 
 export const DRAWER_WIDTH = 320;
 const NOTE_MIN = 2;
@@ -323,6 +324,8 @@ export function ContactDrawer({
             </Section>
           </>
         ) : null}
+        <Divider />
+        <ContactPrivacySection contactId={contact.id} name={contactLabel(contact)} />
         <Divider />
         <Notes ticket={ticket} />
         <Divider />
