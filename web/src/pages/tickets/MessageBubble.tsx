@@ -35,6 +35,7 @@ import { fetchMediaBlob, useMediaUrl, type MessageView } from '../../api/message
 import { WhatsAppText } from '../../components/WhatsAppText.js';
 import { chatColors, clockTime, matchRanges } from './ticket-format.js';
 import { GroupSender, RecoveredMark } from './MessageGapMarks.js';
+import { hasReactions, ReactionChips, ReactionPicker } from './reactions/MessageReactions.js';
 
 const ACK_KEYS = ['pending', 'sent', 'delivered', 'read'] as const;
 
@@ -215,6 +216,8 @@ export interface BubbleProps {
   onEdit(message: MessageView): void;
   onQuoteClick(id: number): void;
   onMediaLoad(): void;
+  /** #33.7 The attendant may react (an open ticket on a channel with reactions). */
+  canReact?: boolean;
 }
 
 /** One message: company side on the right, the customer's on the left. */
@@ -232,6 +235,7 @@ export const MessageBubble = memo(function MessageBubble({
   onEdit,
   onQuoteClick,
   onMediaLoad,
+  canReact = false,
 }: BubbleProps) {
   const { t, i18n } = useTranslation();
   const colors = chatColors(useTheme().palette.mode);
@@ -260,6 +264,8 @@ export const MessageBubble = memo(function MessageBubble({
         justifyContent: mine ? 'flex-end' : 'flex-start',
         px: { xs: 1, sm: 2 },
         py: 0.3,
+        // #33.7 Room for the reactions hanging from the bubble.
+        ...(hasReactions(message) ? { pb: 2 } : {}),
       }}
     >
       <Box
@@ -468,6 +474,7 @@ export const MessageBubble = memo(function MessageBubble({
             </Box>
           </Tooltip>
         ) : null}
+        <ReactionChips message={message} />
       </Box>
       <Menu
         anchorEl={menu}
@@ -476,6 +483,7 @@ export const MessageBubble = memo(function MessageBubble({
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
       >
+        {canReact ? <ReactionPicker message={message} onDone={() => setMenu(null)} /> : null}
         <MenuItem
           onClick={() => {
             setMenu(null);

@@ -44,6 +44,7 @@ import {
 import { contactLabel } from './TicketList.js';
 import { TimelineLine, useShowTicketEvents, useTicketEvents } from '../timeline/timeline.js';
 import { timelineRows, type TimelineRow } from '../timeline/timeline-format.js';
+import { REACTING_CHANNELS } from './reactions/MessageReactions.js';
 
 export interface MessageListHandle {
   scrollToBottom(): void;
@@ -198,6 +199,9 @@ export const MessageList = forwardRef<
   const [editing, setEditing] = useState<MessageView | null>(null);
   const remove = useDeleteMessage();
   const canEdit = EDITABLE_CHANNELS.has(ticket.whatsapp?.channel ?? '');
+  // #33.7 Reactions from the bubble's menu, where the channel carries them and the ticket is open.
+  const canReact =
+    !readOnly && ticket.status === 'open' && REACTING_CHANNELS.has(ticket.whatsapp?.channel ?? '');
   const contactName = contactLabel(ticket.contact);
 
   const scrollToBottom = useCallback(() => {
@@ -319,6 +323,7 @@ export const MessageList = forwardRef<
         onEdit={setEditing}
         onQuoteClick={onQuoteClick}
         onMediaLoad={onMediaLoad}
+        canReact={canReact}
       />
     );
 
