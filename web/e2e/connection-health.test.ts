@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
-import { companyAdmin, fileBrowser, pageApi, screenshot, signInForm } from './browser.js';
+import { companyAdmin, fileBrowser, pageApi, screenshot, signInForm, until } from './browser.js';
 
 // #33.1 and #33.2 (docs/connection-health.md): a connection that stays down past the company's threshold
 // (1 minute here, the shortest it may be) shows in the admins' top bar, and the connections page shows its
@@ -34,6 +34,22 @@ test('a connection down past the threshold: the top-bar alert, the health dialog
   const page = await browser.newPage();
   const token = await signInForm(page, email);
   const http = pageApi(page, token);
+
+  // The alert settings are on the settings screen: the threshold set above, and an e-mail list typed here.
+  await page.goto('/settings');
+  const minutes = page.locator('#setting-connectionAlertMinutes');
+  await minutes.waitFor();
+  assert.equal(await minutes.inputValue(), '1');
+  await page.getByLabel('E-mails de alerta de conexão').fill('noc@saude.test; plantao@saude.test');
+  await page.getByLabel('E-mails de alerta de conexão').press('Enter');
+  await page.getByText('Configuração salva.').waitFor();
+  await until(
+    () => http.get<{ value: string }>('/settings/connectionAlertEmails'),
+    (s) => s.value === 'noc@saude.test, plantao@saude.test',
+    'the e-mail list saved',
+  );
+  await minutes.scrollIntoViewIfNeeded();
+  await screenshot(page, 'connection-alert-settings');
   await page.goto('/connections');
   const loja = row(page, 'Loja Centro');
   await loja.locator('[data-testid="connection-status"][data-status="CONNECTED"]').waitFor();

@@ -188,6 +188,9 @@ describe('connection health', () => {
     expect(mails('ops@alerts.test').some((m) => m.includes('Ficou fora do ar por 5 min.'))).toBe(true);
     expect(external.at(-1)!.body).toMatchObject({ alert: 'back', outageSeconds: 300 });
     expect(await seenB).toEqual([]);
+    // The other company's admin got no push and no e-mail of it.
+    expect(b.pushes()).toEqual([]);
+    expect(mails(b.adminEmail)).toEqual([]);
 
     // connection.updated: every change of state, the alert and the "back", signed like every delivery.
     await waitFor(async () => {
