@@ -1,7 +1,7 @@
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { messages } from '../../db/schema/index.js';
-import { expectError, waitFor } from '../../../test/helpers.js';
+import { expectError, secondProcess, waitFor } from '../../../test/helpers.js';
 import { cloudTestApp } from '../../../test/cloud-api-fixtures.js';
 
 /**
@@ -10,6 +10,9 @@ import { cloudTestApp } from '../../../test/cloud-api-fixtures.js';
  */
 const { t, db, graph, signedPost, webhookMessage, cloudConnection } =
   await cloudTestApp('reaction-app-secret');
+// A second process that does not run the connections (its own pool on PostgreSQL: LISTEN/NOTIFY across).
+const second = await secondProcess(t, { sessions: { processId: 'proc-R' } }, { ownPool: true });
+afterAll(() => second.close());
 
 async function conversation(name: string, from: string) {
   const c = await cloudConnection(name);
@@ -97,5 +100,32 @@ describe('#33.7 reactions on the Cloud API', () => {
       'ERR_NOT_FOUND',
     );
     expect(graph.accepted.length).toBe(before);
+  });
+
+  test('a reaction asked of a process without the session goes through the outbox to the owner, once', async () => {
+    const a = await conversation('CloudReactE', '5511944440005');
+    expect(second.app.sessions.isRunningHere(a.whatsappId)).toBe(false);
+    const before = graph.accepted.length;
+    const res = await fetch(`${second.url}/api/messages/${a.inbound.id}/reactions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${a.admin.token}` },
+      body: JSON.stringify({ emoji: '😮' }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await res.json()).data).toMatchObject({ myReaction: '😮' });
+    const sent = await waitFor(() => {
+      const list = graph.accepted.slice(before).filter((x) => x.type === 'reaction');
+      return list.length ? list : undefined;
+    });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toMatchObject({ reaction: { message_id: a.inbound.providerId, emoji: '😮' } });
+    await waitFor(async () => {
+      const rows = await t.database.db.execute(
+        `select count(*)::int as n from outbound_queue where message_id = ${a.inbound.id}`,
+      );
+      const list = (rows as { rows?: { n: number }[] }).rows ?? (rows as unknown as { n: number }[]);
+      return list[0]!.n === 0;
+    });
+    expect(graph.accepted.slice(before).filter((x) => x.type === 'reaction')).toHaveLength(1);
   });
 });
