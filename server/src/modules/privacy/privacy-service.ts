@@ -32,6 +32,8 @@ const pgArray = (values: string[]) =>
   )}]::text[]`;
 
 const DAY = 24 * 60 * 60 * 1000;
+/** How long the inbound listener keeps a company's privacy settings. */
+const SETTINGS_TTL_MS = 5000;
 /** Tickets anonymised per transaction (their messages go in the same one). */
 const TICKET_BATCH = 50;
 /** Rows of an export's message list read per query. */
@@ -123,6 +125,20 @@ export function privacyService(deps: PrivacyDeps) {
     };
   }
 
+  /**
+   * The settings as the inbound listener reads them: kept SETTINGS_TTL_MS per company (a change made in this
+   * process applies at once; one made in another process within that time).
+   */
+  const settingsCache = new Map<number, { at: number; value: Promise<Settings> }>();
+  function cachedSettings(companyId: number): Promise<Settings> {
+    const hit = settingsCache.get(companyId);
+    if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit.value;
+    const value = settings(companyId);
+    value.catch(() => settingsCache.delete(companyId));
+    settingsCache.set(companyId, { at: Date.now(), value });
+    return value;
+  }
+
   async function contactOf(companyId: number, id: number, on: Db | Tx = db, lock = false) {
     const [c] = await rows<ContactRow>(
       sql`select id, name, number, lid, email, profile_pic_url, custom_fields, consent_status, consent_at,
@@ -157,17 +173,20 @@ export function privacyService(deps: PrivacyDeps) {
     const companyId = message.companyId;
     const contactId = ticket.contact?.id ?? ticket.contactId;
     if (!contactId) return;
-    const s = await settings(companyId);
+    const s = await cachedSettings(companyId);
     const answer = answerOf(message.body ?? '');
+    if (answer && answer === answerOf(s.optOutWord || DEFAULT_OPT_OUT_WORD)) {
+      await db.execute(sql`update contacts set consent_status = 'opted_out',
+        consent_at = ${clock.now().toISOString()}::timestamptz
+        where id = ${contactId} and company_id = ${companyId} and consent_status is distinct from 'opted_out'`);
+      return;
+    }
+    // Most companies ask nothing: no statement for their messages beyond the cached settings.
+    if (!s.consentRequired) return;
     const [c] = await rows<{ consent_status: ConsentStatus | null }>(
       sql`select consent_status from contacts where id = ${contactId} and company_id = ${companyId}`,
     );
     if (!c) return;
-    if (answer && answer === answerOf(s.optOutWord || DEFAULT_OPT_OUT_WORD)) {
-      if (c.consent_status !== 'opted_out') await setConsent(companyId, contactId, 'opted_out');
-      return;
-    }
-    if (!s.consentRequired) return;
     if (c.consent_status === 'asked') {
       if (YES.has(answer)) await setConsent(companyId, contactId, 'granted');
       else if (NO.has(answer)) await setConsent(companyId, contactId, 'refused');
@@ -666,6 +685,7 @@ export function privacyService(deps: PrivacyDeps) {
         .insert(privacySettings)
         .values({ companyId: t.companyId, ...next, updatedAt: clock.now() })
         .onConflictDoUpdate({ target: privacySettings.companyId, set: { ...next, updatedAt: clock.now() } });
+      settingsCache.delete(t.companyId);
       return settings(t.companyId);
     },
     onStored,

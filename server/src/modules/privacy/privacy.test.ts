@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { executeRows } from '../../db/rows.js';
 import { expectError, testApp, unique, waitFor, type Session } from '../../../test/helpers.js';
 import { webhookReceiver } from '../../../test/webhook-receiver.js';
+import { RETENTION_BATCH } from '@recado/contracts';
 import { readStoredZip } from './zip-writer.js';
 
 const t = await testApp({ env: { ALLOW_PRIVATE_URLS: 'true' }, deps: { jobs: { autoStart: false } } });
@@ -327,6 +328,12 @@ describe('retention', () => {
     );
     await db.execute(sql`update messages set created_at = now() - interval '40 days' where id = (
       select id from messages where ticket_id = ${bMsg.ticket_id} and media_url is not null limit 1)`);
+    // 1,050 more old media on the open ticket: the run takes them in batches of RETENTION_BATCH.
+    await db.execute(sql`insert into messages (company_id, ticket_id, contact_id, whatsapp_id, provider_id, body,
+        media_type, media_url, media_name, created_at)
+      select company_id, id, contact_id, whatsapp_id, 'bulk-' || g, 'velho ' || g, 'image',
+        company_id || '/messages/bulk/' || g || '.png', g || '.png', now() - interval '90 days'
+      from tickets, generate_series(1, 1050) g where id = ${ticketIds[3]!}`);
     const dash = async () => (await t.as(A.admin).get('/dashboard?days=365')).json();
     const dashBefore = await dash();
 
@@ -335,7 +342,8 @@ describe('retention', () => {
         .status,
     ).toBe(200);
     const preview = await (await t.as(A.admin).get('/privacy/retention/preview')).json();
-    expect(preview).toMatchObject({ media: 3, tickets: 2 });
+    expect(preview).toMatchObject({ media: 3 + 1050, tickets: 2 });
+    expect(1050).toBeGreaterThan(2 * RETENTION_BATCH);
     const expectedMedia = await executeRows<{ id: number; p: string }>(
       db,
       sql`select id, media_url as p from messages where company_id = ${A.id} and media_url is not null
