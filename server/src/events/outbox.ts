@@ -77,8 +77,11 @@ export interface OutboxBus extends DomainBus {
    * emit each event after the commit with its meta. Events without a durable consumer get no row.
    */
   stage(tx: Tx | Db, events: OutboxEvent[]): Promise<EmitMeta[]>;
-  /** A row of its own (not a bus event: an audit intent), recovered by `recoverer(kind)` if not forgotten. */
-  put(kind: string, companyId: number | null, payload: unknown): Promise<string>;
+  /**
+   * A row of its own (not a bus event: an audit intent), recovered by `recoverWith(kind)` if not forgotten;
+   * `graceMs`: the sweep leaves it alone that much longer (work that may legitimately run long).
+   */
+  put(kind: string, companyId: number | null, payload: unknown, opts?: { graceMs?: number }): Promise<string>;
   /** The row's work is done: delete it (batched). */
   forget(id: string): void;
   /** How the sweep recovers rows of a kind that is not a bus event. */
@@ -305,11 +308,15 @@ export function outboxBus(
       return metas;
     },
 
-    async put(kind, companyId, payload) {
+    async put(kind, companyId, payload, opts) {
       const id = randomUUID();
-      await db
-        .insert(eventOutbox)
-        .values({ id, companyId, event: kind, payload: encodePayload(kind, payload) });
+      await db.insert(eventOutbox).values({
+        id,
+        companyId,
+        event: kind,
+        payload: encodePayload(kind, payload),
+        createdAt: new Date(Date.now() + (opts?.graceMs ?? 0)),
+      });
       return id;
     },
 

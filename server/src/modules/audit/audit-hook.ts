@@ -126,10 +126,10 @@ export const AUDIT_RULES: Record<string, AuditRule> = {
   'GET /api/flows/:id/export': { action: 'export.flow', targetType: 'flow' },
   'GET /api/audit-log.csv': { action: 'export.audit_log', targetType: 'audit-log' },
   'GET /api/contacts/export.csv': { action: 'export.contacts', targetType: 'contact' },
+  // Exempt admin writes: nothing changes.
   // #35 Data subject requests: who, when and which contact; never the data (the body is only the confirmation).
   'GET /api/contacts/:id/export': { action: 'export.contact_data', targetType: 'contact' },
   'POST /api/contacts/:id/erase': { action: 'contact.erased', targetType: 'contact' },
-  // Exempt admin writes: nothing changes.
   'POST /api/prompt/test': { skip: 'a test call to the model with the form being edited; nothing is stored' },
   'POST /api/flows/:id/try': { skip: 'a dry run of a draft flow in the simulator; nothing is stored' },
 };
@@ -317,6 +317,11 @@ interface AuditIntent {
 }
 
 export const AUDIT_INTENT = 'audit.intent';
+/**
+ * An intent is recovered only this long after its request began (plus the sweep's 10 s): a slow admin call (an
+ * import) must finish and write its own entry first.
+ */
+const INTENT_GRACE_MS = 5 * 60_000;
 
 /**
  * The recovery of an admin write whose process died between the action and its entry (the outbox sweep): the
@@ -409,11 +414,15 @@ export function installAudit(
         targetId: idParam !== undefined ? String(idParam) : null,
         params,
         before: before === null ? null : maskAudit(before),
-        body: req.body && typeof req.body === 'object' ? maskAudit(req.body) : null,
+        // An import's rows are customers' data: never in the outbox (its entry keeps counts only).
+        body:
+          req.body && typeof req.body === 'object' && !rule.action.startsWith('import.')
+            ? maskAudit(req.body)
+            : null,
         ip: req.ip ?? null,
         userAgent: userAgentOf(req),
       };
-      intent = await outbox.put(AUDIT_INTENT, req.tenant.companyId, payload);
+      intent = await outbox.put(AUDIT_INTENT, req.tenant.companyId, payload, { graceMs: INTENT_GRACE_MS });
     }
     pending.set(req, { rule, before, intent });
   });
