@@ -377,6 +377,37 @@ describe('connection health', () => {
     );
   });
 
+  test('a daily purge keeps 90 days of history and the state it starts in', async () => {
+    const id = await connection(a.admin, 'Antiga');
+    const db = t.database.db;
+    await db.delete(connectionStates).where(eq(connectionStates.whatsappId, id));
+    const day = 86_400_000;
+    const at = (days: number) => new Date(clock.now().getTime() - days * day);
+    await db.insert(connectionStates).values(
+      (
+        [
+          ['DISCONNECTED', 120],
+          ['OPENING', 100],
+          ['CONNECTED', 50],
+        ] as const
+      ).map(([status, days]) => ({ companyId: a.id, whatsappId: id, status, at: at(days) })),
+    );
+    const statuses = async () =>
+      (
+        await db
+          .select({ status: connectionStates.status })
+          .from(connectionStates)
+          .where(eq(connectionStates.whatsappId, id))
+          .orderBy(connectionStates.at)
+      ).map((r) => r.status);
+    clock.advance(day + 1000);
+    await waitFor(async () => {
+      await settle();
+      return (await statuses()).length === 2;
+    });
+    expect(await statuses()).toEqual(['OPENING', 'CONNECTED']);
+  });
+
   test('uptime and outage lengths by hand', () => {
     const d = (h: number) => new Date(Date.UTC(2026, 0, 1, h));
     const rows = [

@@ -12,7 +12,7 @@ import { users, whatsapps } from '../../db/schema/index.js';
 import { connectionIncidents, connectionStates } from '../../db/schema/connection-health.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
-import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
+import { defineJob, noPayload, type JobQueue } from '../../jobs/job-queue.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeFetch } from '../../lib/safe-fetch.js';
 import type { Mailer } from '../../mail/mailer.js';
@@ -26,6 +26,8 @@ import { formatOutage, healthTexts } from './health-texts.js';
 const DAY_MS = 86_400_000;
 /** The top bar keeps a "back" notice this long after the outage ended. */
 const BACK_SHOWN_MS = 3_600_000;
+/** History and outages older than this are purged daily (the state a connection was in then is kept). */
+export const HISTORY_DAYS = 90;
 /** The connection dialog's timeline: at most this many entries (the last 30 days). */
 const TIMELINE_MAX = 200;
 
@@ -432,11 +434,30 @@ export function connectionHealthService(deps: {
       .orderBy(asc(connectionStates.at), asc(connectionStates.id));
   }
 
+  /**
+   * Daily: states older than HISTORY_DAYS go, but the last one before the cut stays (the state the history
+   * starts in); ended outages older than the cut go too. Idempotent.
+   */
+  async function purge() {
+    const cut = new Date(clock.now().getTime() - HISTORY_DAYS * DAY_MS);
+    await db.execute(sql`delete from connection_states s where s.at < ${cut}
+      and exists (select 1 from connection_states n where n.whatsapp_id = s.whatsapp_id
+        and n.at <= ${cut} and (n.at > s.at or (n.at = s.at and n.id > s.id)))`);
+    await db.execute(sql`delete from connection_incidents where ended_at is not null and ended_at < ${cut}`);
+  }
+  const purgeJob = defineJob({
+    kind: 'connection-health.purge',
+    payload: noPayload,
+    options: { every: DAY_MS },
+    handler: () => purge(),
+  });
+
   const windowStart = (now: Date, w: UptimeWindow) => new Date(now.getTime() - UPTIME_WINDOWS[w] * DAY_MS);
 
   return {
-    jobs: { alertJob, notifyJob },
+    jobs: { alertJob, notifyJob, purgeJob },
     recordState,
+    purge,
 
     /** GET /whatsapp/{id}/health (admins of its company; another company's id is a 404). */
     async health(t: Tenant, id: number): Promise<ConnectionHealth> {
