@@ -20,6 +20,7 @@ export function AlertsPopover<T>({
   path,
   title,
   details,
+  tone,
 }: {
   items: T[];
   Icon: SvgIconComponent;
@@ -31,6 +32,8 @@ export function AlertsPopover<T>({
   path(item: T): string;
   title(item: T): string;
   details(item: T): ReactNode;
+  /** A row's colour: 'error' (the default), or 'success' for good news (a connection back). */
+  tone?(item: T): 'error' | 'success';
 }) {
   const navigate = useNavigate();
   if (items.length === 0) return null;
@@ -66,7 +69,7 @@ export function AlertsPopover<T>({
                 cursor: 'pointer',
                 border: 1,
                 borderLeftWidth: 4,
-                borderColor: 'error.main',
+                borderColor: `${tone?.(item) ?? 'error'}.main`,
                 borderRadius: 2,
                 p: 1.5,
                 '&:hover': { bgcolor: 'action.hover' },

@@ -29,6 +29,7 @@ export function ConnectionAlertsPopover() {
       itemKey={(a) => a.id}
       path={(a) => `/connections?health=${a.whatsappId}`}
       title={(a) => a.name}
+      tone={(a) => (a.endedAt ? 'success' : 'error')}
       details={(a) =>
         a.endedAt ? (
           <Typography variant="body2" sx={{ color: 'success.main' }} data-state="back">
