@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** #33.7 The connections' channels that carry reactions (the simulator has none). */
+export const REACTION_CHANNELS: readonly string[] = ['baileys', 'cloud_api'];
+
 /** #33.7 The reactions an attendant picks from a message's menu (WhatsApp's own quick row). */
 export const REACTION_EMOJIS = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
 

@@ -1,5 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { reactionsOf, rooms, type MessageView, type ReactionInput } from '@recado/contracts';
+import {
+  REACTION_CHANNELS,
+  reactionsOf,
+  rooms,
+  type MessageView,
+  type ReactionInput,
+} from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { contacts, messages, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -9,9 +15,6 @@ import type { Events } from '../../realtime/events.js';
 import type { MessageService } from '../messages/message-service.js';
 import { withRelations, type MessageRow } from '../messages/message-queries.js';
 import { visibleTicketRow } from '../tickets/ticket-queries.js';
-
-/** Channels that carry reactions (the simulator has none). */
-const REACTING_CHANNELS = new Set(['baileys', 'cloud_api']);
 
 /**
  * #33.7 Reactions (docs/messaging.md "Reactions"). An attendant's reaction to a message of a ticket they can
@@ -59,7 +62,7 @@ export function reactionService(deps: {
         .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, t.companyId)));
       if (!w || w.status === 'DISCONNECTED')
         throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The connection is not running');
-      if (!REACTING_CHANNELS.has(w.channel))
+      if (!REACTION_CHANNELS.includes(w.channel))
         throw new AppError('ERR_VALIDATION', 400, 'This connection cannot send reactions');
       // Idempotent: the reaction the message already has (and that went out) is not sent again.
       const current = reactionsOf(m.data);

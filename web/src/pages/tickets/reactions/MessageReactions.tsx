@@ -3,7 +3,7 @@ import { alpha, useTheme } from '@mui/material/styles';
 import CloseIcon from '@mui/icons-material/Close';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { REACTION_EMOJIS, reactionsOf } from '@recado/contracts';
+import { REACTION_CHANNELS, REACTION_EMOJIS, reactionsOf } from '@recado/contracts';
 import { api } from '../../../api/client.js';
 import { putMessage, type MessageView } from '../../../api/messages.js';
 import { useToast } from '../../../app/useToast.js';
@@ -11,7 +11,7 @@ import { chatColors } from '../ticket-format.js';
 import { useReactionsT } from './reactions-i18n.js';
 
 /** Channels whose connections carry reactions (the simulator has none). */
-export const REACTING_CHANNELS = new Set(['baileys', 'cloud_api']);
+export const REACTING_CHANNELS = new Set(REACTION_CHANNELS);
 
 /** #33.7 `POST /api/messages/{id}/reactions {emoji}` ('' removes); the answer patches the cached message. */
 export function useReact() {
