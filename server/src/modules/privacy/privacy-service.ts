@@ -45,8 +45,9 @@ const DEFAULT_CONSENT_TEXT =
   'Para continuar o atendimento, precisamos do seu consentimento para tratar seus dados conforme a LGPD. ' +
   'Responda SIM para aceitar ou NÃO para recusar. Envie SAIR a qualquer momento para não receber mais mensagens.';
 
-const YES = new Set(['sim', 's', 'yes', 'y', 'si', '1', 'aceito', 'concordo', 'ok', 'acepto']);
-const NO = new Set(['nao', 'n', 'no', '2', 'recuso', 'nego']);
+// Words only: a digit is the queue menu's answer (sent beside the question), never a consent.
+const YES = new Set(['sim', 's', 'yes', 'y', 'si', 'aceito', 'concordo', 'ok', 'acepto']);
+const NO = new Set(['nao', 'n', 'no', 'recuso', 'nego']);
 
 /** Lower case, accents off, trimmed, trailing punctuation off: how a one-word answer is compared. */
 export const answerOf = (s: string) =>
@@ -440,6 +441,11 @@ export function privacyService(deps: PrivacyDeps) {
         tx,
       );
       files.push(...paths.map((p) => p.media_url));
+      // Sends still waiting in the outbound queue would go out empty: they go.
+      await tx.execute(
+        sql`delete from outbound_queue where company_id = ${companyId} and message_id in (
+              select id from messages where company_id = ${companyId} and (${ofContact}))`,
+      );
       const msgs = await tx.execute(
         sql`update messages set body = '', media_url = null, media_name = null, data = null, participant = null
             where company_id = ${companyId} and (${ofContact})`,
