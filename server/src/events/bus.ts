@@ -14,6 +14,11 @@
 export interface EmitMeta {
   /** The event's outbox row (events/outbox.ts): a durable consumer's idempotency key. */
   outboxId?: string;
+  /**
+   * An emitter that may emit the same event again (an at-least-once job) names it: the outbox id is derived
+   * from this key, so the durable consumers write it once however often it is emitted.
+   */
+  outboxKey?: string;
   /** When it happened (a recovered event: when its change committed). */
   at?: Date;
   /** A recovered event, handed to the durable consumers again after a crash. */

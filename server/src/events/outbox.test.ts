@@ -16,7 +16,7 @@ import { testApp, waitFor, type Session } from '../../test/helpers.js';
 import { webhookReceiver } from '../../test/webhook-receiver.js';
 import type { Emitted } from './bus.js';
 import type { DomainEvents } from './domain-events.js';
-import { encodePayload } from './outbox.js';
+import { encodePayload, keyedId } from './outbox.js';
 
 // #32 The outbox (docs/events.md "The outbox"): the events that feed the record are written with the change,
 // deleted once the timeline and the webhooks wrote, and a replay (the recovery sweep after a crash) never writes
@@ -218,6 +218,30 @@ describe('the event outbox', () => {
       (await deliveries(a.webhookId)).filter((d) => d.outboxId === sent.meta.outboxId).map((d) => d.event),
     ).toEqual(['message.created']);
     await bus.idle();
+    expect(await outboxRows(a.id)).toBe(0);
+  });
+
+  test('an event an at-least-once emitter repeats (keyed: the SLA alert job) is written once', async () => {
+    const seen = await capture(() => put(a.admin, a.ticketId, { status: 'pending' }));
+    const announced = seen.find((e) => e.event === 'ticket.announced')!;
+    const { ticket } = announced.payload as DomainEvents['ticket.announced'];
+    const payload: DomainEvents['sla.breached'] = {
+      companyId: a.id,
+      ticket,
+      kind: 'first_response',
+      policyId: null,
+      dueAt: new Date(Date.now() - 60_000),
+      breachedAt: new Date(),
+    };
+    const key = `sla.breached:test-${Date.now()}`;
+    // Twice at once, and once more after the first were handled and purged.
+    void bus.emit('sla.breached', payload, { outboxKey: key });
+    void bus.emit('sla.breached', payload, { outboxKey: key });
+    await bus.idle();
+    await bus.emit('sla.breached', payload, { outboxKey: key });
+    await bus.idle();
+    const mine = (await entries(a.ticketId)).filter((x) => x.outboxId === keyedId(key));
+    expect(mine.map((x) => x.type)).toEqual(['sla_breached']);
     expect(await outboxRows(a.id)).toBe(0);
   });
 

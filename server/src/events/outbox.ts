@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { eventOutbox } from '../db/schema/event-outbox.js';
@@ -61,6 +61,13 @@ export const encodePayload = (event: string, payload: unknown) => {
   return JSON.stringify(p, replacer);
 };
 export const decodePayload = (text: string): unknown => JSON.parse(text, reviver);
+
+/** A UUID made from a key (the same key, the same id): an event an at-least-once emitter may emit twice. */
+export function keyedId(key: string): string {
+  const h = createHash('sha256').update(`recado-outbox:${key}`).digest('hex');
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 const companyOf = (payload: unknown): number | null => {
   const p = payload as { companyId?: unknown; ref?: { companyId?: unknown } };
@@ -128,7 +135,8 @@ export function outboxBus(
           rows = [];
           writing = null;
           try {
-            await db.insert(eventOutbox).values(batch);
+            // A keyed event emitted again while its row is still here: one row.
+            await db.insert(eventOutbox).values(batch).onConflictDoNothing();
             return true;
           } catch (err) {
             log.warn({ err, events: batch.length }, 'outbox rows not written');
@@ -176,12 +184,13 @@ export function outboxBus(
   function publish<K extends Name>(event: K, payload: DomainEvents[K], meta: EmitMeta = {}) {
     if (!inner.hasDurable(event)) return inner.publish(event, payload, meta);
     let written: Promise<boolean>;
-    if (meta.outboxId) {
+    if (meta.outboxId && !meta.outboxKey) {
       // Staged in the change's transaction, which committed.
       if (deps.crashAfterCommit === event) process.kill(process.pid, 'SIGKILL');
       written = Promise.resolve(true);
     } else {
-      meta = { ...meta, outboxId: randomUUID(), at: meta.at ?? new Date() };
+      const id = meta.outboxKey ? keyedId(meta.outboxKey) : randomUUID();
+      meta = { ...meta, outboxId: id, at: meta.at ?? new Date() };
       written = write({
         id: meta.outboxId!,
         companyId: companyOf(payload),

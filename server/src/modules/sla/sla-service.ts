@@ -442,7 +442,12 @@ export function slaService(deps: {
     const now = claimed.at;
     const view = await announce(companyId, ticketId);
     if (!view) return;
-    deps.bus?.emit('sla.breached', { companyId, ticket: view, kind, policyId, dueAt: due, breachedAt: now });
+    // The alert job runs at least once: keyed on the breach, a repeat writes no second timeline entry or webhook.
+    deps.bus?.emit(
+      'sla.breached',
+      { companyId, ticket: view, kind, policyId, dueAt: due, breachedAt: now },
+      { outboxKey: `sla.breached:${outcomeId}` },
+    );
     const breachView: SlaBreach = {
       id: claimed.id,
       ticketId,
