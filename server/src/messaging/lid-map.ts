@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { contacts, lidMappings } from '../db/schema/index.js';
 import { executeRows } from '../db/rows.js';
@@ -133,8 +133,36 @@ export function lidMap(deps: {
       );
       for (const p of fresh) remember(ref.id, p.lid, p.number);
       // Even a pair stored before (another process, a restart) is reconciled: a LID-only contact may have
-      // come from another connection of the company meanwhile. Two indexed reads when nothing is to do.
-      for (const p of fresh) {
+      // come from another connection of the company meanwhile. One read per 500 pairs (a history sync brings
+      // thousands) finds those with something to do: a contact of the LID or of the phone, not yet one.
+      const todo: LidPair[] = [];
+      for (let i = 0; i < fresh.length; i += 500) {
+        const chunk = fresh.slice(i, i + 500);
+        const known = await db
+          .select({ id: contacts.id, lid: contacts.lid, number: contacts.number })
+          .from(contacts)
+          .where(
+            and(
+              eq(contacts.companyId, ref.companyId),
+              or(
+                inArray(
+                  contacts.lid,
+                  chunk.map((p) => p.lid),
+                ),
+                inArray(
+                  contacts.number,
+                  chunk.map((p) => p.number),
+                ),
+              ),
+            ),
+          );
+        for (const p of chunk) {
+          const byLid = known.find((c) => c.lid === p.lid);
+          const byNumber = known.find((c) => c.number === p.number);
+          if ((byLid || byNumber) && byLid?.id !== byNumber?.id) todo.push(p);
+        }
+      }
+      for (const p of todo) {
         try {
           await reconcile(ref.companyId, p);
         } catch (err) {
