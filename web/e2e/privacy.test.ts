@@ -53,6 +53,9 @@ for (const dark of [false, true]) {
     try {
       // The browser's sign-in ends the API session above: later checks use the page's.
       const http = pageApi(page, await signInForm(page, email, dark));
+      // The contact list marks the opted-out contact too.
+      await page.goto('/contacts');
+      await page.getByTestId('contact-row').filter({ hasText: name }).getByTestId('opted-out-chip').waitFor();
       await page.goto(`/tickets/${ticket.uuid}`);
       await page.getByTestId('message-list').getByText('Quero meus dados').waitFor();
       await page.getByTestId('opted-out-chip').filter({ hasText: 'Descadastrado' }).waitFor();
@@ -77,6 +80,12 @@ for (const dark of [false, true]) {
       await drawer.getByTestId('contact-erase').click();
       const dialog = page.getByRole('dialog').filter({ hasText: 'Apagar os dados pessoais deste contato?' });
       await dialog.getByText(name).waitFor();
+      // Shown once its fade-in ended (what the user sees), before the screenshot.
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.MuiDialog-container')].some(
+          (el) => getComputedStyle(el).opacity === '1',
+        ),
+      );
       await screenshot(page, `privacy-erase-confirm-${dark ? 'dark' : 'light'}-500`);
       await dialog.getByRole('button', { name: 'Apagar para sempre' }).click();
       await page.getByText('Os dados pessoais do contato foram apagados.').waitFor();
