@@ -313,6 +313,7 @@ export const MessageBubble = memo(function MessageBubble({
           </IconButton>
         ) : null}
         <GroupSender message={message} />
+        <RecoveredMark message={message} color={colors.meta} />
         {showSender && message.contact && !mine ? (
           <Typography variant="caption" sx={{ display: 'block', fontWeight: 700, color: 'primary.main' }}>
             {message.contact.name}
@@ -445,7 +446,6 @@ export const MessageBubble = memo(function MessageBubble({
               {t('tickets.messages.edited')}
             </Typography>
           ) : null}
-          <RecoveredMark message={message} color={colors.meta} />
           <Typography component="span" sx={{ fontSize: 11, lineHeight: 1, color: colors.meta }}>
             {clockTime(message.createdAt, i18n.language)}
           </Typography>

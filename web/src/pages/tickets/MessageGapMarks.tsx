@@ -20,7 +20,7 @@ export function GroupSender({ message }: { message: Marked }) {
   );
 }
 
-/** #33.3 A message recovered after an outage: a small mark beside its (original) time. */
+/** #33.3 A message recovered after an outage: a small line above it (its time is the original one). */
 export function RecoveredMark({ message, color }: { message: Marked; color: string }) {
   const { t } = useGapT();
   if (message.data?.recovered !== true) return null;
