@@ -153,4 +153,42 @@ describe('event bus', () => {
     await bus.idle();
     expect(done).toEqual(['1:a', 'loose', '2:b', '1:c']);
   });
+
+  test('durable consumers: publish tells whether they succeeded; replay reaches them alone, in key order', async () => {
+    const { log } = quietLog();
+    const bus = eventBus<Map>({ log, keyOf: { 'ticket.changed': (e) => `ticket:${e.id}` } });
+    const seen: string[] = [];
+    let fail = true;
+    bus.on('ticket.changed', (e) => void seen.push(`bot ${e.step}`), 'bot');
+    bus.on(
+      'ticket.changed',
+      (e, meta) => {
+        if (fail) throw new Error('database down');
+        seen.push(`timeline ${e.step} ${meta.outboxId ?? '-'}${meta.replay ? ' replay' : ''}`);
+      },
+      'timeline',
+      { durable: true },
+    );
+    const tapped: string[] = [];
+    bus.tap(
+      ({ event, meta }) => {
+        tapped.push(`${event} ${meta.outboxId ?? '-'}`);
+        return Promise.resolve(event === 'ticket.changed');
+      },
+      'hooks',
+      { durable: ['ticket.changed'] },
+    );
+    expect(bus.hasDurable('ticket.changed')).toBe(true);
+    expect(bus.hasDurable('note.added')).toBe(false);
+    // A durable listener that throws: not handled (the outbox keeps the event).
+    expect(await bus.publish('ticket.changed', { id: 1, step: 'a' }, { outboxId: 'x1' }).durable).toBe(false);
+    fail = false;
+    expect(await bus.publish('ticket.changed', { id: 1, step: 'b' }, { outboxId: 'x2' }).durable).toBe(true);
+    // The replay: the durable listener and tap only, with the same meta.
+    expect(await bus.replay('ticket.changed', { id: 1, step: 'a' }, { outboxId: 'x1' })).toBe(true);
+    expect(seen).toEqual(['bot a', 'bot b', 'timeline b x2', 'timeline a x1 replay']);
+    expect(tapped).toEqual(['ticket.changed x1', 'ticket.changed x2', 'ticket.changed x1']);
+    // An event a tap does not name durable: its outcome does not count.
+    expect(await bus.publish('note.added', { text: 'n' }).durable).toBe(true);
+  });
 });
