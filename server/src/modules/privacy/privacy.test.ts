@@ -410,3 +410,42 @@ describe('retention', () => {
     });
   });
 });
+
+describe('the audit log stays append-only', () => {
+  test('an erasure may replace the details of an entry, nothing else, and only when it says so', async () => {
+    const A = await t.company('Redact');
+    const [entry] = await executeRows<{ id: number }>(
+      db,
+      sql`insert into audit_log (company_id, actor_id, action, target_type, target_id, before, after)
+          values (${A.id}, ${A.admin.user.id}, 'contact-list-item.created', 'contact-list-item', '1', null,
+            '{"number": "5511900000000"}'::jsonb) returning id`,
+    );
+    const redacted = sql`update audit_log set before = '{"redacted":"erased"}'::jsonb,
+      after = '{"redacted":"erased"}'::jsonb where id = ${entry!.id}`;
+    await expect(db.execute(redacted)).rejects.toThrow();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('recado.audit_redact', 'on', true)`);
+        await tx.execute(sql`update audit_log set action = 'x', before = '{"redacted":"erased"}'::jsonb,
+          after = '{"redacted":"erased"}'::jsonb where id = ${entry!.id}`);
+      }),
+    ).rejects.toThrow();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('recado.audit_redact', 'on', true)`);
+        await tx.execute(sql`update audit_log set after = '{"other":1}'::jsonb where id = ${entry!.id}`);
+      }),
+    ).rejects.toThrow();
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('recado.audit_redact', 'on', true)`);
+      await tx.execute(redacted);
+    });
+    const [row] = await executeRows<{ action: string; after: unknown }>(
+      db,
+      sql`select action, after from audit_log where id = ${entry!.id}`,
+    );
+    expect(row).toEqual({ action: 'contact-list-item.created', after: { redacted: 'erased' } });
+    // Deleting stays refused.
+    await expect(db.execute(sql`delete from audit_log where id = ${entry!.id}`)).rejects.toThrow();
+  });
+});
