@@ -162,6 +162,43 @@ describe('#33.3 recovering the gap (Baileys)', () => {
   });
 });
 
+describe('#33.3 a recovered conversation on a connection with one queue', () => {
+  test('lands pending in that queue, with no queue greeting', async () => {
+    const c = await t.company('GapQueue');
+    const q = await t.as(c.admin).post('/queue', {
+      name: 'Suporte',
+      color: '#1A2B3C',
+      greetingMessage: 'Você está na fila do Suporte.',
+    });
+    expect(q.status, await q.clone().text()).toBe(201);
+    const queue = await q.json();
+    const before = sockets.length;
+    const res = await t.as(c.admin).post('/whatsapp', {
+      name: 'GapQueue WA',
+      channel: 'baileys',
+      queueIds: [queue.id],
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const whatsappId = (await res.json()).id as number;
+    await waitFor(() => sockets.length > before);
+    last().open();
+    await connected(c.admin, whatsappId);
+    const s = await outage(c.admin, whatsappId);
+    s.upsert([text('GAPQ-1', 'escrevi durante a queda', '5511900000030', now())], 'append');
+    const [m] = await waitFor(async () => {
+      const r = await rowsOf(whatsappId, '5511900000030');
+      return r.length ? r : undefined;
+    });
+    const ticket = await waitFor(async () => {
+      const [x] = await db.select().from(tickets).where(eq(tickets.id, m!.ticketId));
+      return x?.queueId ? x : undefined;
+    });
+    expect(ticket).toMatchObject({ queueId: queue.id, status: 'pending', userId: null });
+    await t.app.services.bus.idle();
+    expect(sentTo(s, '5511900000030')).toEqual([]);
+  });
+});
+
 describe('#33.4 calls', () => {
   test('rejected with the message, logged on the open ticket, call.received delivered; a new ticket only when set; another company sees nothing', async () => {
     const a = await baileysConnection('CallA', {
