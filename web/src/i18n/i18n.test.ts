@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import i18next from 'i18next';
-import { ERROR_CODES } from '@recado/contracts';
+import { ERROR_CODES, SETTING_KEYS, SETTING_VALUES } from '@recado/contracts';
 import pt from './pt.json';
 import en from './en.json';
 import es from './es.json';
@@ -17,6 +17,20 @@ describe('translations', () => {
   test('every server error code has a message in every language', () => {
     for (const lang of [pt, en, es])
       for (const code of ERROR_CODES) expect((lang.errors as Record<string, string>)[code]).toBeTruthy();
+  });
+  test('every company setting the options screen lists has a label, a help text and its values named', () => {
+    for (const lang of [pt, en, es]) {
+      const s = lang.settings as unknown as {
+        keys: Record<string, string>;
+        help: Record<string, string>;
+        values: Record<string, Record<string, string>>;
+      };
+      expect(SETTING_KEYS.filter((k) => !s.keys[k] || !s.help[k])).toEqual([]);
+      const unnamed = Object.entries(SETTING_VALUES as Record<string, readonly string[]>).flatMap(([k, vs]) =>
+        vs.filter((v) => !s.values[k]?.[v]).map((v) => `${k}.${v}`),
+      );
+      expect(unnamed).toEqual([]);
+    }
   });
   test('no value is empty', () => {
     for (const lang of [pt, en, es]) {
