@@ -163,6 +163,7 @@ GET    /api/messages/:id/media                          user
 POST   /api/tickets/:id/pin                             user
 DELETE /api/tickets/:id/pin                             user
 PUT    /api/tickets/:id/pin                             user
+POST   /api/messages/:messageId/reactions               user
 POST   /api/messages/forward                            user
 GET    /api/flows                                       user + useFlows
 GET    /api/flows/list                                  user + useFlows
