@@ -141,7 +141,7 @@ export function makeServices(deps: {
     log,
     bus,
   });
-  const tags = tagService({ db, events, emitTicket: tickets.emitTicket });
+  const tags = tagService({ db, events, emitTicket: tickets.emitTicket, stageTicket: tickets.stageTicket });
   const customFields = customFieldService({ db });
   // #30 The routing engine (docs/routing.md): bus listeners and durable jobs, outside the ticket service.
   const routing = routingService({

@@ -221,6 +221,20 @@ describe('the event outbox', () => {
     expect(await outboxRows(a.id)).toBe(0);
   });
 
+  test("a ticket's tag change stages its announcement in the tag change's transaction", async () => {
+    const tag = await t.as(a.admin).post('/tags', { name: `VIP ${Date.now()}`, color: '#FF0000' });
+    expect(tag.status, await tag.clone().text()).toBe(201);
+    const tagId = ((await tag.json()) as { id: number }).id;
+    const seen = await capture(async () => {
+      expect((await t.as(a.admin).put(`/ticket-tags/${a.ticketId}/${tagId}`)).status).toBe(200);
+    });
+    const announced = seen.find((e) => e.event === 'ticket.announced')!;
+    expect(announced.meta.outboxId).toBeTruthy();
+    const mine = (await entries(a.ticketId)).filter((x) => x.outboxId === announced.meta.outboxId);
+    expect(mine.map((x) => x.type)).toEqual(['tag_added']);
+    expect(await outboxRows(a.id)).toBe(0);
+  });
+
   test('an event an at-least-once emitter repeats (keyed: the SLA alert job) is written once', async () => {
     const seen = await capture(() => put(a.admin, a.ticketId, { status: 'pending' }));
     const announced = seen.find((e) => e.event === 'ticket.announced')!;

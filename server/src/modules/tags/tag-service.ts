@@ -31,7 +31,8 @@ import {
   visibleWhere,
   type ViewRow,
 } from '../tickets/ticket-queries.js';
-import type { EmitTicket } from '../tickets/ticket-service.js';
+import type { TicketChange } from '../../events/domain-events.js';
+import type { EmitTicket, StageTicket } from '../tickets/ticket-service.js';
 
 type Row = typeof tags.$inferSelect;
 
@@ -73,11 +74,14 @@ export function tagService({
   db,
   events,
   emitTicket,
+  stageTicket,
 }: {
   db: Db;
   events: Events;
   /** The tickets module's emitter: a ticket whose tags changed goes to every room that lists it. */
   emitTicket: EmitTicket;
+  /** Its outbox row, written in the tag change's transaction (docs/events.md "The outbox"). */
+  stageTicket?: StageTicket;
 }) {
   const emit = (companyId: number, payload: TagEvent) => events.toCompany(companyId, 'tag', payload);
 
@@ -108,7 +112,7 @@ export function tagService({
     change: (tx: Tx) => Promise<number[]>,
   ): Promise<TicketView> {
     const viewer = await loadViewer(db, t);
-    const touched = await db.transaction(async (tx) => {
+    const done = await db.transaction(async (tx) => {
       const [row] = await tx
         .select({ id: tickets.id, userId: tickets.userId, queueId: tickets.queueId, status: tickets.status })
         .from(tickets)
@@ -116,11 +120,10 @@ export function tagService({
         .for('update');
       if (!row) throw new AppError('ERR_NO_TICKET_FOUND', 404);
       if (!canSeeTicket(viewer, row)) throw new AppError('ERR_NO_PERMISSION', 403);
-      return change(tx);
-    });
-    const view = await ticketQueries.byId(db, t.companyId, ticketId);
-    if (!view) throw new AppError('ERR_NO_TICKET_FOUND', 404);
-    if (touched.length) {
+      const touched = await change(tx);
+      if (!touched.length) return { touched };
+      // The view after, and the announcement's outbox row, with the change (docs/events.md "The outbox").
+      const view = (await ticketQueries.byId(tx as unknown as Db, t.companyId, ticketId))!;
       // The tags before: those it has now that were not just added, and those just removed.
       const now = view.tags.map((g) => g.id);
       const tagIds = [
@@ -128,9 +131,20 @@ export function tagService({
         ...touched.filter((id) => !now.includes(id)),
       ];
       // A hook's tag action comes with no user (services.ts addTag): the integration made it.
-      const actor = t.userId ? 'user' : 'integration';
-      emitTicket(t.companyId, view, { actor, by: t.userId || null, action: 'update', before: { tagIds } });
-      await emitCounts(t.companyId, touched);
+      const announced: TicketChange = {
+        actor: t.userId ? 'user' : 'integration',
+        by: t.userId || null,
+        action: 'update',
+        before: { tagIds },
+      };
+      const meta = await stageTicket?.(tx, t.companyId, view, announced);
+      return { touched, view, announced, meta };
+    });
+    const view = done.view ?? (await ticketQueries.byId(db, t.companyId, ticketId));
+    if (!view) throw new AppError('ERR_NO_TICKET_FOUND', 404);
+    if (done.announced) {
+      emitTicket(t.companyId, view, done.announced, done.meta);
+      await emitCounts(t.companyId, done.touched);
     }
     return view;
   }

@@ -53,6 +53,16 @@ type TicketRow = typeof tickets.$inferSelect;
 
 /** The ticket announcer's signature, for the services that change tickets (given `tickets.emitTicket`). */
 export type EmitTicket = (companyId: number, view: TicketView, change: TicketChange, meta?: EmitMeta) => void;
+/**
+ * Inside a change's transaction: writes its `ticket.announced` outbox row (docs/events.md "The outbox"); pass
+ * the answer to `emitTicket` after the commit.
+ */
+export type StageTicket = (
+  tx: Tx,
+  companyId: number,
+  view: TicketView,
+  change: TicketChange,
+) => Promise<EmitMeta | undefined>;
 
 export function ticketService(deps: {
   db: Db;
@@ -165,8 +175,16 @@ export function ticketService(deps: {
       },
     });
 
+  const stageTicket: StageTicket = async (tx, companyId, view, change) =>
+    (
+      await deps.bus?.stage?.(tx, [
+        { event: 'ticket.announced', payload: announcement(companyId, view, change) },
+      ])
+    )?.[0];
+
   return {
     emitTicket,
+    stageTicket,
 
     async list(t: Tenant, q: TicketListQuery) {
       // The visibility rule (allTicket's waiting tickets included) is part of every list's query.
