@@ -166,10 +166,20 @@ for (const theme of ['light', 'dark'] as const) {
       assert.equal(await theirReaction.getAttribute('data-emoji'), '🙏');
       await screenshot(page, `reactions-${theme}`);
 
-      // Removing: from the same menu, the reaction leaves the bubble and Meta gets the empty emoji.
-      await theirs.hover();
-      await theirs.getByTestId('message-menu').click();
-      await page.getByTestId('reaction-remove').click();
+      // Removing, by keyboard: the menu opens on the reaction row; right along it, left round to "remove".
+      await theirs.getByTestId('message-menu').focus();
+      await page.keyboard.press('Enter');
+      await page.locator('[data-testid="reaction-picker"]:focus').waitFor();
+      await page.keyboard.press('ArrowRight');
+      await page.locator('[data-testid="reaction-option"][data-emoji="👍"]:focus').waitFor();
+      await page.keyboard.press('ArrowRight');
+      await page
+        .locator('[data-testid="reaction-option"][data-emoji="❤️"][aria-pressed="true"]:focus')
+        .waitFor();
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      await page.locator('[data-testid="reaction-remove"]:focus').waitFor();
+      await page.keyboard.press('Enter');
       await mine.waitFor({ state: 'detached', ...LONG });
       await until(
         async () => graph.accepted.filter((a) => a.type === 'reaction').at(-1)?.body.reaction,

@@ -1,4 +1,4 @@
-import { Box, IconButton, Tooltip } from '@mui/material';
+import { Box, IconButton, MenuItem, Tooltip } from '@mui/material';
 import { alpha, useTheme } from '@mui/material/styles';
 import CloseIcon from '@mui/icons-material/Close';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
@@ -100,17 +100,38 @@ export function ReactionPicker({ message, onDone }: { message: MessageView; onDo
     react.mutate({ id: message.id, emoji }, { onError: (err) => toast.error(err) });
   };
   return (
-    <Box
-      role="group"
+    // A menu item of its own (the menu's arrows reach it, and it is the first when the menu opens): right
+    // and left move along its emoji, Enter picks one, down and up go back to the menu's other items.
+    <MenuItem
+      component="div"
+      disableRipple
       aria-label={t('react')}
       data-testid="reaction-picker"
-      // The menu's own type-ahead and arrow keys stay out of the row (Tab moves through the emoji).
-      onKeyDown={(e) => e.stopPropagation()}
-      sx={{ display: 'flex', alignItems: 'center', gap: 0.25, px: 1, pb: 0.5 }}
+      onKeyDown={(e) => {
+        const row = [...e.currentTarget.querySelectorAll<HTMLElement>('button')];
+        const at = row.indexOf(document.activeElement as HTMLElement);
+        if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+          e.preventDefault();
+          e.stopPropagation();
+          const step = e.key === 'ArrowRight' ? 1 : row.length - 1;
+          row[at < 0 ? (step === 1 ? 0 : row.length - 1) : (at + step) % row.length]?.focus();
+        } else if (at >= 0 && (e.key === 'Enter' || e.key === ' ')) e.stopPropagation();
+        else if (at >= 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) e.currentTarget.focus();
+      }}
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 0.25,
+        px: 1,
+        pb: 0.5,
+        cursor: 'default',
+        '&:hover': { bgcolor: 'transparent' },
+      }}
     >
       {REACTION_EMOJIS.map((emoji) => (
         <IconButton
           key={emoji}
+          tabIndex={-1}
           size="small"
           aria-label={t('reactWith', { emoji })}
           aria-pressed={mine === emoji}
@@ -132,6 +153,7 @@ export function ReactionPicker({ message, onDone }: { message: MessageView; onDo
           <IconButton
             size="small"
             aria-label={t('remove')}
+            tabIndex={-1}
             data-testid="reaction-remove"
             onClick={() => send('')}
           >
@@ -139,6 +161,6 @@ export function ReactionPicker({ message, onDone }: { message: MessageView; onDo
           </IconButton>
         </Tooltip>
       ) : null}
-    </Box>
+    </MenuItem>
   );
 }
