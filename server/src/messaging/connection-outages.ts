@@ -26,6 +26,21 @@ export async function trackOutage(db: Db, ref: { id: number; companyId: number }
     on conflict (whatsapp_id) where ended_at is null do nothing`);
 }
 
+/**
+ * #33.3 Connections left CONNECTED that nobody runs: their process died (its lease ran out) or stopped (it
+ * released the lease, noting when). Their outage began when the owner was last heard — the lease's last renewal
+ * (its expiry minus its length), or the release — not when a process takes them over, which may be hours later
+ * after a whole server was down. Run by each session-manager tick before it claims connections.
+ */
+export async function openOrphanOutages(db: Db, leaseMs: number) {
+  await db.execute(sql`insert into connection_outages (company_id, whatsapp_id, started_at)
+    select company_id, id, least(now(), coalesce(case when lease_owner is null then lease_expires_at
+        else lease_expires_at - ${`${leaseMs} milliseconds`}::interval end, now()))
+    from ${whatsapps}
+    where status = 'CONNECTED' and (lease_owner is null or lease_expires_at < now())
+    on conflict (whatsapp_id) where ended_at is null do nothing`);
+}
+
 export interface Recovery {
   count: number;
   startedAt: string;

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { proto, type UserFacingSocketConfig, type WAMessage } from 'baileys';
-import { contacts, messages, tickets } from '../db/schema/index.js';
-import { baileysInbox } from '../db/schema/connection-recovery.js';
+import { contacts, messages, tickets, whatsapps } from '../db/schema/index.js';
+import { baileysInbox, connectionOutages } from '../db/schema/connection-recovery.js';
 import { testApp, waitFor, type Session } from '../../test/helpers.js';
 import { baileysFixture, ScriptedSocket } from '../../test/fake-baileys.js';
 import { webhookReceiver } from '../../test/webhook-receiver.js';
@@ -159,6 +159,31 @@ describe('#33.3 recovering the gap (Baileys)', () => {
     expect((await t.as(b.admin).get(`/whatsapp/${a.whatsappId}`)).status).toBe(404);
     const bList = await (await t.as(b.admin).get('/whatsapp')).json();
     expect(JSON.stringify(bList)).not.toContain('GapA');
+  });
+});
+
+describe('#33.3 an outage begins when the connection’s process was last heard', () => {
+  test('a CONNECTED connection whose process died an hour ago: its outage starts then, not at the takeover', async () => {
+    const c = await t.company('GapOrphan');
+    const [w] = await db
+      .insert(whatsapps)
+      .values({
+        companyId: c.id,
+        name: 'Orphan',
+        channel: 'simulator',
+        status: 'CONNECTED',
+        leaseOwner: 'a-process-gone',
+        leaseExpiresAt: new Date(Date.now() - 3600_000),
+      })
+      .returning();
+    // The session manager's tick opens the outage, takes the connection over, and it is CONNECTED again.
+    const outage = await waitFor(async () => {
+      const [o] = await db.select().from(connectionOutages).where(eq(connectionOutages.whatsappId, w!.id));
+      return o?.endedAt ? o : undefined;
+    });
+    // Last heard: the lease's last renewal (its expiry minus its 20 s).
+    expect(Math.abs(outage.startedAt.getTime() - (Date.now() - 3600_000 - 20_000))).toBeLessThan(30_000);
+    expect(outage.companyId).toBe(c.id);
   });
 });
 

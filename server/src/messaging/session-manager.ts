@@ -3,6 +3,7 @@ import { and, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { channelAuth, whatsapps } from '../db/schema/index.js';
+import { openOrphanOutages } from './connection-outages.js';
 import type {
   AckUpdate,
   Channel,
@@ -121,7 +122,8 @@ export function sessionManager(deps: SessionManagerDeps) {
     if (!ids.length) return;
     await db
       .update(whatsapps)
-      .set({ leaseOwner: null, leaseExpiresAt: null })
+      // #33.3 The expiry becomes the release's time: when a connection left CONNECTED stopped being run.
+      .set({ leaseOwner: null, leaseExpiresAt: sql`now()` })
       .where(and(inArray(whatsapps.id, ids), eq(whatsapps.leaseOwner, me)));
   }
 
@@ -143,6 +145,8 @@ export function sessionManager(deps: SessionManagerDeps) {
           log.warn({ whatsappId: id }, 'lease lost; session stopped here');
         }
     }
+    // #33.3 Connections left CONNECTED by a process gone: their outage began when it was last heard.
+    await openOrphanOutages(db, leaseMs);
     // Claim connections that should run and that nobody holds.
     const claimed = await db
       .update(whatsapps)
