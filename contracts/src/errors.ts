@@ -82,6 +82,9 @@ export const ERROR_CODES = [
   'ERR_URL_NOT_ALLOWED',
   // WhatsApp Cloud API (docs/cloud-api.md): free text after the customer's 24-hour window, templates
   'ERR_OUTSIDE_WINDOW',
+  /** #35.2 A person may not write to a contact whose required consent is still unanswered, or refused. */
+  'ERR_CONSENT_PENDING',
+  'ERR_CONSENT_REFUSED',
   'ERR_NO_TEMPLATE_FOUND',
   'ERR_TEMPLATE_NOT_APPROVED',
   'ERR_TEMPLATE_VARIABLES',

@@ -72,6 +72,13 @@ export const ContactEraseResult = z
   .meta({ id: 'ContactEraseResult' });
 export type ContactEraseResult = Wire<typeof ContactEraseResult>;
 
+/**
+ * #35.2 Why a person may not write to the contact now: consent required and still unanswered (`pending`) or
+ * refused (`refused`); null = they may.
+ */
+export const ConsentReplyBlock = z.enum(['pending', 'refused']).nullable();
+export type ConsentReplyBlock = z.infer<typeof ConsentReplyBlock>;
+
 export const ContactConsent = z
   .looseObject({
     contactId: z.number(),
@@ -79,6 +86,7 @@ export const ContactConsent = z
     at: Timestamp.nullable(),
     optedOut: z.boolean(),
     erased: z.boolean(),
+    replyBlocked: ConsentReplyBlock.optional(),
   })
   .meta({ id: 'ContactConsent' });
 export type ContactConsent = Wire<typeof ContactConsent>;

@@ -77,6 +77,9 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_URL_NOT_ALLOWED: 'This address cannot be called from the server',
   ERR_OUTSIDE_WINDOW:
     'More than 24 hours since the customer last wrote: only an approved template can be sent',
+  ERR_CONSENT_PENDING:
+    "Waiting for the contact's consent (LGPD): human replies are allowed once they accept.",
+  ERR_CONSENT_REFUSED: 'The contact refused consent (LGPD): they cannot receive messages from attendants.',
   ERR_NO_TEMPLATE_FOUND: 'Message template not found',
   ERR_TEMPLATE_NOT_APPROVED: 'The message template is not approved',
   ERR_TEMPLATE_VARIABLES: "The template's variables do not match",

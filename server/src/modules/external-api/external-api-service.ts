@@ -228,6 +228,7 @@ export function externalApiService(deps: {
         file: file ? { ...file, asVoice: false } : undefined,
         quotedMsgId: i === 0 ? (input.quotedMsgId ?? null) : null,
         userId: null,
+        human: true,
         ...(onStored
           ? {
               onStored: (tx: Tx, messageId: number) => {

@@ -41,6 +41,7 @@ import {
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
 import { withTicketVariables } from '../../lib/ticket-variables.js';
 import type { DomainBus } from '../../events/domain-events.js';
+import { assertHumanReplyAllowed } from '../privacy/consent-gate.js';
 import type { OutboxBus } from '../../events/outbox.js';
 
 type TicketRow = typeof tickets.$inferSelect;
@@ -205,12 +206,17 @@ export function messageService(deps: {
       /** Runs inside the transaction that stores the message and its outbox row: a caller records the
        *  hand-over atomically (a scheduled message marks itself handed over, so a crash never sends twice). */
       onStored?: (tx: Tx, messageId: number) => Promise<void>;
+      /** #35.2 A person's message without a user (the external API): the consent rule applies as for `userId`. */
+      human?: boolean;
     },
     /** What the caller holds already (the flow runtime: the ticket's contact and connection's channel). */
     known: { contact?: typeof contacts.$inferSelect; channel?: string } = {},
   ) {
     // Every send of a blocked company stops here, whoever asked: bot, automations, timers, ratings, schedules.
     if (await deps.blocked?.(companyId)) throw subscriptionExpired();
+    // #35.2 No person writes to a contact whose required consent is pending or refused (docs/privacy.md).
+    if ((content.userId != null || content.human) && !ticket.isGroup)
+      await assertHumanReplyAllowed(db, companyId, ticket.contactId);
     // #32.4 {{protocol}} in any text sent on a ticket (greetings, bot texts, quick messages, closing message).
     if (!content.template && content.body)
       content = { ...content, body: await withTicketVariables(db, companyId, ticket, content.body) };

@@ -23,6 +23,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import type { MessageService } from '../messages/message-service.js';
 import { zipStream, type ZipEntry } from './zip-writer.js';
+import { consentReplyBlock } from './consent-gate.js';
 
 /** A text[] literal of values (bound one by one). */
 const pgArray = (values: string[]) =>
@@ -188,6 +189,11 @@ export function privacyService(deps: PrivacyDeps) {
       sql`select consent_status from contacts where id = ${contactId} and company_id = ${companyId}`,
     );
     if (!c) return;
+    // #35.2 One who refused may change their mind: a later yes grants (a no stays a no).
+    if (c.consent_status === 'refused') {
+      if (YES.has(answer)) await setConsent(companyId, contactId, 'granted');
+      return;
+    }
     if (c.consent_status === 'asked') {
       if (YES.has(answer)) await setConsent(companyId, contactId, 'granted');
       else if (NO.has(answer)) await setConsent(companyId, contactId, 'refused');
@@ -221,6 +227,7 @@ export function privacyService(deps: PrivacyDeps) {
       at: c.consent_at ? new Date(c.consent_at).toISOString() : null,
       optedOut: isOptedOut(c.consent_status),
       erased: !!c.erased_at,
+      replyBlocked: await consentReplyBlock(db, t.companyId, c.id),
     };
   }
 

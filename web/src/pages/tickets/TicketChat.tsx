@@ -24,6 +24,7 @@ import { ScheduleDialog } from './ScheduleDialog.js';
 import { SourceStrip } from './SourceStrip.js';
 import { TagPicker } from './TagPicker.js';
 import { AutomationLine } from './AutomationLine.js';
+import { ConsentReplyLine } from '../privacy/ConsentReplyLine.js';
 
 const subscribeVisibility = (cb: () => void) => {
   document.addEventListener('visibilitychange', cb);
@@ -192,6 +193,7 @@ export function TicketChat({
           onCloseSearch={() => setSearching(false)}
         />
       </Box>
+      <ConsentReplyLine ticket={ticket} />
       <MessageInput
         key={`input-${ticket.id}`}
         ticket={ticket}
