@@ -8,6 +8,8 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { seed } from '../src/db/seed.js';
 import { buildApp } from '../src/app.js';
+import { executeRows } from '../src/db/rows.js';
+import { sql } from 'drizzle-orm';
 import { proto, type UserFacingSocketConfig, type WAMessage } from 'baileys';
 import type { BaileysSocket, MakeSocket } from '../src/messaging/channels/baileys/baileys-channel.js';
 import { ScriptedSocket } from './fake-baileys.js';
@@ -78,6 +80,15 @@ built.services.bus.on(
   },
   'gap-progress',
 );
+// And how many of the gap's messages the database holds, whoever stored them.
+setInterval(() => {
+  void executeRows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from messages where provider_id like 'KILL-%'`,
+  )
+    .then(([r]) => process.stdout.write(`GAP-TOTAL ${r?.n ?? 0}\n`))
+    .catch(() => undefined);
+}, 500).unref();
 await built.app.listen({ port: config.port, host: config.host });
 const stop = async () => {
   await built.close().catch(() => undefined);
