@@ -1,12 +1,14 @@
 /**
  * `npm run import:whaticket -- --from postgres://… --company <id> [--media <public folder>]` (docs/migration.md).
- * Imports into Recado's own database: DATABASE_URL, else the embedded PGlite in DATA_DIR (default ./data) —
+ * Imports into Recado's own database (the server's configuration: DATABASE_URL, else the embedded PGlite in DATA_DIR) —
  * stop Recado first when it runs embedded (PGlite allows one process). Prints progress, then the report as
  * one JSON object on the last line; exits 1 when nothing (or not everything) could be imported.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
+import { seed } from '../db/seed.js';
 import { importWhaticket } from './whaticket-import.js';
 
 const { values } = parseArgs({
@@ -19,12 +21,21 @@ if (!values.from || !Number.isInteger(companyId) || companyId <= 0) {
   );
   process.exit(2);
 }
-const dataDir = resolve(process.env.DATA_DIR ?? './data');
+// The same database, migrations and seed (plans, super user) as `npm start`, so a fresh install can import first.
+const config = loadConfig();
+const dataDir = config.dataDir;
 const database = await openDatabase({
-  url: process.env.DATABASE_URL,
-  dataDir: process.env.DATABASE_URL ? undefined : dataDir,
+  url: config.databaseUrl,
+  dataDir: config.databaseUrl ? undefined : dataDir,
 });
 await database.migrate();
+await seed(database.db, {
+  superuserEmail: config.superuserEmail,
+  superuserPassword: config.superuserPassword,
+  demo: false,
+  dataDir,
+  production: config.env === 'production',
+});
 const report = await importWhaticket({
   from: values.from,
   companyId,

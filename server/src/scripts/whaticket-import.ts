@@ -362,7 +362,7 @@ export async function importWhaticket(o: WhaticketImportOptions): Promise<Whatic
         r.imported++;
       }
     });
-    if (users.length)
+    if (report.tables.Users?.reasons['random password: must reset it ("forgot password")'])
       report.notes.push('users have random passwords: each must use "forgot password" to choose one');
     const userMap = await loadMap('Users');
 
