@@ -174,6 +174,44 @@ describe.skipIf(!server)('import from Whaticket SaaS (#35.5)', () => {
     ).toBe(1);
   });
 
+  test('a run stopped half-way keeps its committed batches, and the next run continues without duplicates', async () => {
+    const other = await whaticketFixture(server!);
+    try {
+      const stopped = await importWhaticket({
+        from: other.url,
+        companyId: 1,
+        target: t.database,
+        batchSize: 2,
+        log: (line) => {
+          if (line === '  Messages: 2 read') throw new Error('killed');
+        },
+      });
+      expect(stopped.ok).toBe(false);
+      expect(stopped.error).toBe('killed');
+      const id = stopped.recadoCompanyId!;
+      expect(id).not.toBe(first.recadoCompanyId); // another source: another company
+      const messages = async () =>
+        Number((await q(`select count(*)::int as n from messages where company_id = $1`, [id]))[0]!.n);
+      expect(await messages()).toBe(2);
+      const resumed = await importWhaticket({
+        from: other.url,
+        companyId: 1,
+        target: t.database,
+        batchSize: 2,
+      });
+      expect(resumed.ok).toBe(true);
+      expect(resumed.recadoCompanyId).toBe(id);
+      expect(resumed.tables.Messages).toMatchObject({ read: 5, imported: 3, updated: 2 });
+      expect(await messages()).toBe(5);
+      // Its users' e-mails already sign in to the first imported company: skipped, with the reason.
+      expect(
+        resumed.tables.Users!.reasons['e-mail already belongs to a user of another Recado company'],
+      ).toBe(2);
+    } finally {
+      await other.drop();
+    }
+  });
+
   test("company 2's data is never imported", async () => {
     for (const text of ['segredo', 'Da dois', 'Loja Dois', 'Secreta', 'caio@loja-dois.test', '5531977776666'])
       for (const [table, col] of [
