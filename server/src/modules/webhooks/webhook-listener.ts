@@ -153,6 +153,7 @@ export function webhookListeners(
         'flow.outcome',
         'sla.breached',
         'ticket.assigned',
+        'call.received',
       ],
     },
   );
@@ -260,6 +261,25 @@ export function webhookListeners(
             reason: p.reason,
           },
           contactLane(p.ticket.contactId, p.ticket.id),
+        );
+      case 'call.received':
+        return record(
+          p.companyId,
+          'call.received',
+          {
+            call: {
+              id: p.providerId,
+              whatsappId: p.whatsappId,
+              from: p.from,
+              isVideo: p.isVideo,
+              isGroup: p.isGroup,
+              at: p.at.toISOString(),
+              rejected: p.rejected,
+            },
+            ticketId: p.ticketId,
+            contactId: p.contactId,
+          },
+          contactLane(p.contactId, p.ticketId ?? undefined),
         );
       default:
         return;
