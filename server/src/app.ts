@@ -97,6 +97,7 @@ import { installAudit } from './modules/audit/audit-hook.js';
 import { auditService } from './modules/audit/audit-service.js';
 import { privacyModule } from './modules/privacy/privacy-module.js';
 import { privacyService } from './modules/privacy/privacy-service.js';
+import { whaticketImportModule } from './modules/whaticket-import/whaticket-import-routes.js';
 import { whatsappModule } from './modules/whatsapps/whatsapp-module.js';
 import { connectionHealthModule } from './modules/connection-health/health-module.js';
 import { connectionHealthService } from './modules/connection-health/health-service.js';
@@ -348,6 +349,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       }),
       app.log,
     ),
+    // #35.5 Import from Whaticket SaaS, for the super user (docs/migration.md).
+    whaticketImportModule(database),
   ];
   for (const m of modules) m.listeners?.(services.bus);
   // Every durable job, registered in one place (server/src/jobs/README.md).

@@ -349,4 +349,5 @@ GET    /api/settings/privacy                            admin
 PUT    /api/settings/privacy                            admin
 GET    /api/privacy/retention/preview                   admin
 POST   /api/privacy/retention/run                       admin
+POST   /api/company-imports/whaticket                   super
 `.trim();

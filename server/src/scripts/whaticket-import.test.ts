@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { reachablePostgres, testApp, type TestApp } from '../../test/helpers.js';
+import { reachablePostgres, testApp, unique, type TestApp } from '../../test/helpers.js';
 import { whaticketFixture } from '../../test/whaticket-fixture.js';
 import { importWhaticket, type WhaticketImportReport } from './whaticket-import.js';
 
@@ -207,6 +207,31 @@ describe.skipIf(!server)('import from Whaticket SaaS (#35.5)', () => {
       expect(
         resumed.tables.Users!.reasons['e-mail already belongs to a user of another Recado company'],
       ).toBe(2);
+    } finally {
+      await other.drop();
+    }
+  });
+
+  test('POST /api/company-imports/whaticket: the super user imports and gets the report; a company admin may not', async () => {
+    const other = await whaticketFixture(server!);
+    try {
+      const company = await t.company(unique('Wt'));
+      const denied = await t
+        .as(company.admin)
+        .post('/company-imports/whaticket', { from: other.url, companyId: 1 });
+      expect(denied.status).toBe(403);
+      const su = await t.superuser();
+      const res = await t.as(su).post('/company-imports/whaticket', { from: other.url, companyId: 1 });
+      const report = (await res.json()) as WhaticketImportReport;
+      expect([res.status, report.error]).toEqual([200, undefined]);
+      expect(report.ok).toBe(true);
+      expect(report.tables.Messages).toMatchObject({ read: 5, imported: 5 });
+      const missing = await t.as(su).post('/company-imports/whaticket', { from: other.url, companyId: 99 });
+      expect(missing.status).toBe(422);
+      expect(((await missing.json()) as WhaticketImportReport).error).toContain('company 99');
+      expect(
+        (await t.as(su).post('/company-imports/whaticket', { from: 'http://x', companyId: 1 })).status,
+      ).toBe(400);
     } finally {
       await other.drop();
     }

@@ -107,9 +107,14 @@ export async function importWhaticket(o: WhaticketImportOptions): Promise<Whatic
     tables: {},
     notes: [],
   };
-  const client = new pg.Client({ connectionString: o.from });
-  await client.connect();
+  const client = new pg.Client({ connectionString: o.from, connectionTimeoutMillis: 10_000 });
   try {
+    try {
+      await client.connect();
+    } catch (err) {
+      report.error = `cannot reach the Whaticket database: ${err instanceof Error ? err.message : String(err)}`;
+      return report;
+    }
     const present = await client.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = 'public'`,
     );
@@ -214,12 +219,14 @@ export async function importWhaticket(o: WhaticketImportOptions): Promise<Whatic
       const plan = (await rowsOf(tx, sql`select id from plans order by id limit 1`))[0];
       if (!plan)
         throw new Error('Recado has no plan: start Recado once (it seeds the plans) before importing');
-      let name = str(company.name, `Whaticket ${o.companyId}`);
-      const taken = await rowsOf(tx, sql`select 1 from companies where lower(name) = lower(${name})`);
-      if (taken.length) {
-        name = `${name} (Whaticket ${o.companyId})`;
+      const original = str(company.name, `Whaticket ${o.companyId}`);
+      let name = original;
+      const taken = async (n: string) =>
+        (await rowsOf(tx, sql`select 1 from companies where lower(name) = lower(${n})`)).length > 0;
+      for (let i = 1; await taken(name); i++)
+        name = `${original} (Whaticket ${o.companyId}${i > 1 ? `, ${i}` : ''})`;
+      if (name !== original)
         reason('Companies', 'name already used in Recado: suffixed with (Whaticket id)', false);
-      }
       const ins = await rowsOf(
         tx,
         sql`insert into companies (name, email, phone, status, plan_id, created_at, updated_at)
