@@ -174,6 +174,21 @@ describe.skipIf(!server)('import from Whaticket SaaS (#35.5)', () => {
     ).toBe(1);
   });
 
+  test('a contact deleted in Recado after the import comes back, with its tickets and messages, on the next run', async () => {
+    const id = first.recadoCompanyId!;
+    const before = await counts(id);
+    await q(`delete from contacts where company_id = $1 and number = '5511987654321'`, [id]);
+    expect((await counts(id)).messages).toBe(1);
+    const again = await importWhaticket({
+      from: source.url,
+      companyId: 1,
+      target: t.database,
+      dataDir: t.dataDir,
+    });
+    expect(again.error).toBeUndefined();
+    expect(await counts(id)).toEqual(before);
+  });
+
   test('a run stopped half-way keeps its committed batches, and the next run continues without duplicates', async () => {
     const other = await whaticketFixture(server!);
     try {

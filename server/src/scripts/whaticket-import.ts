@@ -35,6 +35,23 @@ export const WHATICKET_TABLES = [
 ] as const;
 type Table = (typeof WHATICKET_TABLES)[number];
 
+/** The Recado table each mapped Whaticket table lands in. */
+const TARGET: Record<string, string> = {
+  Companies: 'companies',
+  Queues: 'queues',
+  Whatsapps: 'whatsapps',
+  Users: 'users',
+  Tags: 'tags',
+  Contacts: 'contacts',
+  Tickets: 'tickets',
+  Messages: 'messages',
+  QuickMessages: 'quick_messages',
+  Schedules: 'schedules',
+  ContactLists: 'contact_lists',
+  ContactListItems: 'contact_list_items',
+  Campaigns: 'campaigns',
+};
+
 export interface TableReport {
   read: number;
   imported: number;
@@ -142,10 +159,15 @@ export async function importWhaticket(o: WhaticketImportOptions): Promise<Whatic
       r.reasons[why] = (r.reasons[why] ?? 0) + 1;
     };
 
+    // A mapped row deleted in Recado since (a contact removed, and its tickets with it) counts as not imported:
+    // the next run creates it again instead of referring to a row that is gone.
+    const live = (table: string) =>
+      sql.raw(`exists (select 1 from ${TARGET[table]} r where r.id = m.target_id)`);
     const mapped = async (tx: Tx, table: string, id: unknown): Promise<number | undefined> => {
       const r = await rowsOf(
         tx,
-        sql`select target_id from whaticket_import_map where source = ${source} and source_table = ${table} and source_id = ${str(id)}`,
+        sql`select target_id from whaticket_import_map m where source = ${source} and source_table = ${table}
+          and source_id = ${str(id)} and ${live(table)}`,
       );
       return r[0] ? Number(r[0].target_id) : undefined;
     };
@@ -156,7 +178,8 @@ export async function importWhaticket(o: WhaticketImportOptions): Promise<Whatic
     /** Every mapped id of one source table, for references (source id → Recado id). */
     const loadMap = async (table: string): Promise<Map<string, number>> => {
       const r = await o.target.raw(
-        `select source_id, target_id from whaticket_import_map where source = $1 and source_table = $2`,
+        `select source_id, target_id from whaticket_import_map m where source = $1 and source_table = $2
+           and exists (select 1 from ${TARGET[table]} r where r.id = m.target_id)`,
         [source, table],
       );
       return new Map(r.rows.map((x) => [String(x.source_id), Number(x.target_id)]));
@@ -552,7 +575,8 @@ export async function importWhaticket(o: WhaticketImportOptions): Promise<Whatic
         const done = new Set(
           (
             await o.target.raw(
-              `select source_id from whaticket_import_map where source = $1 and source_table = 'Messages' and source_id = any($2::text[])`,
+              `select source_id from whaticket_import_map m where source = $1 and source_table = 'Messages'
+                 and source_id = any($2::text[]) and exists (select 1 from messages r where r.id = m.target_id)`,
               [source, rows.map((m) => str(m.id))],
             )
           ).rows.map((x) => String(x.source_id)),
