@@ -40,6 +40,7 @@ export const FLOW_NODE_TYPES = [
   'transfer',
   'close',
   'randomizer',
+  'consent',
 ] as const;
 export type FlowNodeType = (typeof FLOW_NODE_TYPES)[number];
 
@@ -70,6 +71,8 @@ export const FLOW_EXITS = {
   close: [],
   /** Per branch: `branch:<id>`. */
   randomizer: [],
+  /** #35.2 accepted / refused: the answer, kept on the contact; invalid: no yes/no after maxRetries. */
+  consent: ['accepted', 'refused', 'invalid', 'timeout'],
 } as const satisfies Record<FlowNodeType, readonly string[]>;
 
 export const questionOptionExit = (optionId: string) => `option:${optionId}`;
@@ -315,6 +318,25 @@ export const RandomizerNodeData = z.object({
     .max(10),
 });
 
+/**
+ * #35.2 consent (docs/flows.md, docs/privacy.md): sends the company's consent text (or `text` when given),
+ * waits for yes/no and records the answer and its time on the contact, exactly as the bot does. A contact
+ * who already granted leaves by `accepted` at once, without being asked again.
+ */
+export const ConsentNodeData = z.object({
+  label: Label,
+  /** Empty: the company's consent text (Settings → Privacy). */
+  text: FlowText(4096).default(''),
+  retryMessage: FlowText(1000).default(''),
+  maxRetries: z.coerce.number().int().min(0).max(10).default(2),
+  timeoutMinutes: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(60 * 24 * 30)
+    .default(60),
+});
+
 const Position = z.object({ x: z.number().finite(), y: z.number().finite() });
 const node = <T extends FlowNodeType, D extends z.ZodType>(type: T, data: D) =>
   z.object({ id: FlowLocalId, type: z.literal(type), position: Position, data });
@@ -333,6 +355,7 @@ export const FlowNode = z.discriminatedUnion('type', [
   node('transfer', TransferNodeData),
   node('close', CloseNodeData),
   node('randomizer', RandomizerNodeData),
+  node('consent', ConsentNodeData),
 ]);
 export type FlowNode = z.infer<typeof FlowNode>;
 export type FlowNodeOf<T extends FlowNodeType> = Extract<FlowNode, { type: T }>;

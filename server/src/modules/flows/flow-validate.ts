@@ -18,7 +18,7 @@ import {
 const nameOf = (n: FlowNode) => (n.data.label ? `"${n.data.label}" (${n.id})` : n.id);
 
 /** Nodes that stop a step: the customer must write (question, wait) or another system holds the chat. */
-const STOPS = new Set(['question', 'wait', 'ai_prompt', 'typebot', 'n8n']);
+const STOPS = new Set(['question', 'wait', 'ai_prompt', 'typebot', 'n8n', 'consent']);
 
 /** Schema failure of an unknown body → issues naming the node (nodes.<index> → that node's id when known). */
 export function schemaIssues(raw: unknown): FlowIssue[] | null {
@@ -98,6 +98,8 @@ function setsOf(n: FlowNode): string[] {
   switch (n.type) {
     case 'question':
       return [n.data.variable];
+    case 'consent':
+      return ['consent'];
     case 'set':
       return n.data.actions.flatMap((a) => (a.kind === 'variable' ? [a.name] : []));
     case 'http':
@@ -118,6 +120,7 @@ function readsOf(n: FlowNode): string[] {
       texts.push(n.data.text);
       break;
     case 'question':
+    case 'consent':
       texts.push(n.data.text, n.data.retryMessage);
       break;
     case 'set':
@@ -334,7 +337,7 @@ export function validateStructure(graph: FlowGraph): FlowIssue[] {
   for (const n of graph.nodes) {
     for (const exit of nodeExits(n)) {
       if (out.get(n.id)?.has(exit) || isOptionalExit(exit)) continue;
-      if (n.type === 'question' && exit === 'timeout')
+      if ((n.type === 'question' || n.type === 'consent') && exit === 'timeout')
         warn({
           nodeId: n.id,
           exit,

@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
   DEFAULT_OPT_OUT_WORD,
   RETENTION_BATCH,
@@ -58,6 +58,53 @@ export const answerOf = (s: string) =>
     .toLowerCase()
     .trim()
     .replace(/[.!?\s]+$/g, '');
+
+/** #35.2 A customer's yes/no to the consent question, or null for anything else (the bot and the flow node). */
+export function consentAnswerOf(body: string): 'granted' | 'refused' | null {
+  const answer = answerOf(body ?? '');
+  if (YES.has(answer)) return 'granted';
+  if (NO.has(answer)) return 'refused';
+  return null;
+}
+
+/** Keeps a contact's consent and its time (one company's contact only). */
+export async function recordConsent(
+  db: Db | Tx,
+  at: Date,
+  companyId: number,
+  contactId: number,
+  status: ConsentStatus,
+) {
+  await (db as Db).execute(sql`update contacts set consent_status = ${status},
+    consent_at = ${at.toISOString()}::timestamptz
+    where id = ${contactId} and company_id = ${companyId}`);
+}
+
+/** The question the company asks: its consent text, or the default. */
+export async function consentQuestionOf(db: Db, companyId: number) {
+  const [row] = await db
+    .select({ text: privacySettings.consentText })
+    .from(privacySettings)
+    .where(eq(privacySettings.companyId, companyId));
+  return row?.text.trim() || DEFAULT_CONSENT_TEXT;
+}
+
+/**
+ * #35.2 Whether the connection's flow for new conversations (published) asks consent with its own node: the
+ * bot's automatic question is then left to the flow, never asked twice.
+ */
+async function flowAsksConsent(db: Db, companyId: number, whatsappId: number | null | undefined) {
+  if (!whatsappId) return false;
+  const found = await executeRows<{ one: number }>(
+    db,
+    sql`select 1 as one from whatsapps w
+        join flows f on f.id = w.flow_id and f.company_id = w.company_id
+        join flow_versions v on v.flow_id = f.id and v.version = f.published_version
+        where w.id = ${whatsappId} and w.company_id = ${companyId}
+          and jsonb_path_exists(v.graph::jsonb, '$.nodes[*] ? (@.type == "consent")')`,
+  );
+  return found.length > 0;
+}
 
 const affected = (r: unknown) =>
   (r as { rowCount?: number; affectedRows?: number }).rowCount ??
@@ -152,11 +199,8 @@ export function privacyService(deps: PrivacyDeps) {
     return c;
   }
 
-  async function setConsent(companyId: number, contactId: number, status: ConsentStatus) {
-    await db.execute(sql`update contacts set consent_status = ${status},
-      consent_at = ${clock.now().toISOString()}::timestamptz
-      where id = ${contactId} and company_id = ${companyId}`);
-  }
+  const setConsent = (companyId: number, contactId: number, status: ConsentStatus) =>
+    recordConsent(db, clock.now(), companyId, contactId, status);
 
   // ---------------------------------------------------------------- consent
 
@@ -190,16 +234,22 @@ export function privacyService(deps: PrivacyDeps) {
     );
     if (!c) return;
     // #35.2 One who refused may change their mind: a later yes grants (a no stays a no).
+    const said = consentAnswerOf(message.body ?? '');
     if (c.consent_status === 'refused') {
-      if (YES.has(answer)) await setConsent(companyId, contactId, 'granted');
+      if (said === 'granted') await setConsent(companyId, contactId, 'granted');
       return;
     }
     if (c.consent_status === 'asked') {
-      if (YES.has(answer)) await setConsent(companyId, contactId, 'granted');
-      else if (NO.has(answer)) await setConsent(companyId, contactId, 'refused');
+      if (said) await setConsent(companyId, contactId, said);
       return;
     }
     if (c.consent_status === null && p.ticketCreated) {
+      // #35.2 A connection whose new-conversation flow has a consent node: the flow asks, not the bot.
+      const [own] = await db
+        .select({ whatsappId: tickets.whatsappId })
+        .from(tickets)
+        .where(and(eq(tickets.id, ticket.id), eq(tickets.companyId, companyId)));
+      if (await flowAsksConsent(db, companyId, own?.whatsappId)) return;
       // Claimed first (null → asked): a redelivered or concurrent first message never asks twice.
       const claimed = await rows<{ id: number }>(
         sql`update contacts set consent_status = 'asked', consent_at = ${clock.now().toISOString()}::timestamptz

@@ -592,6 +592,64 @@ function QuestionFields({
   );
 }
 
+/** #35.2 The consent block: its own text or the company's, then yes/no kept on the contact. */
+function ConsentFields({
+  node,
+  onChange,
+  variables,
+}: {
+  node: FlowNodeOf<'consent'>;
+  onChange: Change<FlowNodeOf<'consent'>>;
+  variables: string[];
+}) {
+  const { t } = useFlowT();
+  const d = node.data;
+  return (
+    <>
+      <Typography variant="body2" color="text.secondary">
+        {t('panel.consentHelp')}
+      </Typography>
+      <VariableField
+        label={t('panel.consentText')}
+        value={d.text}
+        multiline
+        minRows={2}
+        field="text"
+        variables={variables}
+        helperText={t('panel.consentTextHelp')}
+        onChange={(text) => onChange({ ...d, text }, 'text')}
+      />
+      <VariableField
+        label={t('panel.retryMessage')}
+        value={d.retryMessage}
+        multiline
+        field="retryMessage"
+        variables={variables}
+        helperText={t('panel.retryHelp')}
+        onChange={(retryMessage) => onChange({ ...d, retryMessage }, 'retryMessage')}
+      />
+      <Stack direction="row" spacing={1}>
+        <NumberField
+          label={t('panel.maxRetries')}
+          value={d.maxRetries}
+          min={0}
+          max={10}
+          field="maxRetries"
+          onChange={(maxRetries) => onChange({ ...d, maxRetries }, 'maxRetries')}
+        />
+        <NumberField
+          label={t('panel.timeoutMinutes')}
+          value={d.timeoutMinutes}
+          min={1}
+          max={43200}
+          field="timeoutMinutes"
+          onChange={(timeoutMinutes) => onChange({ ...d, timeoutMinutes }, 'timeoutMinutes')}
+        />
+      </Stack>
+    </>
+  );
+}
+
 const VALUELESS = new Set(['empty', 'not_empty']);
 
 function RuleFields({
@@ -1334,6 +1392,8 @@ export function NodePanel({
             onChange={(v) => change({ ...node.data, integrationId: v ?? 0 }, 'integrationId')}
           />
         );
+      case 'consent':
+        return <ConsentFields node={node} onChange={change} variables={variables} />;
       case 'wait':
         return (
           <NumberField

@@ -146,6 +146,9 @@ export function newNode(
       return { ...base, type, data: { integrationId: refs.n8nId ?? 0 } };
     case 'wait':
       return { ...base, type, data: { minutes: 5 } };
+    case 'consent':
+      // Empty text: the company's consent text (Settings → Privacy) is asked.
+      return { ...base, type, data: { text: '', retryMessage: '', maxRetries: 2, timeoutMinutes: 60 } };
     case 'transfer':
       return {
         ...base,

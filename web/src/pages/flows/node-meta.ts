@@ -13,6 +13,7 @@ import HourglassBottomOutlinedIcon from '@mui/icons-material/HourglassBottomOutl
 import SupportAgentOutlinedIcon from '@mui/icons-material/SupportAgentOutlined';
 import TaskAltOutlinedIcon from '@mui/icons-material/TaskAltOutlined';
 import ShuffleOutlinedIcon from '@mui/icons-material/ShuffleOutlined';
+import VerifiedUserOutlinedIcon from '@mui/icons-material/VerifiedUserOutlined';
 import {
   CONDITION_ELSE_EXIT,
   FLOW_NODE_TYPES,
@@ -39,6 +40,7 @@ export const NODE_META: Record<
   transfer: { icon: SupportAgentOutlinedIcon, color: '#1f8f4e' },
   close: { icon: TaskAltOutlinedIcon, color: '#6b6b6b' },
   randomizer: { icon: ShuffleOutlinedIcon, color: '#8d5cc4' },
+  consent: { icon: VerifiedUserOutlinedIcon, color: '#b5472d' },
 };
 
 /** What the palette offers: every type but the start node (a flow has exactly one). */

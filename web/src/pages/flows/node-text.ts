@@ -32,6 +32,8 @@ export function nodeSummary(node: FlowNode, t: T): string {
       return node.data.integrationId ? t('summary.integration') : t('summary.choose');
     case 'wait':
       return t('summary.wait', { count: node.data.minutes });
+    case 'consent':
+      return node.data.text || t('summary.consent');
     case 'transfer':
       return t(`summary.transfer.${node.data.target}`);
     case 'close':

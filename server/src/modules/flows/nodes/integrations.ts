@@ -6,3 +6,4 @@
  */
 import './http-node.js';
 import './automation-nodes.js';
+import './consent-node.js';
