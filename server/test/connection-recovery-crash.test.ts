@@ -1,16 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { and, asc, eq, like } from 'drizzle-orm';
-import { openDatabase, type Database } from '../src/db/client.js';
-import { migratedImageFile, scratchDatabase } from '../src/db/scratch.js';
 import { contacts, messages, tickets } from '../src/db/schema/index.js';
 import { baileysInbox } from '../src/db/schema/connection-recovery.js';
 import { waitFor } from './helpers.js';
-import { call, freePort, login } from './restart.js';
+import { call, login, restartHarness, SUPER } from './restart.js';
 
 // #33.3 "Kill -9 during a recovery and restart: nothing lost or doubled." The real server (its start-up path,
 // Baileys sockets scripted: baileys-recovery-child.ts) in child processes on one database. The connection is
@@ -19,88 +12,15 @@ import { call, freePort, login } from './restart.js';
 // messages, which Baileys has already acknowledged, so WhatsApp will never send them again. That process is
 // killed in the middle of storing them; a third one takes over and stores the rest. Every message is stored
 // once, each customer's in order, with its own time and its recovered mark; nothing is left in the inbox.
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const SUPER = { email: 'super@gap-crash.test', password: 'Super@12345' };
 // PGlite stores more slowly than PostgreSQL: a smaller gap still leaves most of it for after the kill.
 const BURST = process.env.DATABASE_URL ? 2000 : 600;
 const CUSTOMERS = 25;
 const BURST_TS = Math.floor(Date.now() / 1000) - 2 * 3600;
 
-const pgUrl = process.env.DATABASE_URL;
-const scratch = pgUrl ? await scratchDatabase(pgUrl, { poolSize: 2 }) : undefined;
-const dataDir = mkdtempSync(join(tmpdir(), 'recado-gap-crash-'));
-const image = scratch ? undefined : await migratedImageFile();
-if (image) await (await openDatabase({ dataDir, image: new Blob([readFileSync(image)]) })).close();
-const children: ChildProcess[] = [];
-afterAll(async () => {
-  for (const c of children)
-    try {
-      process.kill(-c.pid!, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  await scratch?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+const { startServer, withDatabase } = await restartHarness('gap-crash', {
+  entry: 'server/test/baileys-recovery-child.ts',
+  env: { LOG_LEVEL: process.env.GAP_LOG ?? 'warn' },
 });
-
-async function startServer(env: Record<string, string> = {}) {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'server', 'test', 'baileys-recovery-child.ts')],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: scratch?.url ?? '',
-        NODE_ENV: 'development',
-        SEED_DEMO: 'false',
-        SUPERUSER_EMAIL: SUPER.email,
-        SUPERUSER_PASSWORD: SUPER.password,
-        LOG_LEVEL: process.env.GAP_LOG ?? 'warn',
-        FORCE_COLOR: '0',
-        ...env,
-      },
-    },
-  );
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const base = `http://127.0.0.1:${port}/api`;
-  await waitFor(async () => {
-    if (child.exitCode !== null || child.signalCode) throw new Error(`the server stopped:\n${output}`);
-    return (await fetch(`${base}/health`).catch(() => undefined))?.ok;
-  }, 120_000);
-  return {
-    base,
-    output: () => output,
-    alive: () => child.exitCode === null && !child.signalCode,
-    kill: async () => {
-      process.kill(-child.pid!, 'SIGKILL');
-      await exited;
-    },
-    stop: async () => {
-      process.kill(-child.pid!, 'SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
-  const database = scratch ?? (await openDatabase({ dataDir }));
-  try {
-    return await fn(database);
-  } finally {
-    if (!scratch) await database.close();
-  }
-}
 
 test('kill -9 while storing what WhatsApp delivered on reconnect, then restart: every message once, in order, recovered', async () => {
   // 1. A company with a Baileys connection, CONNECTED; its process dies.
@@ -126,7 +46,8 @@ test('kill -9 while storing what WhatsApp delivered on reconnect, then restart: 
   await waitFor(
     async () => (await call(first.base, 'GET', `/whatsapp/${whatsappId}`, token)).body.status === 'CONNECTED',
   );
-  await first.kill();
+  first.kill();
+  await first.exited;
 
   // 2. The next process takes the connection over and receives the gap; killed in the middle of it.
   const second = await startServer({
@@ -148,7 +69,8 @@ test('kill -9 while storing what WhatsApp delivered on reconnect, then restart: 
   const storedBy = (server: { output(): string }) =>
     Math.max(0, ...[...server.output().matchAll(/GAP-STORED (\d+)/g)].map((m) => Number(m[1])));
   const atKill = await waitFor(() => storedBy(second) >= 50 && storedBy(second), 90_000);
-  await second.kill();
+  second.kill();
+  await second.exited;
   expect(atKill).toBeLessThan(BURST);
 
   // 3. A third process takes over: what the second left is stored first.

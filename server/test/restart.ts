@@ -10,7 +10,8 @@ import { migratedImageFile, scratchDatabase } from '../src/db/scratch.js';
 import { waitFor } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const SUPER = { email: 'super@restart.test', password: 'Super@12345' };
+/** The superuser every harness server is started with. */
+export const SUPER = { email: 'super@restart.test', password: 'Super@12345' };
 
 /** A TCP port nothing listens on right now. */
 export const freePort = () =>
@@ -46,7 +47,14 @@ export async function login(base: string, who: { email: string; password: string
  * on one database that outlives them (PGlite's data directory, or a PostgreSQL database of its own when
  * DATABASE_URL is set). Call once at the top of a test file: it removes what it made after the file.
  */
-export async function restartHarness(name: string, opts: { env?: Record<string, string> } = {}) {
+export async function restartHarness(
+  name: string,
+  opts: {
+    env?: Record<string, string>;
+    /** The child's entry, from the repository's root: the real server unless a test scripts its channels. */
+    entry?: string;
+  } = {},
+) {
   const pgUrl = process.env.DATABASE_URL;
   const scratch = pgUrl ? await scratchDatabase(pgUrl, { poolSize: 2 }) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), `recado-${name}-`));
@@ -73,7 +81,8 @@ export async function restartHarness(name: string, opts: { env?: Record<string, 
   /** A server on a free port, on this file's database, once its health check answers (`env`: this one's own). */
   async function startServer(env: Record<string, string> = {}) {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
+    const entry = join(root, opts.entry ?? 'server/src/main.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -109,8 +118,14 @@ export async function restartHarness(name: string, opts: { env?: Record<string, 
       base,
       exited,
       output: () => output,
+      alive: () => child.exitCode === null && !child.signalCode,
       /** SIGKILL to the server's whole process group, as a crash. */
       kill: () => process.kill(-child.pid!, 'SIGKILL'),
+      /** SIGTERM (a clean shutdown), once the process is gone. */
+      stop: async () => {
+        process.kill(-child.pid!, 'SIGTERM');
+        await exited;
+      },
     };
   }
 
