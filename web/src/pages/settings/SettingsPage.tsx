@@ -13,8 +13,11 @@ import { HelpsTab } from './HelpsTab.js';
 import { WebhooksTab } from './WebhooksTab.js';
 import { PrivacySettingsTab } from '../privacy/PrivacySettingsTab.js';
 import { PRIVACY_NS } from '../privacy/privacy-i18n.js';
+import { WhaticketImportTab } from '../whaticket-import/WhaticketImportTab.js';
+import { WHATICKET_NS } from '../whaticket-import/whaticket-import-i18n.js';
 
-type TabName = 'options' | 'schedules' | 'webhooks' | 'privacy' | 'companies' | 'plans' | 'helps';
+type TabName =
+  'options' | 'schedules' | 'webhooks' | 'privacy' | 'companies' | 'plans' | 'helps' | 'whaticket';
 
 /**
  * Settings (docs/product.md#screens): options always; opening hours when the schedule type is "company";
@@ -30,7 +33,8 @@ export default function SettingsPage() {
     // Outgoing webhooks: the company's admins (docs/webhooks.md).
     // #35 Consent, opt-out and retention (docs/privacy.md): admins.
     ...(user?.profile === 'admin' || isSuper(user) ? (['webhooks', 'privacy'] as const) : []),
-    ...(isSuper(user) ? (['companies', 'plans', 'helps'] as const) : []),
+    // #35.5 Import from Whaticket SaaS (docs/migration.md): the super user.
+    ...(isSuper(user) ? (['companies', 'plans', 'helps', 'whaticket'] as const) : []),
   ];
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab') as TabName | null;
@@ -62,7 +66,13 @@ export default function SettingsPage() {
             <Tab
               key={name}
               value={name}
-              label={name === 'privacy' ? t('tab', { ns: PRIVACY_NS }) : t(`settings.tabs.${name}`)}
+              label={
+                name === 'privacy'
+                  ? t('tab', { ns: PRIVACY_NS })
+                  : name === 'whaticket'
+                    ? t('tab', { ns: WHATICKET_NS })
+                    : t(`settings.tabs.${name}`)
+              }
               id={`settings-tab-${name}`}
             />
           ))}
@@ -75,6 +85,7 @@ export default function SettingsPage() {
           {tab === 'companies' && <CompaniesTab />}
           {tab === 'plans' && <PlansTab />}
           {tab === 'helps' && <HelpsTab />}
+          {tab === 'whaticket' && <WhaticketImportTab />}
         </Box>
       </Paper>
     </Box>
