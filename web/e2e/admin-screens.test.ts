@@ -214,8 +214,8 @@ test('admin (not super): options and webhooks only, opening hours when the sched
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Opções' }).waitFor();
     await page.getByRole('combobox', { name: /Avaliações/ }).waitFor();
-    // Options and outgoing webhooks; the platform's tabs are the super user's.
-    assert.deepEqual(await page.getByRole('tab').allTextContents(), ['Opções', 'Webhooks']);
+    // Options, outgoing webhooks and privacy (#35); the platform's tabs are the super user's.
+    assert.deepEqual(await page.getByRole('tab').allTextContents(), ['Opções', 'Webhooks', 'Privacidade']);
     for (const name of ['Empresas', 'Planos', 'Ajuda'])
       assert.equal(await page.getByRole('tab', { name }).count(), 0, `${name} is for the super user`);
     // The gateway token is the super user's.

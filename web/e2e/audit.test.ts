@@ -52,6 +52,11 @@ test('an admin changes a setting and sees it in the audit log with before and af
 
     // The action filter narrows the list to sign-ins (the admin's own), and back.
     await choose(page, /Ação/, 'Acessos');
+    // The sign-in was listed before the filter too: the filtered list is the one without the setting's row.
+    await page
+      .locator('[data-testid="audit-row"][data-action="settings.updated"]')
+      .first()
+      .waitFor({ state: 'detached' });
     await page.locator('[data-testid="audit-row"][data-action="auth.login"]').first().waitFor();
     assert.equal(await page.locator('[data-testid="audit-row"][data-action="settings.updated"]').count(), 0);
     await choose(page, /Ação/, 'Todas as ações');
