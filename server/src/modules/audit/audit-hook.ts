@@ -126,10 +126,10 @@ export const AUDIT_RULES: Record<string, AuditRule> = {
   'GET /api/flows/:id/export': { action: 'export.flow', targetType: 'flow' },
   'GET /api/audit-log.csv': { action: 'export.audit_log', targetType: 'audit-log' },
   'GET /api/contacts/export.csv': { action: 'export.contacts', targetType: 'contact' },
-  // Exempt admin writes: nothing changes.
   // #35 Data subject requests: who, when and which contact; never the data (the body is only the confirmation).
   'GET /api/contacts/:id/export': { action: 'export.contact_data', targetType: 'contact' },
   'POST /api/contacts/:id/erase': { action: 'contact.erased', targetType: 'contact' },
+  // Exempt admin writes: nothing changes.
   'POST /api/prompt/test': { skip: 'a test call to the model with the form being edited; nothing is stored' },
   'POST /api/flows/:id/try': { skip: 'a dry run of a draft flow in the simulator; nothing is stored' },
 };
