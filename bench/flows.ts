@@ -12,7 +12,7 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import http from 'node:http';
-import { benchConfig, listenBench, seedBench } from './lib.js';
+import { benchConfig, statementCounter, listenBench, seedBench } from './lib.js';
 import { DEFAULT_POOL_SIZE } from '../server/src/db/client.js';
 import { executeRows } from '../server/src/db/rows.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
@@ -36,26 +36,13 @@ const pct = (xs: number[], p: number) => {
 };
 const round = (x: number) => Math.round(x * 10) / 10;
 
-/** Statements sent to PostgreSQL by this process (bench/ingest.ts counts them the same way). */
-const statements = { all: 0 };
-/** BENCH_STATEMENTS=1: the most frequent statements of the flow phase (their first words), per step. */
-const byText = new Map<string, number>();
+/** Statements sent to PostgreSQL by this process (bench/lib.ts statementCounter). */
 let counting = false;
-async function countStatements() {
-  const { default: pg } = await import('pg');
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    statements.all++;
-    if (process.env.BENCH_STATEMENTS && counting) {
-      const q = args[0];
-      const text = typeof q === 'string' ? q : ((q as { text?: string })?.text ?? '');
-      const key = text.replace(/\s+/g, ' ').trim().slice(0, 120);
-      byText.set(key, (byText.get(key) ?? 0) + 1);
-    }
-    return original.apply(this, args);
-  };
-}
+const {
+  statements,
+  byText,
+  install: countStatements,
+} = statementCounter({ keyLength: 120, listing: () => counting });
 
 /** A valid CPF for conversation `i` (check digits computed). */
 function cpf(i: number): string {

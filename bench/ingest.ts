@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { io as ioClient } from 'socket.io-client';
 import { sql } from 'drizzle-orm';
-import { benchConfig, listenBench, seedBench } from './lib.js';
+import { benchConfig, statementCounter, listenBench, seedBench } from './lib.js';
 import { DEFAULT_POOL_SIZE } from '../server/src/db/client.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
 import { buildApp } from '../server/src/app.js';
@@ -59,30 +59,8 @@ async function cpuNow(database: {
   return { node: (u.user + u.system) / 1e6, pg };
 }
 
-/**
- * Statements sent to PostgreSQL by this process (server and bench), counted on every pg client: how many
- * round trips a message costs, which says more than timings on a shared machine. BEGIN/COMMIT/ROLLBACK
- * are counted apart.
- */
-const statements = { all: 0, txControl: 0 };
-/** BENCH_STATEMENTS=1: also print the most frequent statements (their first words) after the burst. */
-const byText = new Map<string, number>();
-async function countStatements() {
-  const { default: pg } = await import('pg');
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0];
-    const text = typeof q === 'string' ? q : ((q as { text?: string })?.text ?? '');
-    statements.all++;
-    if (process.env.BENCH_STATEMENTS) {
-      const key = text.replace(/\s+/g, ' ').trim().slice(0, 110);
-      byText.set(key, (byText.get(key) ?? 0) + 1);
-    }
-    if (/^\s*(begin|commit|rollback)\b/i.test(text)) statements.txControl++;
-    return original.apply(this, args);
-  };
-}
+/** Statements sent to PostgreSQL by this process (bench/lib.ts statementCounter). */
+const { statements, byText, install: countStatements } = statementCounter({ keyLength: 110 });
 
 async function main() {
   if (process.env.DATABASE_URL) await countStatements();

@@ -135,3 +135,31 @@ export async function memoryAfterGc(inspectPort: number): Promise<NodeJS.MemoryU
     ws.close();
   }
 }
+
+/**
+ * Statements sent to PostgreSQL by this process (server and bench), counted on every pg client once
+ * `install()` ran: how many round trips an operation costs, which says more than timings on a shared machine.
+ * BEGIN/COMMIT/ROLLBACK are also counted apart. BENCH_STATEMENTS=1 (and `listing()` true): `byText` keeps
+ * each statement's first `keyLength` characters with its count.
+ */
+export function statementCounter(opts: { keyLength: number; listing?: () => boolean }) {
+  const statements = { all: 0, txControl: 0 };
+  const byText = new Map<string, number>();
+  async function install() {
+    const { default: pg } = await import('pg');
+    const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+    const original = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const q = args[0];
+      const text = typeof q === 'string' ? q : ((q as { text?: string })?.text ?? '');
+      statements.all++;
+      if (process.env.BENCH_STATEMENTS && (opts.listing?.() ?? true)) {
+        const key = text.replace(/\s+/g, ' ').trim().slice(0, opts.keyLength);
+        byText.set(key, (byText.get(key) ?? 0) + 1);
+      }
+      if (/^\s*(begin|commit|rollback)\b/i.test(text)) statements.txControl++;
+      return original.apply(this, args);
+    };
+  }
+  return { statements, byText, install };
+}

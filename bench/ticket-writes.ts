@@ -7,7 +7,7 @@
  *   BENCH_TICKETS (default 200): tickets, each accepted then returned (2 changes per ticket)
  */
 import { rmSync } from 'node:fs';
-import { benchConfig, jsonClient, listenBench, seedBench } from './lib.js';
+import { benchConfig, statementCounter, jsonClient, listenBench, seedBench } from './lib.js';
 import { scratchDatabase } from '../server/src/db/scratch.js';
 import { buildApp } from '../server/src/app.js';
 import { webhookReceiver } from '../server/test/webhook-receiver.js';
@@ -20,24 +20,8 @@ const pct = (xs: number[], p: number) => {
 };
 const round = (x: number) => Math.round(x * 100) / 100;
 
-const statements = { all: 0, txControl: 0 };
-const byText = new Map<string, number>();
-async function countStatements() {
-  const { default: pg } = await import('pg');
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0];
-    const text = typeof q === 'string' ? q : ((q as { text?: string })?.text ?? '');
-    statements.all++;
-    if (process.env.BENCH_STATEMENTS) {
-      const key = text.replace(/\s+/g, ' ').trim().slice(0, 90);
-      byText.set(key, (byText.get(key) ?? 0) + 1);
-    }
-    if (/^\s*(begin|commit|rollback)\b/i.test(text)) statements.txControl++;
-    return original.apply(this, args);
-  };
-}
+/** Statements sent to PostgreSQL by this process (bench/lib.ts statementCounter). */
+const { statements, byText, install: countStatements } = statementCounter({ keyLength: 90 });
 
 async function main() {
   if (process.env.DATABASE_URL) await countStatements();
