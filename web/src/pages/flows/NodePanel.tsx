@@ -561,31 +561,52 @@ function QuestionFields({
           onChange={(options, optionsDisplay, key) => onChange({ ...d, options, optionsDisplay }, key)}
         />
       ) : null}
+      <RetryFields data={d} variables={variables} onChange={(x, key) => onChange({ ...d, ...x }, key)} />
+    </>
+  );
+}
+
+/** A question's and the consent's retry message, number of retries and timeout (the same three fields). */
+function RetryFields({
+  data,
+  variables,
+  onChange,
+}: {
+  data: { retryMessage: string; maxRetries: number; timeoutMinutes: number };
+  variables: string[];
+  onChange: (
+    change: Partial<{ retryMessage: string; maxRetries: number; timeoutMinutes: number }>,
+    key: string,
+  ) => void;
+}) {
+  const { t } = useFlowT();
+  return (
+    <>
       <VariableField
         label={t('panel.retryMessage')}
-        value={d.retryMessage}
+        value={data.retryMessage}
         multiline
         field="retryMessage"
         variables={variables}
         helperText={t('panel.retryHelp')}
-        onChange={(retryMessage) => onChange({ ...d, retryMessage }, 'retryMessage')}
+        onChange={(retryMessage) => onChange({ retryMessage }, 'retryMessage')}
       />
       <Stack direction="row" spacing={1}>
         <NumberField
           label={t('panel.maxRetries')}
-          value={d.maxRetries}
+          value={data.maxRetries}
           min={0}
           max={10}
           field="maxRetries"
-          onChange={(maxRetries) => onChange({ ...d, maxRetries }, 'maxRetries')}
+          onChange={(maxRetries) => onChange({ maxRetries }, 'maxRetries')}
         />
         <NumberField
           label={t('panel.timeoutMinutes')}
-          value={d.timeoutMinutes}
+          value={data.timeoutMinutes}
           min={1}
           max={43200}
           field="timeoutMinutes"
-          onChange={(timeoutMinutes) => onChange({ ...d, timeoutMinutes }, 'timeoutMinutes')}
+          onChange={(timeoutMinutes) => onChange({ timeoutMinutes }, 'timeoutMinutes')}
         />
       </Stack>
     </>
@@ -619,33 +640,7 @@ function ConsentFields({
         helperText={t('panel.consentTextHelp')}
         onChange={(text) => onChange({ ...d, text }, 'text')}
       />
-      <VariableField
-        label={t('panel.retryMessage')}
-        value={d.retryMessage}
-        multiline
-        field="retryMessage"
-        variables={variables}
-        helperText={t('panel.retryHelp')}
-        onChange={(retryMessage) => onChange({ ...d, retryMessage }, 'retryMessage')}
-      />
-      <Stack direction="row" spacing={1}>
-        <NumberField
-          label={t('panel.maxRetries')}
-          value={d.maxRetries}
-          min={0}
-          max={10}
-          field="maxRetries"
-          onChange={(maxRetries) => onChange({ ...d, maxRetries }, 'maxRetries')}
-        />
-        <NumberField
-          label={t('panel.timeoutMinutes')}
-          value={d.timeoutMinutes}
-          min={1}
-          max={43200}
-          field="timeoutMinutes"
-          onChange={(timeoutMinutes) => onChange({ ...d, timeoutMinutes }, 'timeoutMinutes')}
-        />
-      </Stack>
+      <RetryFields data={d} variables={variables} onChange={(x, key) => onChange({ ...d, ...x }, key)} />
     </>
   );
 }
