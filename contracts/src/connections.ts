@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { Timestamp, type Wire, oneOf } from './responses.js';
 
-export const CHANNEL_KINDS = ['baileys', 'cloud_api', 'simulator'] as const;
+export const CHANNEL_KINDS = [
+  'baileys',
+  'cloud_api',
+  'simulator',
+  'webchat',
+  'telegram',
+  'instagram',
+  'messenger',
+] as const;
 export type ChannelKindName = (typeof CHANNEL_KINDS)[number];
 
 export const CONNECTION_STATES = [

@@ -6,7 +6,15 @@ import type { SecretBox } from '../lib/crypto.js';
  * provider is underneath.
  */
 
-export const CHANNELS = ['baileys', 'cloud_api', 'simulator'] as const;
+export const CHANNELS = [
+  'baileys',
+  'cloud_api',
+  'simulator',
+  'webchat',
+  'telegram',
+  'instagram',
+  'messenger',
+] as const;
 export type ChannelKind = (typeof CHANNELS)[number];
 
 export const CONNECTION_STATUSES = [

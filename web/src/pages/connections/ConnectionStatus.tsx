@@ -1,12 +1,16 @@
 import { Box, Chip, CircularProgress, Tooltip, Typography } from '@mui/material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import CloudIcon from '@mui/icons-material/Cloud';
+import FacebookIcon from '@mui/icons-material/Facebook';
+import ForumIcon from '@mui/icons-material/Forum';
 import HourglassTopIcon from '@mui/icons-material/HourglassTop';
+import InstagramIcon from '@mui/icons-material/Instagram';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import QrCode2Icon from '@mui/icons-material/QrCode2';
 import ScienceIcon from '@mui/icons-material/Science';
 import SignalCellularConnectedNoInternet0BarIcon from '@mui/icons-material/SignalCellularConnectedNoInternet0Bar';
 import SyncIcon from '@mui/icons-material/Sync';
+import TelegramIcon from '@mui/icons-material/Telegram';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
 import type { ChannelKindName, ConnectionState } from '@recado/contracts';
@@ -84,6 +88,10 @@ const CHANNEL_LOOK: Record<
   baileys: { icon: WhatsAppIcon, color: 'success' },
   cloud_api: { icon: CloudIcon, color: 'info' },
   simulator: { icon: ScienceIcon, color: 'secondary' },
+  webchat: { icon: ForumIcon, color: 'info' },
+  telegram: { icon: TelegramIcon, color: 'info' },
+  instagram: { icon: InstagramIcon, color: 'secondary' },
+  messenger: { icon: FacebookIcon, color: 'info' },
 };
 
 /** WhatsApp / Cloud API / Simulador. */
