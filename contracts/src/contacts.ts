@@ -110,6 +110,19 @@ export const ContactExtraInfo = z
   .meta({ id: 'ContactExtraInfo' });
 export type ContactExtraInfo = Wire<typeof ContactExtraInfo>;
 
+/** #34 Kinds of a contact's identities on channels without phone numbers (docs/channels.md "Identities"). */
+export const IDENTITY_KINDS = ['telegram', 'instagram', 'messenger', 'webchat', 'email'] as const;
+export type IdentityKind = (typeof IDENTITY_KINDS)[number];
+
+export const ContactIdentity = z
+  .looseObject({
+    kind: z.enum(IDENTITY_KINDS),
+    /** The provider's id: Telegram chat id, page-scoped id, web chat visitor id, e-mail address. */
+    value: z.string(),
+  })
+  .meta({ id: 'ContactIdentity' });
+export type ContactIdentity = Wire<typeof ContactIdentity>;
+
 export const ContactView = z
   .looseObject({
     id: z.number(),
@@ -127,6 +140,8 @@ export const ContactView = z
     extraInfo: z.array(ContactExtraInfo).optional(),
     /** #32.7 Custom field values by key. */
     customFields: CustomFieldValues.optional(),
+    /** #34 Identities on channels without phone numbers; present on single-contact answers. */
+    identities: z.array(ContactIdentity).optional(),
   })
   .meta({ id: 'ContactView' });
 export type ContactView = Wire<typeof ContactView>;

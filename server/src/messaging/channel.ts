@@ -53,6 +53,11 @@ export interface InboundMessage {
   from: string;
   /** WhatsApp's hidden id (LID) of the sender when the channel has one. */
   lid?: string;
+  /**
+   * #34 The customer's identity on a channel without phone numbers (then `from` is ''): the contact is found
+   * or created by (company, kind, value) (docs/channels.md "Identities").
+   */
+  identity?: { kind: 'telegram' | 'instagram' | 'messenger' | 'webchat'; value: string };
   /** The address to answer to, as the channel needs it (a JID for Baileys, digits for others). */
   replyTo: string;
   /** Push name / profile name. */

@@ -15,6 +15,7 @@ import type { MediaStore } from './media-store.js';
 import type { ConnectionRef } from './session-manager.js';
 import { cleanDeep, cleanText, truncate } from '../lib/text.js';
 import { groupCommit } from '../lib/group-commit.js';
+import { contactForIdentity } from '../modules/contacts/contact-identities.js';
 
 class Duplicate extends Error {}
 
@@ -26,6 +27,8 @@ interface Item {
   m: InboundMessage;
   mediaPath: string | null;
   mediaName: string | null;
+  /** #34 The contact already resolved by the message's identity (channels without phone numbers). */
+  contactId?: number;
 }
 
 interface Stored {
@@ -234,8 +237,9 @@ export function inboundPipeline(deps: {
     checkHeld = false,
   ): Promise<{ stored: Map<number, Stored>; duplicates: Set<number>; held: Set<number> }> {
     const now = new Date().toISOString();
-    const rows = items.map(({ m, mediaPath, mediaName, ref }, i) => ({
+    const rows = items.map(({ m, mediaPath, mediaName, ref, contactId }, i) => ({
       i,
+      contact_id: contactId ?? null,
       company_id: ref.companyId,
       whatsapp_id: ref.id,
       name: m.isGroup ? m.name || m.from : m.name || m.from || m.lid || '',
@@ -295,8 +299,8 @@ export function inboundPipeline(deps: {
             returning *, (xmax = 0) as created`;
       const tid = sql.raw('t.id');
       return sql`with input as (
-            select * from jsonb_to_recordset(${p('rows')}::jsonb) as x(i int, company_id int, whatsapp_id int,
-              name text, number text,
+            select * from jsonb_to_recordset(${p('rows')}::jsonb) as x(i int, contact_id int, company_id int,
+              whatsapp_id int, name text, number text,
               lid text, is_group boolean, provider_id text, body text, media_type text, media_url text,
               media_name text, from_me boolean, participant text, data jsonb, created_at timestamptz,
               preview text, unread int, quoted text, referral jsonb)),
@@ -318,13 +322,16 @@ export function inboundPipeline(deps: {
             returning *),
           cl as (insert into contacts (company_id, name, number, lid, is_group)
             select distinct on (x.company_id, x.lid) x.company_id, x.name, '', x.lid, x.is_group
-            from x where x.number = '' order by x.company_id, x.lid, x.i
+            from x where x.number = '' and x.contact_id is null order by x.company_id, x.lid, x.i
             on conflict (company_id, lid) where lid is not null do update set updated_at = ${at}
             returning *),
           c as (select x.i, cn.* from x
               join cn on x.number <> '' and cn.company_id = x.company_id and cn.number = x.number
             union all
-            select x.i, cl.* from x join cl on x.number = '' and cl.company_id = x.company_id and cl.lid = x.lid),
+            select x.i, cl.* from x join cl on x.number = '' and cl.company_id = x.company_id and cl.lid = x.lid
+            union all
+            -- #34 Found by its identity beforehand (contactForIdentity).
+            select x.i, ck.* from x join contacts ck on ck.id = x.contact_id and ck.company_id = x.company_id),
           t as (${ticketStep}),
           -- The ad or link a ticket's first message came through (the chat's campaign-source strip).
           st as (insert into ticket_source_tracking (company_id, ticket_id, campaign, source, medium, metadata)
@@ -463,8 +470,9 @@ export function inboundPipeline(deps: {
 
   /** Whether a message can share a statement with others (plain, no media to fetch, one customer). */
   const batchable = (m: InboundMessage) =>
-    m.kind === 'message' && !m.isGroup && !m.media && !m.recovered && Boolean(m.from || m.lid);
-  const customerOf = (m: InboundMessage) => (m.from ? `n:${m.from}` : `l:${m.lid}`);
+    m.kind === 'message' && !m.isGroup && !m.media && !m.recovered && !m.identity && Boolean(m.from || m.lid);
+  const customerOf = (m: InboundMessage) =>
+    m.identity ? `i:${m.identity.kind}:${m.identity.value}` : m.from ? `n:${m.from}` : `l:${m.lid}`;
 
   /** One message: its text cleaned (no NUL, no lone surrogate) and its failures counted. */
   async function one(ref: ConnectionRef, raw: InboundMessage): Promise<InboundResult> {
@@ -587,7 +595,7 @@ export function inboundPipeline(deps: {
         // Each message shows who wrote it in the group.
         if (m.participant?.name) m = { ...m, data: { ...m.data, participantName: m.participant.name } };
       }
-      if (!m.from && !m.lid) return { status: 'ignored' };
+      if (!m.from && !m.lid && !m.identity?.value) return { status: 'ignored' };
       if (m.recovered) {
         const data = await recoveredData(ref, m);
         if (!data) return { status: 'ignored' };
@@ -611,9 +619,17 @@ export function inboundPipeline(deps: {
         }
       }
 
+      // #34 A customer known by an identity: its contact found or created first, atomically.
+      const contactId =
+        m.identity?.value && !m.isGroup
+          ? await contactForIdentity(db, ref.companyId, m.identity, m.name ?? '')
+          : undefined;
       let result: Awaited<ReturnType<typeof storeMany>>;
       try {
-        result = await storeMany([{ m, mediaPath, mediaName, ref }], false);
+        result = await storeMany(
+          [{ m, mediaPath, mediaName, ref, ...(contactId ? { contactId } : {}) }],
+          false,
+        );
       } catch (err) {
         if (!(err instanceof Duplicate)) throw err;
         result = { stored: new Map(), duplicates: new Set([0]), held: new Set() };

@@ -33,3 +33,4 @@ export * from './custom-fields.js';
 export * from './connection-health.js';
 export * from './lid-mappings.js';
 export * from './event-outbox.js';
+export * from './contact-identities.js';

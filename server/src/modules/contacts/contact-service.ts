@@ -35,6 +35,7 @@ import { whatsappService, type WhatsappService } from '../whatsapps/whatsapp-ser
 import { parseCustomFieldCells, parseUploadRow } from './contact-upload.js';
 import { CSV_BOM, contactCsvHeaders, csvLine } from './contact-export.js';
 import { truncate } from '../../lib/text.js';
+import { identitiesOf } from './contact-identities.js';
 import {
   applyCustomFields,
   checkCustomFields,
@@ -69,7 +70,11 @@ export interface ContactServiceDeps {
   bus?: Pick<DomainBus, 'emit'>;
 }
 
-const view = (r: Row, extraInfo?: ContactView['extraInfo']): ContactView => ({
+const view = (
+  r: Row,
+  extraInfo?: ContactView['extraInfo'],
+  identities?: ContactView['identities'],
+): ContactView => ({
   id: r.id,
   name: r.name,
   number: r.number,
@@ -81,6 +86,7 @@ const view = (r: Row, extraInfo?: ContactView['extraInfo']): ContactView => ({
   createdAt: r.createdAt.toISOString(),
   updatedAt: r.updatedAt.toISOString(),
   ...(extraInfo ? { extraInfo } : {}),
+  ...(identities ? { identities } : {}),
 });
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -213,7 +219,8 @@ export function contactService(deps: ContactServiceDeps) {
       .from(contactCustomFields)
       .where(eq(contactCustomFields.contactId, id))
       .orderBy(asc(contactCustomFields.id));
-    return { row: r, contact: view(r, extraInfo) };
+    const identities = (await identitiesOf(db, companyId, [id])).get(id) ?? [];
+    return { row: r, contact: view(r, extraInfo, identities) };
   }
 
   // ---- profile pictures: fetched in the background, one at a time per company, never twice at once ----

@@ -8,6 +8,9 @@ import {
   type ErrorCode,
   type MessageSend,
   windowOpen,
+  HUMAN_AGENT_DAYS,
+  isHumanAgentChannel,
+  messageTagFor,
   type ConversationWindow,
   type TicketView,
 } from '@recado/contracts';
@@ -40,6 +43,7 @@ import {
 } from './message-queries.js';
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
 import { withTicketVariables } from '../../lib/ticket-variables.js';
+import { identityKindOf, identityValue } from '../contacts/contact-identities.js';
 import type { DomainBus } from '../../events/domain-events.js';
 import { assertHumanReplyAllowed } from '../privacy/consent-gate.js';
 import type { OutboxBus } from '../../events/outbox.js';
@@ -81,6 +85,23 @@ export function messageService(deps: {
   const { db, events } = deps;
   const clock = deps.clock ?? systemClock;
 
+  /** #34 Where a ticket's contact is reached: its identity on channels without numbers, else its number. */
+  async function addressOf(
+    companyId: number,
+    ticket: TicketRow,
+    contact: { id: number; number: string } | undefined,
+  ): Promise<string> {
+    if (!contact) return '';
+    const [w] = ticket.whatsappId
+      ? await db
+          .select({ channel: whatsapps.channel })
+          .from(whatsapps)
+          .where(and(eq(whatsapps.id, ticket.whatsappId), eq(whatsapps.companyId, companyId)))
+      : [];
+    const kind = identityKindOf(w?.channel);
+    return kind ? ((await identityValue(db, companyId, contact.id, kind)) ?? '') : contact.number;
+  }
+
   /**
    * Meta's customer service window (docs/cloud-api.md): on a Cloud API connection free text may go out only
    * within 24 hours of the customer's last message on that connection; afterwards only a template.
@@ -101,7 +122,8 @@ export function messageService(deps: {
               .where(and(eq(whatsapps.id, ticket.whatsappId), eq(whatsapps.companyId, companyId)))
           : [];
     const channel = w?.channel ?? '';
-    if (channel !== 'cloud_api') return { channel, lastInboundAt: null, open: true };
+    if (channel !== 'cloud_api' && !isHumanAgentChannel(channel))
+      return { channel, lastInboundAt: null, open: true };
     const [last] = await db
       .select({ at: messages.createdAt })
       .from(messages)
@@ -119,6 +141,8 @@ export function messageService(deps: {
       channel,
       lastInboundAt: lastInboundAt?.toISOString() ?? null,
       open: windowOpen(channel, lastInboundAt, clock.now()),
+      // #34 Instagram/Messenger: after 24 hours (up to 7 days) a reply goes tagged HUMAN_AGENT.
+      ...(isHumanAgentChannel(channel) ? { tag: messageTagFor(channel, lastInboundAt, clock.now()) } : {}),
     };
   }
   const voice = deps.voice ?? voiceNotes();
@@ -232,9 +256,30 @@ export function messageService(deps: {
       if (!w || w.status === 'DISCONNECTED')
         throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The connection is not running');
     }
+    let channel = known.channel;
+    let messageTag: 'HUMAN_AGENT' | undefined;
     if (!content.template) {
       const window = await conversationWindow(companyId, ticket, known.channel);
-      if (!window.open)
+      channel = window.channel;
+      // #34 Instagram/Messenger: 7 days after the customer's last message nothing may go out; between 24 hours
+      // and 7 days only a person's reply, tagged HUMAN_AGENT (automatic messages are refused like the Cloud API's).
+      if (isHumanAgentChannel(window.channel)) {
+        if (!window.open)
+          throw new AppError(
+            'ERR_OUTSIDE_HUMAN_AGENT_WINDOW',
+            409,
+            `More than ${HUMAN_AGENT_DAYS} days since the customer last wrote: no reply can be sent until they write again`,
+            { lastInboundAt: window.lastInboundAt },
+          );
+        if (window.tag && content.userId == null && !content.human)
+          throw new AppError(
+            'ERR_OUTSIDE_WINDOW',
+            409,
+            'More than 24 hours since the customer last wrote: only a person may answer (HUMAN_AGENT)',
+            { lastInboundAt: window.lastInboundAt },
+          );
+        if (window.tag) messageTag = window.tag;
+      } else if (!window.open)
         throw new AppError(
           'ERR_OUTSIDE_WINDOW',
           409,
@@ -246,7 +291,23 @@ export function messageService(deps: {
       known.contact?.id === ticket.contactId
         ? [known.contact]
         : await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
-    if (!contact?.number) throw new AppError('ERR_WAPP_INVALID_CONTACT', 400);
+    if (!contact) throw new AppError('ERR_WAPP_INVALID_CONTACT', 400);
+    // #34 On a channel without phone numbers the reply goes to the contact's identity of that channel.
+    if (channel === undefined) {
+      const [w] = await db
+        .select({ channel: whatsapps.channel })
+        .from(whatsapps)
+        .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, companyId)));
+      channel = w?.channel ?? '';
+    }
+    const identityKind = identityKindOf(channel);
+    const to = identityKind ? await identityValue(db, companyId, contact.id, identityKind) : contact.number;
+    if (!to)
+      throw new AppError(
+        'ERR_WAPP_INVALID_CONTACT',
+        400,
+        identityKind ? `The contact has no ${identityKind} identity` : undefined,
+      );
     let quoted: MessageRow | undefined;
     if (content.quotedMsgId) {
       [quoted] = await db
@@ -261,7 +322,7 @@ export function messageService(deps: {
     const localId = `local-${randomUUID()}`;
     const preview = (content.body || (fileMeta ? `[${mediaTypeOf(fileMeta.mimetype)}]` : '')).slice(0, 255);
     const job: OutboundJob = {
-      to: contact.number,
+      to,
       body: content.body,
       ...(fileMeta && mediaUrl
         ? {
@@ -277,6 +338,7 @@ export function messageService(deps: {
       ...(content.forwarded ? { forwarded: true } : {}),
       ...(content.template ? { template: content.template } : {}),
       ...(content.interactive ? { interactive: content.interactive } : {}),
+      ...(messageTag ? { messageTag } : {}),
     };
     const { row, queueId, meta } = await db.transaction(async (tx) => {
       const [m] = await tx
@@ -438,7 +500,9 @@ export function messageService(deps: {
         throw new AppError('ERR_NO_PERMISSION', 403, 'Only your own messages');
       const [contact] = await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
       try {
-        await (await channelFor(ticket)).deleteMessage(contact?.number ?? '', m.providerId, true);
+        await (
+          await channelFor(ticket)
+        ).deleteMessage(await addressOf(t.companyId, ticket, contact), m.providerId, true);
       } catch (err) {
         throw new AppError('ERR_DELETE_WAPP_MSG', 400, err instanceof Error ? err.message : undefined);
       }
@@ -467,7 +531,7 @@ export function messageService(deps: {
       const { signature } = splitSignature(m.body);
       const typed = splitSignature(body);
       const full = signature + (typed.signature === signature ? typed.text : body);
-      await channel.editMessage(contact?.number ?? '', m.providerId, full);
+      await channel.editMessage(await addressOf(t.companyId, ticket, contact), m.providerId, full);
       const [updated] = await db
         .update(messages)
         .set({ body: full, isEdited: true, updatedAt: new Date() })
@@ -502,7 +566,7 @@ export function messageService(deps: {
         const [contact] = await db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
         await channel
           .markRead(
-            contact?.number ?? '',
+            await addressOf(t.companyId, ticket, contact),
             unread.map((u) => u.providerId),
           )
           .catch(() => undefined);
