@@ -63,6 +63,8 @@ export const ERROR_CODES = [
   'ERR_CAMPAIGN_TEMPLATE_REQUIRED',
   'ERR_CAMPAIGN_TEMPLATE_UNMAPPED',
   'ERR_CAMPAIGN_TEMPLATE_CHANNEL',
+  // #34.4 a campaign on a channel that only answers (website chat, Telegram, Instagram, Messenger)
+  'ERR_CAMPAIGN_CHANNEL',
   // contact lists and file lists (docs/product.md#calls)
   'ERR_NO_CONTACT_LIST_FOUND',
   'ERR_NO_CONTACT_LIST_ITEM_FOUND',
@@ -82,6 +84,7 @@ export const ERROR_CODES = [
   'ERR_URL_NOT_ALLOWED',
   // WhatsApp Cloud API (docs/cloud-api.md): free text after the customer's 24-hour window, templates
   'ERR_OUTSIDE_WINDOW',
+  'ERR_OUTSIDE_HUMAN_AGENT_WINDOW',
   /** #35.2 A person may not write to a contact whose required consent is still unanswered, or refused. */
   'ERR_CONSENT_PENDING',
   'ERR_CONSENT_REFUSED',
@@ -122,6 +125,12 @@ export const ERROR_CODES = [
   'ERR_FLOW_INVALID',
   'ERR_FLOW_IMPORT_UNMAPPED',
   'ERR_FLOW_NOT_PUBLISHED',
+  // #35.4 company archives (docs/migration.md): refused with `details` naming the file, table and line; nothing imported
+  'ERR_ARCHIVE_TRUNCATED',
+  'ERR_ARCHIVE_CORRUPT',
+  'ERR_ARCHIVE_TAMPERED',
+  'ERR_ARCHIVE_VERSION',
+  'ERR_IMPORT_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

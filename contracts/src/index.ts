@@ -52,3 +52,4 @@ export * from './reactions.js';
 export * from './audit.js';
 export * from './connection-health.js';
 export * from './privacy.js';
+export * from './company-transfer.js';

@@ -98,6 +98,9 @@ import { auditService } from './modules/audit/audit-service.js';
 import { privacyModule } from './modules/privacy/privacy-module.js';
 import { privacyService } from './modules/privacy/privacy-service.js';
 import { whaticketImportModule } from './modules/whaticket-import/whaticket-import-routes.js';
+import { companyTransferModule } from './modules/company-transfer/company-transfer-module.js';
+import { companyExportService } from './modules/company-transfer/export-service.js';
+import { companyImportService } from './modules/company-transfer/import-service.js';
 import { whatsappModule } from './modules/whatsapps/whatsapp-module.js';
 import { connectionHealthModule } from './modules/connection-health/health-module.js';
 import { connectionHealthService } from './modules/connection-health/health-service.js';
@@ -351,6 +354,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ),
     // #35.5 Import from Whaticket SaaS, for the super user (docs/migration.md).
     whaticketImportModule(database),
+    // #35.4 Company export and import (docs/migration.md "Recado archive format").
+    companyTransferModule({
+      exports: companyExportService({
+        db: database.db,
+        dataDir: config.dataDir,
+        media: services.media,
+        clock,
+        jobs,
+        install: config.publicUrl,
+        log: app.log,
+      }),
+      imports: companyImportService({ db: database.db, media: services.media, clock, log: app.log }),
+      dataDir: config.dataDir,
+    }),
   ];
   for (const m of modules) m.listeners?.(services.bus);
   // Every durable job, registered in one place (server/src/jobs/README.md).

@@ -103,9 +103,12 @@ export async function testApp(
     env?: Record<string, string>;
     /** Extra buildApp options (a manual clock, the job poller off, session leases, a log stream, a web folder). */
     deps?: Partial<Pick<AppDeps, 'clock' | 'jobs' | 'sessions' | 'logger' | 'webDist' | 'baileysSocket'>>;
+    /** Another database than DATABASE_URL's: a PostgreSQL URL, or null for PGlite (two installs in one test). */
+    databaseUrl?: string | null;
   } = {},
 ): Promise<TestApp> {
-  const database = await freshDatabase();
+  const database =
+    opts.databaseUrl !== undefined ? await scratchDatabase(opts.databaseUrl ?? undefined) : await freshDatabase();
   const { dataDir, config } = testConfig(opts.env);
   await seed(database.db, {
     superuserEmail: SUPER.email,

@@ -60,6 +60,15 @@ GET    /api/docs/yaml                                   public
 GET    /api/docs/static/*                               public
 GET    /api/webhooks/cloud-api/:whatsappId              public
 POST   /api/webhooks/cloud-api/:whatsappId              public
+OPTIONS /api/widget/:publicId/*                          public
+GET    /api/widget/:publicId/config                     public
+POST   /api/widget/:publicId/visitors                   public
+GET    /api/widget/:publicId/messages                   public
+POST   /api/widget/:publicId/messages                   public
+POST   /api/widget/:publicId/files                      public
+GET    /api/widget/:publicId/files/:id                  public
+POST   /api/widget/:publicId/seen                       public
+POST   /api/widget/:publicId/typing                     public
 GET    /api/plans/list                                  public
 POST   /api/messages/send                               connection
 POST   /api/messages/schedule                           connection
@@ -74,6 +83,7 @@ GET    /api/auth/me                                     user
 POST   /api/companies/cadastro                          public
 POST   /api/forgetpassword/:email                       public
 POST   /api/resetpasswords                              public
+POST   /api/tickets/:id/widget-typing                   user
 GET    /api/users/                                      user
 GET    /api/users/list                                  user
 GET    /api/users/:id                                   user
@@ -282,6 +292,7 @@ DELETE /api/prompt/:id                                  admin + useOpenAi
 GET    /api/dashboard                                   admin
 GET    /api/dashboard/ticketsUsers                      admin
 GET    /api/dashboard/ticketsDay                        admin
+GET    /api/dashboard/ticketsChannel                    admin
 GET    /api/dashboard/closing                           admin
 GET    /api/dashboard/sourceTracking                    admin
 GET    /api/dashboard/export                            admin
@@ -350,4 +361,9 @@ PUT    /api/settings/privacy                            admin
 GET    /api/privacy/retention/preview                   admin
 POST   /api/privacy/retention/run                       admin
 POST   /api/company-imports/whaticket                   super
+POST   /api/company-exports                             admin
+GET    /api/company-exports                             admin
+GET    /api/company-exports/:id                         admin
+GET    /api/company-exports/:id/archive                 admin
+POST   /api/company-imports                             super
 `.trim();

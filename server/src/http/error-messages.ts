@@ -63,6 +63,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_CAMPAIGN_TEMPLATE_REQUIRED: 'A Cloud API connection needs an approved message template',
   ERR_CAMPAIGN_TEMPLATE_UNMAPPED: 'Every variable of the template needs a list field',
   ERR_CAMPAIGN_TEMPLATE_CHANNEL: 'A message template goes only over a Cloud API connection',
+  ERR_CAMPAIGN_CHANNEL:
+    'Campaigns go only over WhatsApp, Cloud API or simulator connections: this channel only answers customers who wrote in',
   ERR_NO_CONTACT_LIST_FOUND: 'Contact list not found',
   ERR_NO_CONTACT_LIST_ITEM_FOUND: 'Contact list entry not found',
   ERR_NO_FILE_FOUND: 'File not found',
@@ -77,6 +79,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_URL_NOT_ALLOWED: 'This address cannot be called from the server',
   ERR_OUTSIDE_WINDOW:
     'More than 24 hours since the customer last wrote: only an approved template can be sent',
+  ERR_OUTSIDE_HUMAN_AGENT_WINDOW:
+    'More than 7 days since the customer last wrote: Instagram and Messenger accept no reply until they write again',
   ERR_CONSENT_PENDING:
     "Waiting for the contact's consent (LGPD): human replies are allowed once they accept.",
   ERR_CONSENT_REFUSED: 'The contact refused consent (LGPD): they cannot receive messages from attendants.',
@@ -106,4 +110,9 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_FLOW_INVALID: 'The flow is not valid',
   ERR_FLOW_IMPORT_UNMAPPED: 'The imported flow names ids that are not in this company: map them',
   ERR_FLOW_NOT_PUBLISHED: 'The flow has no published version',
+  ERR_ARCHIVE_TRUNCATED: 'The archive is incomplete (truncated): nothing was imported',
+  ERR_ARCHIVE_CORRUPT: 'The archive is damaged: nothing was imported',
+  ERR_ARCHIVE_TAMPERED: "A file of the archive does not match the manifest's checksum: nothing was imported",
+  ERR_ARCHIVE_VERSION: 'The archive comes from a newer version of Recado: nothing was imported',
+  ERR_IMPORT_FAILED: 'The import failed and was undone: nothing was imported',
 };

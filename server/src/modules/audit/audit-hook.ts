@@ -129,6 +129,10 @@ export const AUDIT_RULES: Record<string, AuditRule> = {
   // #35 Data subject requests: who, when and which contact; never the data (the body is only the confirmation).
   'GET /api/contacts/:id/export': { action: 'export.contact_data', targetType: 'contact' },
   'POST /api/contacts/:id/erase': { action: 'contact.erased', targetType: 'contact' },
+  // #35.4 A company's whole data out (start and download) and in (a new company, on the platform's log).
+  'POST /api/company-exports': { action: 'export.company', targetType: 'company-export' },
+  'GET /api/company-exports/:id/archive': { action: 'export.company_download', targetType: 'company-export' },
+  'POST /api/company-imports': { action: 'import.company', targetType: 'company', platform: true },
   // Exempt admin writes: nothing changes.
   'POST /api/prompt/test': { skip: 'a test call to the model with the form being edited; nothing is stored' },
   'POST /api/flows/:id/try': { skip: 'a dry run of a draft flow in the simulator; nothing is stored' },
