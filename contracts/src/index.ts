@@ -52,4 +52,5 @@ export * from './reactions.js';
 export * from './audit.js';
 export * from './connection-health.js';
 export * from './privacy.js';
+export * from './widget.js';
 export * from './company-transfer.js';

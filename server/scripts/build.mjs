@@ -41,4 +41,17 @@ await build({
     js: "import { createRequire as __recadoRequire } from 'node:module'; const require = __recadoRequire(import.meta.url);",
   },
 });
+// #34.1 The website chat widget (GET /widget.js), a browser script beside main.js (widget-script.ts).
+await build({
+  absWorkingDir: server,
+  entryPoints: ['../web/src/widget/widget.ts'],
+  outfile: 'dist/widget.js',
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: 'es2018',
+  platform: 'browser',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 console.log(`server/dist built in ${Date.now() - started} ms`);

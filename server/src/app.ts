@@ -27,6 +27,14 @@ import { PRETTY_LOG, type LogStyle } from './lib/startup.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { channelFactory } from './messaging/channels/index.js';
 import { cloudApiModule } from './messaging/channels/cloud-api/cloud-api-module.js';
+import { webchatModule, visitorTyping } from './messaging/channels/webchat/webchat-module.js';
+import { widgetService } from './messaging/channels/webchat/webchat-service.js';
+import {
+  attachWidgetNamespace,
+  WIDGET_NAMESPACE,
+  widgetHandshake,
+} from './messaging/channels/webchat/webchat-socket.js';
+import { widgetScriptRoute } from './messaging/channels/webchat/widget-script.js';
 import { lidMap, withLidMap } from './messaging/lid-map.js';
 import type { MakeSocket } from './messaging/channels/baileys/baileys-channel.js';
 import { withInboundEvents } from './messaging/inbound-events.js';
@@ -246,6 +254,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(limiterRedis ? { redis: limiterRedis, nameSpace: 'recado:rl:' } : {}),
   });
 
+  // #34.1 The website chat widget (docs/channels.md "Website chat"): its /widget namespace spans processes
+  // through the socket adapter; visitors' messages reach the connection's owner through channel commands.
+  const widgetEmit = (room: string, event: string, payload: unknown) =>
+    void io?.of(WIDGET_NAMESPACE).to(room).emit(event, payload);
+  const widgets = widgetService({
+    db: database.db,
+    media: services.media,
+    notifyChannel: (id, payload) => services.messages.commands.webhook(id, payload),
+    emit: widgetEmit,
+    visitorTyping: visitorTyping(database.db, events),
+    log: app.log,
+  });
+
   // The application: one entry per module (its routes, listeners, jobs, socket rooms). The order is the order
   // of registration; for listeners of the same event it matters: automation before the bot (a ticket an
   // automation takes gets no menu), transcription after it (a voice note's text never delays the menu).
@@ -256,6 +277,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       box: services.box,
       deliver: (id, payload) => services.messages.commands.webhook(id, payload),
     }),
+    webchatModule({ db: database.db, widgets, emit: widgetEmit }),
     userModule(services.users),
     settingModule(services.settings),
     companyModule(services.companies),
@@ -393,6 +415,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     { prefix: '/api' },
   );
 
+  await app.register(widgetScriptRoute);
+
   const webDist = deps.webDist;
   const spa = Boolean(webDist && existsSync(join(webDist, 'index.html')));
   if (spa) await app.register(fastifyStatic, webClientOptions(webDist!));
@@ -422,7 +446,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     allowOrigin: originPolicy(config),
     onPresence: (t, online) => services.users.setPresence(t, online),
     presence: services.presence,
+    widgetHandshake: widgetHandshake(widgets),
   });
+  attachWidgetNamespace(io, widgets, app.log);
 
   sessions = sessionManager({
     db: database.db,
@@ -456,6 +482,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       notifySimulator: services.simulator.notify,
       listen: database.listen,
       baileysSocket: deps.baileysSocket,
+      webchat: { mailer, emit: widgetEmit },
     }),
   });
   if (deps.sessions?.autoStart !== false) await sessions.start();

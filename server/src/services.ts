@@ -10,8 +10,11 @@ import type { Clock } from './lib/clock.js';
 import { secretBox } from './lib/crypto.js';
 import { tokenService } from './lib/tokens.js';
 import type { Mailer } from './mail/mailer.js';
+import { webchatConfig } from './messaging/channels/webchat/webchat-config.js';
 import { sealCloudConfig } from './messaging/channels/cloud-api/cloud-api-config.js';
-import { inboundPipeline } from './messaging/inbound-pipeline.js';
+import { sealTelegramConfig } from './messaging/channels/telegram/telegram-config.js';
+import { isMetaChannel, sealMetaConfig } from './messaging/channels/meta/meta-config.js';
+import { inboundPipeline, rebuildStored } from './messaging/inbound-pipeline.js';
 import { mediaStore } from './messaging/media-store.js';
 import type { SessionManager } from './messaging/session-manager.js';
 import type { Events } from './realtime/events.js';
@@ -107,6 +110,8 @@ export function makeServices(deps: {
   jobs.register(bus.sweepJob);
   // An admin write's audit entry that a crash left unwritten (docs/audit.md "Durable").
   bus.recoverWith(AUDIT_INTENT, recoverAuditIntent(db));
+  // An inbound message's record (timeline, webhooks) that a crash left behind: its row holds only ids.
+  bus.rebuildWith('message.stored', rebuildStored(db));
   const messages: MessageService = messageService({
     templates,
     clock,
@@ -201,7 +206,13 @@ export function makeServices(deps: {
     sealConfig: (channel, cfg, previous) =>
       channel === 'cloud_api'
         ? sealCloudConfig(cfg, box, previous, { allowPrivateUrls: config.allowPrivateUrls })
-        : cfg,
+        : channel === 'telegram'
+          ? sealTelegramConfig(cfg, box, previous)
+          : channel === 'webchat'
+            ? webchatConfig(cfg, previous)
+            : isMetaChannel(channel)
+              ? sealMetaConfig(channel, cfg, box, previous, { allowPrivateUrls: config.allowPrivateUrls })
+              : cfg,
   });
   const flows = flowService({
     db,

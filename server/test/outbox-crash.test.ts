@@ -108,3 +108,78 @@ test('a kill -9 between the commit and the dispatch loses neither the timeline e
     expect(deliveries[0]!.n).toBe(1);
   });
 }, 240_000);
+
+// The inbound pipeline writes a message's `message.stored` row in the statement that stores the message (ids
+// only; the sweep rebuilds the event from them): a kill -9 right after that commit, before the dispatch, still
+// gives the ticket its "created" entry and the integrator its `message.created` webhook, each once.
+test('a kill -9 right after an inbound message is stored loses neither its timeline entry nor its webhook', async () => {
+  const first = await startServer({ RECADO_TEST_CRASH_AFTER_COMMIT: 'message.stored' });
+  const c = await companyWithSimulator(first.base, {
+    name: 'Outbox Inbound Crash',
+    email: 'admin@outbox-inbound.test',
+  });
+  const hook = await call(first.base, 'POST', '/webhooks', c.token, {
+    name: 'ERP',
+    url: receiver.url,
+    events: ['message.created'],
+  });
+  expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+  // The simulator's entry answers 202 once the message is handed in; the process dies right after storing it.
+  await call(first.base, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
+    from: '5511987650002',
+    body: 'Mensagem que não pode se perder',
+  }).catch(() => undefined);
+  await first.exited;
+  expect(first.child.signalCode).toBe('SIGKILL');
+
+  const ticketId = await withDatabase(async ({ db }) => {
+    const stored = await executeRows<{ ticket_id: number }>(
+      db,
+      sql`select ticket_id from messages where body = 'Mensagem que não pode se perder'`,
+    );
+    expect(stored).toHaveLength(1);
+    const rows = await executeRows<{ event: string; payload: string }>(
+      db,
+      sql`select event, payload from event_outbox order by seq`,
+    );
+    // Its row committed with it, holding ids only (no text of the customer's).
+    const mine = rows.filter((r) => r.event === 'message.stored');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.payload).not.toContain('perder');
+    expect(JSON.parse(mine[0]!.payload)).toMatchObject({ $rebuild: { ticketCreated: true } });
+    const entries = await executeRows(
+      db,
+      sql`select type from ticket_events where ticket_id = ${stored[0]!.ticket_id}`,
+    );
+    expect(entries).toHaveLength(0);
+    return stored[0]!.ticket_id;
+  });
+
+  const second = await startServer();
+  const created = () =>
+    receiver.received.filter(
+      (r) => r.json.event === 'message.created' && JSON.stringify(r.json.data).includes('não pode se perder'),
+    );
+  await waitFor(() => created().length > 0, 60_000);
+  const timeline = async () =>
+    ((await call(second.base, 'GET', `/tickets/${ticketId}/events`, c.token)).body.events ?? []) as {
+      type: string;
+    }[];
+  await waitFor(async () => ((await timeline()).some((e) => e.type === 'created') ? true : undefined));
+  // Another sweep period later: still once each, and the outbox is empty.
+  await new Promise((r) => setTimeout(r, 12_000));
+  expect(created()).toHaveLength(1);
+  expect(created()[0]!.json.data).toMatchObject({ direction: 'inbound', message: { ticketId } });
+  expect((await timeline()).filter((e) => e.type === 'created')).toHaveLength(1);
+  second.kill();
+  await second.exited;
+  await withDatabase(async ({ db }) => {
+    const left = await executeRows<{ event: string; payload: string }>(
+      db,
+      // This company's rows (the first test's company may still have a row in flight when the server is killed).
+      sql`select event, payload from event_outbox
+        where company_id = (select company_id from tickets where id = ${ticketId})`,
+    );
+    expect(left).toEqual([]);
+  });
+}, 240_000);

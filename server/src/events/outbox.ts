@@ -93,6 +93,11 @@ export interface OutboxBus extends DomainBus {
   forget(id: string): void;
   /** How the sweep recovers rows of a kind that is not a bus event. */
   recoverWith(kind: string, fn: Recoverer): void;
+  /**
+   * How the sweep rebuilds an event whose row a statement wrote with ids only (`{"$rebuild": {...}}`, e.g. the
+   * inbound pipeline's `message.stored`): the event's payload, or null when there is nothing left to record.
+   */
+  rebuildWith<K extends Name>(event: K, fn: (partial: unknown) => Promise<DomainEvents[K] | null>): void;
   /** One sweep: claims the rows left behind and replays them; how many it took. */
   recover(opts?: { olderThanMs?: number }): Promise<number>;
   readonly sweepJob: ReturnType<typeof defineJob<typeof noPayload>>;
@@ -112,6 +117,7 @@ export function outboxBus(
 ): OutboxBus {
   const { db, log } = deps;
   const recoverers = new Map<string, Recoverer>();
+  const rebuilders = new Map<string, (partial: unknown) => Promise<unknown>>();
   const working = new Set<Promise<unknown>>();
   let rows: (typeof eventOutbox.$inferInsert)[] = [];
   let writing: Promise<boolean> | null = null;
@@ -252,10 +258,23 @@ export function outboxBus(
         continue;
       }
       const recoverer = recoverers.get(row.event);
+      const partial =
+        payload && typeof payload === 'object' && '$rebuild' in payload
+          ? (payload as { $rebuild: unknown }).$rebuild
+          : undefined;
+      const rebuild = partial !== undefined ? rebuilders.get(row.event) : undefined;
+      if (partial !== undefined && !rebuild) {
+        log.warn({ outboxId: row.id, event: row.event }, 'outbox event without a rebuilder');
+        continue;
+      }
       // In seq order: the taps see them in that order, and each key's listeners in turn.
       const done = recoverer
         ? recoverer(payload, meta).then(() => true)
-        : inner.replay(row.event as Name, payload as never, meta);
+        : rebuild
+          ? rebuild(partial).then((full) =>
+              full === null ? true : inner.replay(row.event as Name, full as never, meta),
+            )
+          : inner.replay(row.event as Name, payload as never, meta);
       runs.push(
         done.then(
           (ok) => {
@@ -331,6 +350,7 @@ export function outboxBus(
 
     forget,
     recoverWith: (kind, fn) => void recoverers.set(kind, fn),
+    rebuildWith: (event, fn) => void rebuilders.set(event, fn),
     recover,
     sweepJob,
   };

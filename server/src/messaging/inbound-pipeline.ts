@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { rooms, type TicketView } from '@recado/contracts';
 import type { Db } from '../db/client.js';
@@ -5,8 +6,15 @@ import { contacts, inboundFailures, messages, tickets, whatsapps } from '../db/s
 import { connectionOutages } from '../db/schema/connection-recovery.js';
 import { executePrepared, rowOf } from '../db/rows.js';
 import { toMessageView, type MessageRow } from '../modules/messages/message-queries.js';
-import { tagsFor, toTicketView, trackingFor, type ViewRow } from '../modules/tickets/ticket-queries.js';
-import type { DomainBus } from '../events/domain-events.js';
+import {
+  tagsFor,
+  ticketQueries,
+  toTicketView,
+  trackingFor,
+  type ViewRow,
+} from '../modules/tickets/ticket-queries.js';
+import type { DomainBus, DomainEvents } from '../events/domain-events.js';
+import type { OutboxBus } from '../events/outbox.js';
 import type { Events } from '../realtime/events.js';
 import { ticketEventRooms } from '../realtime/room-policy.js';
 import { readSetting } from '../modules/settings/setting-service.js';
@@ -37,6 +45,8 @@ interface Stored {
   message: MessageRow;
   quoted: MessageRow | null;
   ticketCreated?: boolean;
+  /** #32 The `message.stored` outbox row the statement wrote beside the message (staged, not at emit time). */
+  outboxId?: string;
 }
 
 /**
@@ -50,6 +60,33 @@ const isQuiet = (m: Pick<MessageRow, 'data' | 'mediaType'>, ticket: Pick<TicketV
   ticket.isGroup ||
   m.mediaType === 'call_log' ||
   (m.data as { recovered?: unknown } | null)?.recovered === true;
+
+/**
+ * #32 The sweep's way back from a `message.stored` outbox row the storing statement wrote (its payload holds
+ * only ids): the event as the pipeline emitted it, read again (the ticket as it is now). Null when the message
+ * or its ticket is gone (nothing left to record).
+ */
+export function rebuildStored(db: Db) {
+  return async (partial: unknown): Promise<DomainEvents['message.stored'] | null> => {
+    const p = partial as { messageId?: unknown; whatsappId?: unknown; ticketCreated?: unknown };
+    if (typeof p.messageId !== 'number') return null;
+    const [message] = await db.select().from(messages).where(eq(messages.id, p.messageId));
+    if (!message) return null;
+    const [w] = await db
+      .select({ id: whatsapps.id, companyId: whatsapps.companyId, channel: whatsapps.channel })
+      .from(whatsapps)
+      .where(eq(whatsapps.id, message.whatsappId ?? -1));
+    const ticket = await ticketQueries.byId(db, message.companyId, message.ticketId);
+    if (!w || !ticket) return null;
+    return {
+      ref: { ...w, channelConfig: {} },
+      ticket,
+      message,
+      ...(p.ticketCreated === true ? { ticketCreated: true } : {}),
+      ...(isQuiet(message, ticket) ? { quiet: true } : {}),
+    };
+  };
+}
 
 export interface InboundResult {
   /** failed: given up after maxAttempts failures (kept in inbound_failures for the admins). */
@@ -114,6 +151,16 @@ export function inboundPipeline(deps: {
 }) {
   const { db, events } = deps;
   const maxAttempts = deps.maxAttempts ?? 3;
+  /**
+   * #32 Whether the stored message's message.stored outbox row is written by the storing statement itself
+   * (the outbox's bus with a durable consumer of the event): asked when a statement shape is first built,
+   * after every listener has registered.
+   */
+  let stagesStoredDecided: boolean | undefined;
+  const stagesStored = () => {
+    const bus = deps.bus as Partial<Pick<OutboxBus, 'stage' | 'hasDurable'>> | undefined;
+    return (stagesStoredDecided ??= Boolean(bus?.stage && bus.hasDurable?.('message.stored')));
+  };
   /** Messages that failed here before and have a row in inbound_failures to clear once they pass. */
   const failedBefore = new Set<string>();
 
@@ -237,6 +284,7 @@ export function inboundPipeline(deps: {
     checkHeld = false,
   ): Promise<{ stored: Map<number, Stored>; duplicates: Set<number>; held: Set<number> }> {
     const now = new Date().toISOString();
+    const staged = stagesStored();
     const rows = items.map(({ m, mediaPath, mediaName, ref, contactId }, i) => ({
       i,
       contact_id: contactId ?? null,
@@ -260,6 +308,8 @@ export function inboundPipeline(deps: {
       quoted: m.quotedProviderId ?? null,
       // Only a customer's message can say where the customer came from.
       referral: m.referral && !m.fromMe ? m.referral : null,
+      // #32 The id of the message's `message.stored` outbox row, written by the same statement.
+      outbox_id: randomUUID(),
     }));
     type Row = {
       duplicates: number[];
@@ -270,6 +320,7 @@ export function inboundPipeline(deps: {
       extra: Omit<ViewRow, 'ticket' | 'contact'> | null;
       message: Record<string, unknown> | null;
       quoted: Record<string, unknown> | null;
+      outbox_id: string | null;
     };
     const intercept = deps.intercept;
     const withHeld = checkHeld && !calls && Boolean(intercept);
@@ -298,12 +349,14 @@ export function inboundPipeline(deps: {
               unread_messages = tickets.unread_messages + excluded.unread_messages, updated_at = ${at}
             returning *, (xmax = 0) as created`;
       const tid = sql.raw('t.id');
+      // #32 Only a bus with the outbox (and a durable consumer of the event) takes the row.
+      const outboxFilter = staged ? sql`` : sql`where false`;
       return sql`with input as (
             select * from jsonb_to_recordset(${p('rows')}::jsonb) as x(i int, contact_id int, company_id int,
               whatsapp_id int, name text, number text,
               lid text, is_group boolean, provider_id text, body text, media_type text, media_url text,
               media_name text, from_me boolean, participant text, data jsonb, created_at timestamptz,
-              preview text, unread int, quoted text, referral jsonb)),
+              preview text, unread int, quoted text, referral jsonb, outbox_id uuid)),
           d as (select i from input where exists (
             select 1 from messages m where m.whatsapp_id = input.whatsapp_id and m.provider_id = input.provider_id)),
           -- Senders an interceptor may take: left out here, stored one by one after it looked.
@@ -355,7 +408,16 @@ export function inboundPipeline(deps: {
             left join q on q.i = x.i
             order by x.i
             on conflict do nothing
-            returning *)
+            returning *),
+          -- #32 The message's message.stored outbox row, committed with it: a crash before the event reached
+          -- the record (timeline, webhooks) leaves it for the sweep, which rebuilds the event from the ids.
+          ob as (insert into event_outbox (id, company_id, event, payload, created_at)
+            select x.outbox_id, n.company_id, 'message.stored',
+              json_build_object('$rebuild', json_build_object('messageId', n.id, 'whatsappId', n.whatsapp_id,
+                'ticketCreated', t.created))::text, ${at}
+            from n join x on x.whatsapp_id = n.whatsapp_id and x.provider_id = n.provider_id
+            join t on t.id = n.ticket_id
+            ${outboxFilter})
         select g.guard, g.duplicates, g.held, x.i, row_to_json(c) as contact, row_to_json(t) as ticket,
           json_build_object(
             'queue', (select json_build_object('id', y.id, 'name', y.name, 'color', y.color)
@@ -369,7 +431,7 @@ export function inboundPipeline(deps: {
                 'campaign', s.campaign, 'source', s.source, 'medium', s.medium, 'metadata', s.metadata,
                 'createdAt', s.created_at) order by s.id) from st s where s.ticket_id = t.id),
               ${trackingFor(tid)})) as extra,
-          row_to_json(n) as message, row_to_json(q) as quoted
+          row_to_json(n) as message, row_to_json(q) as quoted, x.outbox_id
         from (select 1 / (case when (select count(*) from n) < (select count(*) from t) then 0 else 1 end) as guard,
             (select coalesce(json_agg(i), '[]') from d) as duplicates,
             (select coalesce(json_agg(i), '[]') from hd) as held) g
@@ -378,7 +440,7 @@ export function inboundPipeline(deps: {
     };
     const result = await executePrepared<Row>(
       db,
-      calls ? 'recado_inbound_calls_v5' : withHeld ? 'recado_inbound_batch_v5' : 'recado_inbound_messages_v5',
+      calls ? 'recado_inbound_calls_v6' : withHeld ? 'recado_inbound_batch_v6' : 'recado_inbound_messages_v6',
       build,
       { at: now, rows: JSON.stringify(rows) },
     ).catch((err: unknown) => {
@@ -413,6 +475,7 @@ export function inboundPipeline(deps: {
         // The statement created the ticket: its first message here says so (once per ticket).
         ticketCreated:
           r.ticket.created === true && !opened.has(r.ticket.id) && Boolean(opened.add(r.ticket.id)),
+        ...(r.outbox_id && staged ? { outboxId: r.outbox_id } : {}),
       });
     }
     return { stored, duplicates, held: heldBack };
@@ -445,7 +508,7 @@ export function inboundPipeline(deps: {
   /** Events after the commit, in the same shapes as the HTTP answers (built from what the statement returned). */
   function announce(
     ref: ConnectionRef,
-    { contact, ticket, message, quoted, ticketCreated }: Stored,
+    { contact, ticket, message, quoted, ticketCreated, outboxId }: Stored,
   ): InboundResult {
     const messageView = toMessageView(message, { quoted, contact: { id: contact.id, name: contact.name } });
     // Only those who may see the ticket hear about it (contracts/visibility.ts), in its lists and its room.
@@ -458,13 +521,18 @@ export function inboundPipeline(deps: {
       contact: ticket.contact,
     });
     events.toRoom(lists, ref.companyId, 'ticket', { action: 'update', ticket });
-    deps.bus?.emit('message.stored', {
-      ref,
-      ticket,
-      message,
-      ...(ticketCreated ? { ticketCreated } : {}),
-      ...(isQuiet(message, ticket) ? { quiet: true } : {}),
-    });
+    deps.bus?.emit(
+      'message.stored',
+      {
+        ref,
+        ticket,
+        message,
+        ...(ticketCreated ? { ticketCreated } : {}),
+        ...(isQuiet(message, ticket) ? { quiet: true } : {}),
+      },
+      // #32 Staged by the storing statement: dispatched as a committed outbox row.
+      outboxId ? { outboxId, at: new Date() } : undefined,
+    );
     return { status: 'stored', messageId: message.id, ticketId: ticket.id, contactId: contact.id };
   }
 
@@ -620,10 +688,9 @@ export function inboundPipeline(deps: {
       }
 
       // #34 A customer known by an identity: its contact found or created first, atomically.
-      const contactId =
-        m.identity?.value && !m.isGroup
-          ? await contactForIdentity(db, ref.companyId, m.identity, m.name ?? '')
-          : undefined;
+      const contactId = m.identity?.value
+        ? await contactForIdentity(db, ref.companyId, m.identity, m.name ?? '', m.isGroup)
+        : undefined;
       let result: Awaited<ReturnType<typeof storeMany>>;
       try {
         result = await storeMany(

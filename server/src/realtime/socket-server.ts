@@ -28,6 +28,11 @@ export interface SocketServerDeps {
   postgresUrl?: string;
   /** Browser origins allowed to connect (Origin header, Host header); absent: any. */
   allowOrigin?: (origin: string | undefined, host: string | undefined) => boolean;
+  /**
+   * #34.1 A handshake from another origin that names a website chat widget whose list holds that origin
+   * (webchat-socket.ts): let through to the /widget namespace only.
+   */
+  widgetHandshake?: (url: string | undefined, origin: string | undefined) => Promise<boolean>;
 }
 
 const disposers = new WeakMap<Server, () => Promise<void>>();
@@ -51,7 +56,11 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
     },
     allowRequest: (req, done) => {
       const ok = deps.allowOrigin ? deps.allowOrigin(req.headers.origin, req.headers.host) : true;
-      done(ok ? null : 'ERR_ORIGIN_NOT_ALLOWED', ok);
+      if (ok || !deps.widgetHandshake) return done(ok ? null : 'ERR_ORIGIN_NOT_ALLOWED', ok);
+      void deps.widgetHandshake(req.url, req.headers.origin).then(
+        (w) => done(w ? null : 'ERR_ORIGIN_NOT_ALLOWED', w),
+        () => done('ERR_ORIGIN_NOT_ALLOWED', false),
+      );
     },
     serveClient: false,
   });
@@ -81,6 +90,13 @@ export async function createSocketServer(deps: SocketServerDeps): Promise<Server
   }
 
   io.use(async (socket, next) => {
+    // A widget's page (another origin, let in by widgetHandshake) reaches /widget only, never this namespace.
+    const { origin, host } = socket.handshake.headers;
+    if (deps.allowOrigin && !deps.allowOrigin(origin, host)) {
+      const err = new Error('ERR_ORIGIN_NOT_ALLOWED') as Error & { data?: unknown };
+      err.data = { code: 'ERR_ORIGIN_NOT_ALLOWED' };
+      return next(err);
+    }
     const raw = socket.handshake.auth?.token ?? socket.handshake.query?.token;
     const token = typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '') : '';
     // A session ended by a login elsewhere answers ERR_SESSION_REPLACED: the browser says why it signed out.

@@ -34,3 +34,4 @@ export * from './connection-health.js';
 export * from './lid-mappings.js';
 export * from './event-outbox.js';
 export * from './contact-identities.js';
+export * from './widget.js';

@@ -5,6 +5,7 @@ import type { MediaStore } from '../media-store.js';
 import type { ConnectionRef, SessionManagerDeps } from '../session-manager.js';
 import { baileysChannel, type BaileysDeps } from './baileys/baileys-channel.js';
 import { cloudApiChannel } from './cloud-api/cloud-api-channel.js';
+import { webchatChannel, type WebchatDeps } from './webchat/webchat-channel.js';
 import {
   deliveredMarker,
   simulatorChannel,
@@ -26,6 +27,8 @@ export function channelFactory(deps: {
   listen?: Parameters<typeof simulatorWakeUps>[0];
   /** Tests: a scripted Baileys socket. */
   baileysSocket?: BaileysDeps['makeSocket'];
+  /** #34.1 The website chat's replies: to the visitor's socket room, and by e-mail after an offline form. */
+  webchat?: Pick<WebchatDeps, 'mailer' | 'emit'>;
 }): SessionManagerDeps['createChannel'] {
   // One delivered mark for all the simulator connections of the process (a statement a turn, not one each).
   const markDelivered = deliveredMarker(deps.db);
@@ -54,6 +57,8 @@ export function channelFactory(deps: {
         log: deps.log,
         ...(deps.baileysSocket ? { makeSocket: deps.baileysSocket } : {}),
       });
+    if (kind === 'webchat' && deps.webchat)
+      return webchatChannel(ctx, { db: deps.db, media: deps.media, log: deps.log, ...deps.webchat });
     return undefined;
   };
 }
