@@ -12,6 +12,44 @@ export const CHANNEL_KINDS = [
 ] as const;
 export type ChannelKindName = (typeof CHANNEL_KINDS)[number];
 
+/**
+ * #34.4 The channels where a company may write first to someone who never wrote (campaigns): WhatsApp by
+ * phone, Cloud API (with approved templates) and the simulator. Website chat, Telegram, Instagram and
+ * Messenger only answer people who wrote in (docs/channels.md "One inbox").
+ */
+export const OUTBOUND_FIRST_CONTACT_CHANNELS: readonly ChannelKindName[] = [
+  'baileys',
+  'cloud_api',
+  'simulator',
+];
+export const allowsFirstContact = (channel: string): boolean =>
+  (OUTBOUND_FIRST_CONTACT_CHANNELS as readonly string[]).includes(channel);
+
+/**
+ * #34.4 A list filter of channels (`channels=["telegram","webchat"]` as the web client sends arrays, or a
+ * comma list): each must be a channel kind; duplicates dropped; empty means no filter.
+ */
+export const ChannelListFilter = z
+  .union([z.string().max(300), z.array(z.string())])
+  .optional()
+  .transform((v, ctx): ChannelKindName[] | undefined => {
+    if (v === undefined || v === '') return undefined;
+    let list: unknown = v;
+    if (typeof v === 'string') {
+      try {
+        list = v.trim().startsWith('[') ? JSON.parse(v) : v.split(',').map((x) => x.trim());
+      } catch {
+        list = null;
+      }
+    }
+    if (!Array.isArray(list) || list.some((c) => !(CHANNEL_KINDS as readonly unknown[]).includes(c))) {
+      ctx.addIssue({ code: 'custom', message: `a list of channels (${CHANNEL_KINDS.join(', ')})` });
+      return z.NEVER;
+    }
+    const kinds = [...new Set(list as ChannelKindName[])];
+    return kinds.length ? kinds : undefined;
+  });
+
 export const CONNECTION_STATES = [
   'qrcode',
   'PAIRING',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Day, spanDays } from './days.js';
 import { Timestamp, type Wire } from './responses.js';
 import { PRESENCES } from './constants.js';
+import { CHANNEL_KINDS } from './connections.js';
 
 /** docs/metrics.md: the dashboard's period options, in days (filter type 2). */
 export const DASHBOARD_PERIODS = [3, 7, 15, 30, 60, 90] as const;
@@ -15,6 +16,8 @@ const MAX_ID = 2_147_483_647;
 
 /** Narrows every figure to one queue's (or one connection's) tickets. */
 const QueueFilter = z.coerce.number().int().positive().max(MAX_ID).optional();
+/** #34.4 Narrows every figure to the tickets of one channel's connections. */
+const ChannelFilter = z.enum(CHANNEL_KINDS).optional();
 
 /**
  * GET /dashboard (docs/metrics.md): the last `days` days (today included), or the days from `date_from` to
@@ -27,6 +30,7 @@ export const DashboardQuery = z
     date_to: Day.optional(),
     queueId: QueueFilter,
     whatsappId: QueueFilter,
+    channel: ChannelFilter,
   })
   .refine((q) => q.days !== undefined || (q.date_from !== undefined && q.date_to !== undefined), {
     message: 'choose a period (days) or a date range (date_from and date_to)',
@@ -41,7 +45,13 @@ export type DashboardQuery = z.infer<typeof DashboardQuery>;
 
 /** GET /dashboard/ticketsUsers, /ticketsDay, /sourceTracking, /export: both days included. */
 export const DashboardRangeQuery = z
-  .object({ initialDate: Day, finalDate: Day, queueId: QueueFilter, whatsappId: QueueFilter })
+  .object({
+    initialDate: Day,
+    finalDate: Day,
+    queueId: QueueFilter,
+    whatsappId: QueueFilter,
+    channel: ChannelFilter,
+  })
   .refine((q) => q.initialDate <= q.finalDate, { message: 'initialDate after finalDate' })
   .refine((q) => spanDays(q.initialDate, q.finalDate) <= DASHBOARD_MAX_DAYS, {
     message: `at most ${DASHBOARD_MAX_DAYS} days`,
@@ -139,6 +149,20 @@ export const TicketsPerDay = z
   })
   .meta({ id: 'TicketsPerDay' });
 export type TicketsPerDay = Wire<typeof TicketsPerDay>;
+
+/**
+ * #34.4 GET /dashboard/ticketsChannel: per channel, the tickets created and closed in the period and the
+ * ones open or pending now (channel null: tickets whose connection was deleted).
+ */
+export const TicketsPerChannel = z
+  .looseObject({
+    channel: z.enum(CHANNEL_KINDS).nullable(),
+    created: z.number(),
+    closed: z.number(),
+    active: z.number(),
+  })
+  .meta({ id: 'TicketsPerChannel' });
+export type TicketsPerChannel = Wire<typeof TicketsPerChannel>;
 
 export const SourceTrackingRow = z
   .looseObject({

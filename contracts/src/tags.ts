@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Timestamp, type Wire } from './responses.js';
 import { TicketView } from './tickets.js';
+import { ChannelListFilter } from './connections.js';
 
 /** The largest PostgreSQL `integer`: ids beyond it name no row. */
 const MAX_ID = 2_147_483_647;
@@ -111,6 +112,8 @@ const IdList = z
 /** GET /ticket/kanban: showAll is honoured for admins only; others see their queues' tickets. */
 export const KanbanQuery = z.object({
   queueIds: IdList,
+  /** #34.4 Only tickets whose connection is of one of these channels. */
+  channels: ChannelListFilter,
   showAll: z
     .union([z.boolean(), z.enum(['true', 'false'])])
     .optional()

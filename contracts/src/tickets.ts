@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { SLA_FILTERS, TicketSla } from './sla.js';
 import { SaleValue } from './closing.js';
 import { CustomFieldFilter, CustomFieldValues, CustomFieldValuesInput } from './custom-fields.js';
+import { ChannelListFilter } from './connections.js';
 
 export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -66,6 +67,8 @@ export const TicketListQuery = z.object({
   sla: z.enum(SLA_FILTERS).optional(),
   /** #32.7 `{"key": value}` as JSON: tickets whose custom fields hold every pair. */
   customFields: CustomFieldFilter,
+  /** #34.4 Only tickets whose connection is of one of these channels (docs/channels.md "One inbox"). */
+  channels: ChannelListFilter,
 });
 export type TicketListQuery = z.infer<typeof TicketListQuery>;
 

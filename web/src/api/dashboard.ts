@@ -1,8 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
+  ChannelKindName,
   ClosingStats,
   DashboardCounters,
   SourceTrackingList,
+  TicketsPerChannel,
   TicketsPerDay,
   TicketsPerUser,
 } from '@recado/contracts';
@@ -10,14 +12,16 @@ import { api } from './client.js';
 
 /** What the dashboard asks for: a period of days (filter type 2) or a date range (type 1). */
 export type DashboardFilter =
-  | { type: 2; days: number; queueId?: number; whatsappId?: number }
-  | { type: 1; from: string; to: string; queueId?: number; whatsappId?: number };
+  | { type: 2; days: number; queueId?: number; whatsappId?: number; channel?: ChannelKindName }
+  | { type: 1; from: string; to: string; queueId?: number; whatsappId?: number; channel?: ChannelKindName };
 
 export interface DashboardRange {
   initialDate: string;
   finalDate: string;
   queueId?: number;
   whatsappId?: number;
+  /** #34.4 Only the tickets of this channel's connections. */
+  channel?: ChannelKindName;
 }
 
 export const dashboardKeys = {
@@ -26,9 +30,10 @@ export const dashboardKeys = {
   chart: (name: string, r: DashboardRange | null) => ['dashboard', name, r] as const,
 };
 
-const scopeParams = (s: { queueId?: number; whatsappId?: number }) => ({
+const scopeParams = (s: { queueId?: number; whatsappId?: number; channel?: ChannelKindName }) => ({
   ...(s.queueId ? { queueId: s.queueId } : {}),
   ...(s.whatsappId ? { whatsappId: s.whatsappId } : {}),
+  ...(s.channel ? { channel: s.channel } : {}),
 });
 
 /** GET /dashboard: counters and attendants; refreshed every minute while the screen is open. */
@@ -67,6 +72,9 @@ export const useTicketsPerUser = (r: DashboardRange | null) =>
   useRangeQuery<TicketsPerUser[]>('ticketsUsers', '/dashboard/ticketsUsers', r);
 export const useTicketsPerDay = (r: DashboardRange | null) =>
   useRangeQuery<TicketsPerDay[]>('ticketsDay', '/dashboard/ticketsDay', r);
+/** #34.4 GET /dashboard/ticketsChannel: tickets created, closed and active per channel. */
+export const useTicketsPerChannel = (r: DashboardRange | null) =>
+  useRangeQuery<TicketsPerChannel[]>('ticketsChannel', '/dashboard/ticketsChannel', r);
 export const useSourceTracking = (r: DashboardRange | null) =>
   useRangeQuery<SourceTrackingList>('sourceTracking', '/dashboard/sourceTracking', r);
 /** #32.3 GET /dashboard/closing: the period's closed tickets by reason and by attendant. */

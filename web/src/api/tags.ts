@@ -26,7 +26,8 @@ export const tagKeys = {
 };
 export const kanbanKeys = {
   lanes: () => ['kanban', 'lanes'] as const,
-  tickets: (showAll: boolean) => ['kanban', 'tickets', showAll] as const,
+  tickets: (showAll: boolean, channels: readonly string[] = []) =>
+    ['kanban', 'tickets', showAll, ...(channels.length ? [channels.join(',')] : [])] as const,
   allTickets: () => ['kanban', 'tickets'] as const,
 };
 
@@ -133,13 +134,26 @@ export function useKanbanLanes(enabled = true) {
   });
 }
 
-/** GET /ticket/kanban: admins ask for every ticket (showAll), others for their queues' tickets. */
-export function useKanbanTickets(showAll: boolean, queueIds: number[], enabled = true) {
+/**
+ * GET /ticket/kanban: admins ask for every ticket (showAll), others for their queues' tickets; #34.4 only
+ * the tickets of `channels` when some are picked (the page also hides cards of other channels that arrive
+ * live).
+ */
+export function useKanbanTickets(
+  showAll: boolean,
+  queueIds: number[],
+  enabled = true,
+  channels: readonly string[] = [],
+) {
   return useQuery({
-    queryKey: kanbanKeys.tickets(showAll),
+    queryKey: kanbanKeys.tickets(showAll, channels),
     queryFn: ({ signal }) =>
       request<KanbanTickets>('GET', '/ticket/kanban', {
-        params: { showAll: showAll ? 'true' : undefined, queueIds: queueIds.length ? queueIds : undefined },
+        params: {
+          showAll: showAll ? 'true' : undefined,
+          queueIds: queueIds.length ? queueIds : undefined,
+          channels: channels.length ? [...channels] : undefined,
+        },
         signal,
       }),
     enabled,

@@ -40,6 +40,8 @@ export interface TicketFilter {
   snoozed?: boolean;
   /** #32.7 Only tickets whose custom fields hold these values (GET /tickets?customFields=). */
   customFields?: Record<string, string | number | boolean>;
+  /** #34.4 Only tickets of these channels (GET /tickets?channels=); absent or empty: every channel. */
+  channels?: string[];
 }
 
 export interface TicketNote {
@@ -147,6 +149,8 @@ export function ticketFits(filter: TicketFilter, t: TicketView, v: Viewer): bool
   if (filter.users.length && isManager(v) && (t.userId === null || !filter.users.includes(t.userId)))
     return false;
   if (filter.tags.length && !t.tags.some((tag) => filter.tags.includes(tag.id))) return false;
+  // #34.4 The channel filter: the ticket's connection's channel.
+  if (filter.channels?.length && !filter.channels.includes(t.whatsapp?.channel ?? '')) return false;
   // The SLA filter, as the server's (contracts' slaStatusOf), at this moment.
   if (filter.sla && slaStatusOf(t.sla, Date.now()) !== filter.sla) return false;
   if (
@@ -349,6 +353,7 @@ export function useTicketList(filter: TicketFilter, enabled = true) {
           sla: filter.sla,
           snoozed: filter.snoozed ? 'true' : undefined,
           customFields: filter.customFields ? JSON.stringify(filter.customFields) : undefined,
+          channels: filter.channels?.length ? filter.channels : undefined,
         },
       });
       return { items: r.tickets, hasMore: r.hasMore };

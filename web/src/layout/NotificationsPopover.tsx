@@ -25,6 +25,7 @@ import { PopoverEmpty, TopBarPopover } from './TopBarPopover.js';
 import { useNotificationTickets } from './useNotificationTickets.js';
 import { useTicketWokenNotifications } from '../pages/tickets/PrioritySnooze.js';
 import { WhatsAppText } from '../components/WhatsAppText.js';
+import { ChannelIcon } from '../pages/connections/ConnectionStatus.js';
 
 function NotificationRow({ ticket, onOpen }: { ticket: TicketView; onOpen(): void }) {
   const { t, i18n } = useTranslation();
@@ -44,6 +45,12 @@ function NotificationRow({ ticket, onOpen }: { ticket: TicketView; onOpen(): voi
       </ListItemAvatar>
       <Box sx={{ minWidth: 0, flex: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
+          {/* #34.4 The channel the customer wrote on. */}
+          {ticket.whatsapp ? (
+            <Box component="span" sx={{ alignSelf: 'center', display: 'inline-flex' }}>
+              <ChannelIcon channel={ticket.whatsapp.channel} size={15} />
+            </Box>
+          ) : null}
           <Typography noWrap sx={{ fontWeight: 600, flex: 1, minWidth: 0 }} variant="body2">
             {contactLabel(ticket.contact)}
           </Typography>

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import {
+  allowsFirstContact,
   campaignEditable,
   type Campaign,
   type CampaignEvent,
@@ -70,6 +71,25 @@ export function campaignService(deps: {
   }
 
   /**
+   * The connection's channel; #34.4 only a channel that may write first to someone carries a campaign
+   * (website chat, Telegram, Instagram and Messenger answer people who wrote in: ERR_CAMPAIGN_CHANNEL).
+   */
+  async function channelOf(companyId: number, whatsappId: number | null): Promise<string | undefined> {
+    if (!whatsappId) return undefined;
+    const [w] = await db
+      .select({ channel: whatsapps.channel })
+      .from(whatsapps)
+      .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, companyId)));
+    if (w && !allowsFirstContact(w.channel))
+      throw new AppError(
+        'ERR_CAMPAIGN_CHANNEL',
+        400,
+        `A ${w.channel} connection only answers customers who wrote in: campaigns go over WhatsApp, Cloud API or simulator connections`,
+      );
+    return w?.channel;
+  }
+
+  /**
    * Cloud API connections send approved templates only (Meta refuses free text to people who did not write
    * in the last 24 h): such a campaign must carry a template whose every value has a source, and a template
    * only goes over a Cloud API connection.
@@ -78,14 +98,7 @@ export function campaignService(deps: {
     companyId: number,
     r: Pick<CampaignRow, 'whatsappId' | 'template' | 'scheduledAt'>,
   ) {
-    const channel = r.whatsappId
-      ? (
-          await db
-            .select({ channel: whatsapps.channel })
-            .from(whatsapps)
-            .where(and(eq(whatsapps.id, r.whatsappId), eq(whatsapps.companyId, companyId)))
-        )[0]?.channel
-      : undefined;
+    const channel = await channelOf(companyId, r.whatsappId);
     if (!r.template) {
       if (channel === 'cloud_api' && r.scheduledAt)
         throw new AppError(
@@ -155,6 +168,7 @@ export function campaignService(deps: {
         fileListId: input.fileListId ?? null,
       };
       await checkRefs(t.companyId, refs);
+      await channelOf(t.companyId, refs.whatsappId);
       checkRunnable({ ...refs, scheduledAt });
       const template = input.template ?? null;
       await checkTemplate(t.companyId, { whatsappId: refs.whatsappId, template, scheduledAt });
@@ -205,6 +219,7 @@ export function campaignService(deps: {
       )
         throw new AppError('ERR_VALIDATION', 400, 'message1: at least one message');
       await checkRefs(t.companyId, next);
+      await channelOf(t.companyId, next.whatsappId);
       checkRunnable(next);
       await checkTemplate(t.companyId, next);
       next.status = next.scheduledAt ? 'PROGRAMADA' : 'INATIVA';
@@ -280,7 +295,7 @@ export function campaignService(deps: {
 
     /** CANCELADA → EM_ANDAMENTO: a new send chain continues with the rows not yet sent. */
     async restart(t: Tenant, id: number): Promise<Campaign> {
-      await row(t.companyId, id);
+      await channelOf(t.companyId, (await row(t.companyId, id)).whatsappId);
       const token = randomUUID();
       const r = await db.transaction(async (tx) => {
         const [u] = await tx

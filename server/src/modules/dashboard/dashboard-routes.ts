@@ -7,6 +7,7 @@ import {
   DashboardRangeQuery,
   FileAnswer,
   SourceTrackingList,
+  TicketsPerChannel,
   TicketsPerDay,
   TicketsPerUser,
 } from '@recado/contracts';
@@ -37,6 +38,14 @@ export const dashboardRoutes =
         schema: { response: { 200: z.array(TicketsPerDay) }, querystring: DashboardRangeQuery },
       },
       (req) => dashboard.ticketsDay(req.tenant, req.query),
+    );
+    app.get(
+      '/dashboard/ticketsChannel',
+      {
+        config: access.admin,
+        schema: { response: { 200: z.array(TicketsPerChannel) }, querystring: DashboardRangeQuery },
+      },
+      (req) => dashboard.ticketsChannel(req.tenant, req.query),
     );
     app.get(
       '/dashboard/closing',

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
+  CHANNEL_KINDS,
   PRESENCES,
   SETTING_DEFAULTS,
   SOURCE_TRACKING_LIMIT,
@@ -10,6 +11,7 @@ import {
   type DurationStat,
   type Presence,
   type SourceTrackingList,
+  type TicketsPerChannel,
   type TicketsPerDay,
   type TicketsPerUser,
 } from '@recado/contracts';
@@ -37,6 +39,9 @@ interface Period {
   timeZone: string;
   queueId?: number;
   whatsappId?: number;
+  /** #34.4 Only the tickets of this channel's connections (of the company `companyId`). */
+  channel?: string;
+  companyId: number;
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -67,11 +72,16 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
 
   async function periodOf(t: Tenant, q: DashboardQuery): Promise<Period> {
     const timeZone = await timeZoneOf(t.companyId);
-    if (q.date_from && q.date_to)
-      return { from: q.date_from, to: q.date_to, timeZone, queueId: q.queueId, whatsappId: q.whatsappId };
+    const filters = {
+      queueId: q.queueId,
+      whatsappId: q.whatsappId,
+      channel: q.channel,
+      companyId: t.companyId,
+    };
+    if (q.date_from && q.date_to) return { from: q.date_from, to: q.date_to, timeZone, ...filters };
     const to = localToday(clock.now(), timeZone);
     const from = day(new Date(Date.parse(`${to}T00:00:00Z`) - ((q.days ?? 1) - 1) * 86_400_000));
-    return { from, to, timeZone, queueId: q.queueId, whatsappId: q.whatsappId };
+    return { from, to, timeZone, ...filters };
   }
 
   async function rangeOf(t: Tenant, q: DashboardRangeQuery): Promise<Period> {
@@ -81,6 +91,8 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
       timeZone: await timeZoneOf(t.companyId),
       queueId: q.queueId,
       whatsappId: q.whatsappId,
+      channel: q.channel,
+      companyId: t.companyId,
     };
   }
 
@@ -89,10 +101,16 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
     lo: sql`((${p.from}::date)::timestamp at time zone ${p.timeZone})`,
     hi: sql`((${p.to}::date + 1)::timestamp at time zone ${p.timeZone})`,
   });
-  /** The queue and connection filters, on the tickets aliased `alias`. */
+  /** The queue, connection and channel filters, on the tickets aliased `alias`. */
   const queueFilter = (p: Period, alias: string): SQL =>
     sql`${p.queueId ? sql`and ${sql.raw(alias)}.queue_id = ${p.queueId}` : sql``} ${
       p.whatsappId ? sql`and ${sql.raw(alias)}.whatsapp_id = ${p.whatsappId}` : sql``
+    } ${
+      // #34.4 The channel's connections of the company (a handful of ids): no join per ticket.
+      p.channel
+        ? sql`and ${sql.raw(alias)}.whatsapp_id in (select w.id from whatsapps w
+            where w.company_id = ${p.companyId} and w.channel = ${p.channel})`
+        : sql``
     }`;
 
   /** Minutes between two timestamps, as seconds / 60. */
@@ -297,6 +315,44 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
       };
     },
 
+    /**
+     * #34.4 Per channel: tickets created in the period, closed in it (closed now, by their last close), and
+     * open or pending now. Each count reads its own index range and groups the company's few connections.
+     */
+    async ticketsChannel(t: Tenant, q: DashboardRangeQuery): Promise<TicketsPerChannel[]> {
+      const p = await rangeOf(t, q);
+      const { lo, hi } = bounds(p);
+      const c = t.companyId;
+      const rows = await executeRows<Record<string, unknown>>(
+        db,
+        sql`with counted as (
+            select t.whatsapp_id, count(*) as created, 0 as closed, 0 as active from tickets t
+              where t.company_id = ${c} and t.created_at >= ${lo} and t.created_at < ${hi} ${queueFilter(p, 't')}
+              group by t.whatsapp_id
+            union all
+            select t.whatsapp_id, 0, count(*), 0 from tickets t
+              where t.company_id = ${c} and t.closed_at is not null and t.closed_at >= ${lo} and t.closed_at < ${hi}
+                and t.status = 'closed' ${queueFilter(p, 't')}
+              group by t.whatsapp_id
+            union all
+            select t.whatsapp_id, 0, 0, count(*) from tickets t
+              where t.company_id = ${c} and t.status in ('open', 'pending') ${queueFilter(p, 't')}
+              group by t.whatsapp_id)
+          select w.channel, sum(k.created) as created, sum(k.closed) as closed, sum(k.active) as active
+          from counted k left join whatsapps w on w.id = k.whatsapp_id and w.company_id = ${c}
+          group by w.channel
+          order by sum(k.created) + sum(k.active) desc, w.channel nulls last`,
+      );
+      return rows.map((r) => ({
+        channel: (CHANNEL_KINDS as readonly string[]).includes(String(r.channel))
+          ? (r.channel as TicketsPerChannel['channel'])
+          : null,
+        created: num(r.created),
+        closed: num(r.closed),
+        active: num(r.active),
+      }));
+    },
+
     /** Tickets created and closed on each local day of the period (every day listed, zeros included). */
     async ticketsDay(t: Tenant, q: DashboardRangeQuery): Promise<TicketsPerDay[]> {
       const p = await rangeOf(t, q);
@@ -402,7 +458,7 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
       const { lo, hi } = bounds(p);
       const c = t.companyId;
       const where = sql`s.company_id = ${c} and s.created_at >= ${lo} and s.created_at < ${hi}
-        ${p.queueId || p.whatsappId ? sql`and exists (select 1 from tickets t where t.id = s.ticket_id ${queueFilter(p, 't')})` : sql``}`;
+        ${p.queueId || p.whatsappId || p.channel ? sql`and exists (select 1 from tickets t where t.id = s.ticket_id ${queueFilter(p, 't')})` : sql``}`;
       const [count] = await executeRows<{ n: unknown }>(
         db,
         sql`select count(*) as n from ticket_source_tracking s where ${where}`,

@@ -1,9 +1,14 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import webpush from 'web-push';
 import { z } from 'zod';
-import { canSeeTicket, type PushPayload, type PushSubscriptionInput } from '@recado/contracts';
+import {
+  canSeeTicket,
+  type ChannelKindName,
+  type PushPayload,
+  type PushSubscriptionInput,
+} from '@recado/contracts';
 import type { Db } from '../../db/client.js';
-import { pushSubscriptions, tickets, userQueues, users, contacts } from '../../db/schema/index.js';
+import { pushSubscriptions, tickets, userQueues, users, contacts, whatsapps } from '../../db/schema/index.js';
 import type { Tenant } from '../../http/tenant.js';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import { assertPublicUrl, safeFetch } from '../../lib/safe-fetch.js';
@@ -119,9 +124,15 @@ export function pushService(deps: {
     options: { maxAttempts: 1 },
     handler: async ({ payload: p }) => {
       const [t] = await db
-        .select({ ticket: tickets, contactName: contacts.name, contactNumber: contacts.number })
+        .select({
+          ticket: tickets,
+          contactName: contacts.name,
+          contactNumber: contacts.number,
+          channel: whatsapps.channel,
+        })
         .from(tickets)
         .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+        .leftJoin(whatsapps, and(eq(whatsapps.id, tickets.whatsappId), eq(whatsapps.companyId, p.companyId)))
         .where(and(eq(tickets.id, p.ticketId), eq(tickets.companyId, p.companyId)));
       if (!t || (t.ticket.status !== 'pending' && t.ticket.status !== 'open')) return;
       // A customer an automation is answering waits for nobody yet (docs/automation.md).
@@ -168,8 +179,11 @@ export function pushService(deps: {
       const who = t.contactName || t.contactNumber;
       for (const [language, ids] of byLanguage) {
         const texts = pushTexts(language);
+        // #34.4 The push names the channel the customer wrote on ("Cliente aguardando: Maria · Telegram").
+        const on = t.channel ? ` · ${texts.channels[t.channel as ChannelKindName] ?? t.channel}` : '';
         await deliver(p.companyId, ids, {
-          title: t.ticket.status === 'pending' ? `${texts.waiting}: ${who}` : `${texts.message}: ${who}`,
+          title:
+            t.ticket.status === 'pending' ? `${texts.waiting}: ${who}${on}` : `${texts.message}: ${who}${on}`,
           body: truncate(p.body || texts.media, BODY_MAX),
           url: `/tickets/${t.ticket.uuid}`,
           tag: `ticket-${t.ticket.id}`,

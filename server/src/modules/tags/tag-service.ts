@@ -22,6 +22,7 @@ import type { Events } from '../../realtime/events.js';
 import { containsText } from '../../lib/sql.js';
 import {
   canSeeTicket,
+  channelFilterWhere,
   isManager,
   loadViewer,
   selectViews,
@@ -358,6 +359,7 @@ export function tagService({
       if (q.showAll && isManager(viewer)) {
         if (q.queueIds?.length) conds.push(or(inArray(tickets.queueId, q.queueIds), isNull(tickets.queueId)));
       } else conds.push(visibleWhere(viewer), queueSelectionWhere(viewer.userId, q.queueIds));
+      conds.push(channelFilterWhere(t.companyId, q.channels));
       const rows = await selectViews(db)
         .where(and(...conds))
         .orderBy(desc(tickets.updatedAt), desc(tickets.id))

@@ -254,6 +254,23 @@ export function queueSelectionWhere(userId: number, selected: number[] | undefin
 }
 
 /**
+ * #34.4 The lists' channel filter: the ticket's connection is of one of these channels. Read as the ids of
+ * the company's connections of those channels (a handful of rows), so the list keeps its indexes and its
+ * join-free hot path; no filter, no SQL.
+ */
+export function channelFilterWhere(
+  companyId: number,
+  channels: readonly string[] | undefined,
+): SQL | undefined {
+  if (!channels?.length) return undefined;
+  return sql`${tickets.whatsappId} in (select w.id from whatsapps w where w.company_id = ${companyId}
+    and w.channel in (${sql.join(
+      channels.map((c) => sql`${c}`),
+      sql`, `,
+    )}))`;
+}
+
+/**
  * #30.5 The list's SLA filters (docs/metrics.md "SLA"): `breached`, a breach recorded or a running clock past
  * its due time; `at_risk`, amber (less than 25% of a target left) and not yet due.
  */
@@ -296,6 +313,7 @@ export const ticketQueries = {
     if (q.withUnreadMessages) conds.push(sql`${tickets.unreadMessages} > 0`);
     if (q.isGroup) conds.push(eq(tickets.isGroup, true));
     if (q.sla) conds.push(slaFilterWhere(q.sla, now ?? new Date()));
+    conds.push(channelFilterWhere(v.companyId, q.channels));
     // #32.7 Custom field filter: containment on the GIN-indexed column, values read by their field's type.
     conds.push(await customFieldFilterWhere(db, v.companyId, 'ticket', tickets.customFields, q.customFields));
     if (q.date) conds.push(sql`(${tickets.createdAt} at time zone 'UTC')::date = ${q.date}::date`);

@@ -21,7 +21,7 @@ import {
 } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { useTranslation } from 'react-i18next';
-import { CAMPAIGN_VARIANTS, CampaignInput, type Campaign } from '@recado/contracts';
+import { allowsFirstContact, CAMPAIGN_VARIANTS, CampaignInput, type Campaign } from '@recado/contracts';
 import { useToast } from '../../app/useToast.js';
 import {
   useCampaignMedia,
@@ -151,7 +151,17 @@ export function CampaignDialog({
   const showError = useCampaignErrors();
   const save = useSaveCampaign();
   const media = useCampaignMedia();
-  const whatsapps = useWhatsapps(open);
+  const allWhatsapps = useWhatsapps(open);
+  // #34.4 Only connections whose channel may write first (WhatsApp, Cloud API, simulator); an existing
+  // campaign's own connection stays listed so its form still shows it.
+  const whatsapps = useMemo(
+    () => ({
+      data: allWhatsapps.data?.filter(
+        (w) => allowsFirstContact(w.channel) || (campaign && w.id === campaign.whatsappId),
+      ),
+    }),
+    [allWhatsapps.data, campaign],
+  );
   const lists = useContactListOptions(open);
   const fileLists = useFileListOptions(open);
   const tags = useAllTags();

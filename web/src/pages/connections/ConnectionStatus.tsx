@@ -81,7 +81,7 @@ export function ConnectionStatus({
   );
 }
 
-const CHANNEL_LOOK: Record<
+export const CHANNEL_LOOK: Record<
   ChannelKindName,
   { icon: typeof WhatsAppIcon; color: 'success' | 'info' | 'secondary' }
 > = {
@@ -110,5 +110,44 @@ export function ChannelChip({ channel }: { channel: ChannelKindName }) {
         data-testid="channel-chip"
       />
     </Tooltip>
+  );
+}
+
+/**
+ * #34.4 The channel as a small icon in its colour, named by a tooltip and for screen readers: the compact
+ * form of ChannelChip for ticket rows, kanban cards, notifications and filters.
+ */
+export function ChannelIcon({
+  channel,
+  size = 16,
+  tooltip = true,
+}: {
+  channel: ChannelKindName | string;
+  size?: number;
+  /** Off inside a control that already shows the channel's name (a menu item, a chip's label). */
+  tooltip?: boolean;
+}) {
+  const { t } = useTranslation();
+  const look = CHANNEL_LOOK[channel as ChannelKindName] ?? CHANNEL_LOOK.baileys;
+  const Icon = look.icon;
+  const label = t(`connections.channels.${channel}`, { defaultValue: channel });
+  const icon = (
+    <Icon
+      sx={{ fontSize: size, color: `${look.color}.main`, flexShrink: 0 }}
+      aria-label={tooltip ? label : undefined}
+      aria-hidden={tooltip ? undefined : true}
+      role={tooltip ? 'img' : undefined}
+      data-testid="channel-icon"
+      data-channel={channel}
+    />
+  );
+  return tooltip ? (
+    <Tooltip title={label}>
+      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center' }}>
+        {icon}
+      </Box>
+    </Tooltip>
+  ) : (
+    icon
   );
 }

@@ -24,7 +24,9 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   DASHBOARD_PERIODS,
+  type ChannelKindName,
   type DashboardCounters,
+  type TicketsPerChannel,
   type TicketsPerDay,
   type TicketsPerUser,
 } from '@recado/contracts';
@@ -34,6 +36,7 @@ import {
   downloadDashboardCsv,
   useDashboardCounters,
   useSourceTracking,
+  useTicketsPerChannel,
   useTicketsPerDay,
   useTicketsPerUser,
   type DashboardFilter,
@@ -41,6 +44,8 @@ import {
 } from '../../api/dashboard.js';
 import { useQueues } from '../../api/queues.js';
 import { useWhatsapps } from '../../api/whatsapps.js';
+import { ChannelIcon } from '../connections/ConnectionStatus.js';
+import { useCompanyChannels } from '../connections/ChannelFilter.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { DateRangeFields } from '../../components/DateField.js';
 import { formatParts, localeOf, useDateFormat } from '../../i18n/format.js';
@@ -235,6 +240,63 @@ function UsersChart({ rows }: { rows: TicketsPerUser[] }) {
   );
 }
 
+/** #34.4 Tickets per channel: created and closed in the period, open or pending now. */
+function ChannelsTable({ rows }: { rows: TicketsPerChannel[] }) {
+  const { t } = useTranslation();
+  if (rows.length === 0) return <Empty />;
+  const max = Math.max(1, ...rows.map((r) => r.created));
+  return (
+    <TableContainer>
+      <Table size="small" sx={{ '& td, & th': { px: { xs: 0.75, sm: 2 } } }} data-testid="chart-channels">
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('dashboard.columns.channel')}</TableCell>
+            <TableCell align="right">{t('dashboard.columns.created')}</TableCell>
+            <TableCell align="right">{t('dashboard.columns.closed')}</TableCell>
+            <TableCell align="right">{t('dashboard.columns.active')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((r) => (
+            <TableRow key={r.channel ?? 'none'} data-testid={`channel-row-${r.channel ?? 'none'}`}>
+              <TableCell sx={{ minWidth: 0 }}>
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+                  {r.channel ? <ChannelIcon channel={r.channel} size={18} tooltip={false} /> : null}
+                  <Typography variant="body2" noWrap sx={{ minWidth: 64 }}>
+                    {r.channel ? t(`connections.channels.${r.channel}`) : t('dashboard.noChannel')}
+                  </Typography>
+                  <Box
+                    sx={{ flex: 1, height: 8, borderRadius: 1, bgcolor: 'action.hover', minWidth: 24 }}
+                    aria-hidden
+                  >
+                    <Box
+                      sx={{
+                        height: '100%',
+                        width: `${(r.created / max) * 100}%`,
+                        borderRadius: 1,
+                        bgcolor: 'primary.main',
+                      }}
+                    />
+                  </Box>
+                </Box>
+              </TableCell>
+              <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                {r.created}
+              </TableCell>
+              <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                {r.closed}
+              </TableCell>
+              <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                {r.active}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
 /** Axis steps of 1, 2 or 5 × 10ⁿ: at most four steps up to the largest value. */
 function axisTicks(max: number): number[] {
   const raw = Math.max(1, max) / 4;
@@ -423,6 +485,8 @@ export default function DashboardPage() {
   const [reversed, setReversed] = useState(false);
   const [queueId, setQueueId] = useState<number | ''>('');
   const [whatsappId, setWhatsappId] = useState<number | ''>('');
+  const [channel, setChannel] = useState<ChannelKindName | ''>('');
+  const companyChannels = useCompanyChannels();
   const connections = useWhatsapps();
   const [filter, setFilter] = useState<DashboardFilter | null>({ type: 2, days: 7 });
   const queues = useQueues();
@@ -438,6 +502,7 @@ export default function DashboardPage() {
             finalDate: data.period.to,
             ...(filter.queueId ? { queueId: filter.queueId } : {}),
             ...(filter.whatsappId ? { whatsappId: filter.whatsappId } : {}),
+            ...(filter.channel ? { channel: filter.channel } : {}),
           }
         : null,
     [data, filter],
@@ -445,6 +510,7 @@ export default function DashboardPage() {
   const perUser = useTicketsPerUser(range);
   const perDay = useTicketsPerDay(range);
   const sources = useSourceTracking(range);
+  const perChannel = useTicketsPerChannel(range);
 
   // docs/product.md#errors: a chart that fails says so.
   useEffect(() => {
@@ -460,7 +526,11 @@ export default function DashboardPage() {
   const apply = () => {
     // Filtering again reads the figures again, even for the same filter.
     void client.invalidateQueries({ queryKey: dashboardKeys.all });
-    const q = { ...(queueId === '' ? {} : { queueId }), ...(whatsappId === '' ? {} : { whatsappId }) };
+    const q = {
+      ...(queueId === '' ? {} : { queueId }),
+      ...(whatsappId === '' ? {} : { whatsappId }),
+      ...(channel === '' ? {} : { channel }),
+    };
     setReversed(false);
     if (type === 2 && days !== '') setFilter({ type: 2, days, ...q });
     else if (type === 1 && from && to && from > to) {
@@ -601,6 +671,40 @@ export default function DashboardPage() {
                 {w.name}
               </MenuItem>
             ))}
+          </TextField>
+          <TextField
+            select
+            size="small"
+            label={t('dashboard.channel')}
+            value={channel}
+            onChange={(e) => setChannel(e.target.value as ChannelKindName | '')}
+            fullWidth={false}
+            sx={filterField}
+            slotProps={{
+              htmlInput: { 'data-testid': 'filter-channel' },
+              select: {
+                renderValue: (v) =>
+                  v === '' ? (
+                    t('dashboard.allChannels')
+                  ) : (
+                    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
+                      <ChannelIcon channel={v as string} size={16} tooltip={false} />
+                      {t(`connections.channels.${v as string}`)}
+                    </Box>
+                  ),
+                displayEmpty: true,
+              },
+            }}
+          >
+            <MenuItem value="">{t('dashboard.allChannels')}</MenuItem>
+            {[...companyChannels, ...(channel && !companyChannels.includes(channel) ? [channel] : [])].map(
+              (c) => (
+                <MenuItem key={c} value={c} data-testid={`filter-channel-${c}`} sx={{ gap: 1 }}>
+                  <ChannelIcon channel={c} size={18} tooltip={false} />
+                  {t(`connections.channels.${c}`)}
+                </MenuItem>
+              ),
+            )}
           </TextField>
           <Button variant="contained" onClick={apply} data-testid="filter-apply">
             {t('dashboard.apply')}
@@ -804,6 +908,18 @@ export default function DashboardPage() {
           )}
         </Section>
       </Box>
+
+      <Section
+        title={t('dashboard.ticketsChannel')}
+        help={t('dashboard.help.ticketsChannel')}
+        testId="tickets-channel"
+      >
+        {perChannel.isPending ? (
+          <Skeleton variant="rectangular" height={80} />
+        ) : (
+          <ChannelsTable rows={perChannel.data ?? []} />
+        )}
+      </Section>
 
       <SlaAchievementSection range={range} />
 

@@ -19,7 +19,16 @@ import { alpha } from '@mui/material/styles';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { useTranslation } from 'react-i18next';
-import { formatNumber, isTicketManager, kanbanLaneOf, type Tag, type TicketView } from '@recado/contracts';
+import {
+  formatNumber,
+  isTicketManager,
+  kanbanLaneOf,
+  type ChannelKindName,
+  type Tag,
+  type TicketView,
+} from '@recado/contracts';
+import { ChannelFilter } from '../connections/ChannelFilter.js';
+import { ChannelIcon } from '../connections/ConnectionStatus.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { viewerOf } from '../../api/tickets.js';
@@ -114,8 +123,13 @@ function KanbanCard({
             noWrap
             component="div"
             data-testid="kanban-card-number"
+            sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}
           >
-            {formatNumber(ticket.contact.number)}
+            {/* #34.4 The channel the customer wrote on; a contact without a phone shows its connection. */}
+            {ticket.whatsapp ? <ChannelIcon channel={ticket.whatsapp.channel} size={14} /> : null}
+            <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+              {ticket.contact.number ? formatNumber(ticket.contact.number) : (ticket.whatsapp?.name ?? '')}
+            </Box>
           </Typography>
         </Box>
         <Tooltip title={t('kanban.moveTo')}>
@@ -310,13 +324,22 @@ function Board() {
   const showAll = Boolean(user) && isTicketManager(user!);
   const queueIds = useMemo(() => (showAll ? [] : viewer.queueIds), [showAll, viewer]);
   const lanesQuery = useKanbanLanes();
-  const board = useKanbanTickets(showAll, queueIds);
+  // #34.4 The channel filter: asked of the server, and applied to cards that arrive live.
+  const [channels, setChannels] = useState<ChannelKindName[]>([]);
+  const channelKey = useMemo(() => [...channels].sort(), [channels]);
+  const board = useKanbanTickets(showAll, queueIds, true, channelKey);
   useTagsRealtime();
   useKanbanRealtime();
   const move = useMoveCard(viewer);
   const [dragging, setDragging] = useState<number | null>(null);
   const lanes = useMemo(() => lanesQuery.data ?? [], [lanesQuery.data]);
-  const tickets = useMemo(() => board.data?.tickets ?? [], [board.data]);
+  const tickets = useMemo(
+    () =>
+      (board.data?.tickets ?? []).filter(
+        (x) => !channelKey.length || channelKey.includes(x.whatsapp?.channel as ChannelKindName),
+      ),
+    [board.data, channelKey],
+  );
 
   const byLane = useMemo(() => {
     const map = new Map<number | null, TicketView[]>([
@@ -369,6 +392,7 @@ function Board() {
       }}
     >
       <PageHeader title={t('kanban.title')} count={board.data ? tickets.length : undefined}>
+        <ChannelFilter value={channels} onChange={setChannels} />
         <Button component={RouterLink} to="/tags" variant="outlined" size="small">
           {t('kanban.manageTags')}
         </Button>

@@ -24,6 +24,7 @@ import { SearchSnippet } from './search-snippet.js';
 import { AutomationLine, automationActive } from './AutomationLine.js';
 import { SlaChip } from '../sla/SlaChip.js';
 import { PriorityIcon } from './PrioritySnooze.js';
+import { ChannelIcon } from '../connections/ConnectionStatus.js';
 import '../contacts/merge/merge-i18n.js';
 import { ticketSelection, useTicketSelected } from '../macros/ticket-selection.js';
 
@@ -138,10 +139,13 @@ export const TicketRow = memo(function TicketRow({
           {ticket.whatsapp ? (
             <Chip
               size="small"
+              // #34.4 The channel's icon names where the customer wrote (WhatsApp, Telegram, Instagram…).
+              icon={<ChannelIcon channel={ticket.whatsapp.channel} size={13} />}
               label={ticket.whatsapp.name}
               variant="outlined"
-              sx={{ height: 20, fontSize: 11, maxWidth: 140 }}
+              sx={{ height: 20, fontSize: 11, maxWidth: 140, '& .MuiChip-icon': { ml: 0.5, mr: -0.25 } }}
               data-testid="ticket-connection"
+              data-channel={ticket.whatsapp.channel}
             />
           ) : null}
           {ticket.queue ? (

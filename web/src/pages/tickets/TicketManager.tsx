@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { SlaFilter } from '../sla/SlaFilter.js';
+import { ChannelFilter } from '../connections/ChannelFilter.js';
 import { CustomFieldFilter, type CustomFieldFilterValue } from '../custom-fields/CustomFieldFilter.js';
 import { useNavigate, useParams } from 'react-router';
 import {
@@ -23,7 +24,7 @@ import MoveToInboxOutlinedIcon from '@mui/icons-material/MoveToInboxOutlined';
 import TaskAltIcon from '@mui/icons-material/TaskAlt';
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
-import { can, type TicketView } from '@recado/contracts';
+import { can, type ChannelKindName, type TicketView } from '@recado/contracts';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { SearchField } from '../../components/SearchField.js';
@@ -134,6 +135,7 @@ export function TicketManager({
   const [userFilter, setUserFilter] = useState<number[]>([]);
   const [tagFilter, setTagFilter] = useState<number[]>([]);
   const [slaFilter, setSlaFilter] = useState<'' | 'at_risk' | 'breached'>('');
+  const [channelFilter, setChannelFilter] = useState<ChannelKindName[]>([]);
   const userFilterAllowed = can(user, 'tickets-manager:userFilter');
   const users = useUserOptions(tab === 'search' && userFilterAllowed);
   const tags = useTagOptions();
@@ -146,6 +148,8 @@ export function TicketManager({
   // #32.7 The custom-field filter narrows every list too (docs/productivity.md "Custom fields").
   const [cfFilter, setCfFilter] = useState<CustomFieldFilterValue | null>(null);
   if (cfFilter) base.customFields = cfFilter;
+  // #34.4 The channel filter narrows every list (the ticket's connection's channel).
+  if (channelFilter.length) base.channels = [...channelFilter].sort();
   const openList = useTicketList({ ...base, status: 'open' });
   const pendingList = useTicketList({ ...base, status: 'pending' });
   // #30.7 "Adiados": the open tickets snoozed until a time or a reply.
@@ -290,6 +294,7 @@ export function TicketManager({
           </Tooltip>
         ) : null}
         <SlaFilter value={slaFilter} onChange={setSlaFilter} />
+        <ChannelFilter value={channelFilter} onChange={setChannelFilter} />
         <CustomFieldFilter entity="ticket" value={cfFilter} onChange={setCfFilter} />
         {queueOptions.length ? (
           <FormControl size="small" sx={{ ml: 'auto', minWidth: 120, maxWidth: 170 }}>

@@ -148,8 +148,16 @@ export function useTicketNotifications() {
       if (readPermission() !== 'granted') return;
       if (document.visibilityState !== 'hidden') return;
       const name = e.contact?.name ?? ticket?.contact?.name ?? '';
+      // #34.4 The notification names the channel the customer wrote on (WhatsApp, Telegram, Instagram…).
+      const channel = ticket?.whatsapp?.channel;
+      const title = channel
+        ? t('tickets.notification.titleOn', {
+            name,
+            channel: t(`connections.channels.${channel}`, { defaultValue: channel }),
+          })
+        : t('tickets.notification.title', { name });
       try {
-        const n = new Notification(t('tickets.notification.title', { name }), {
+        const n = new Notification(title, {
           body: e.message.body || t('tickets.notification.media'),
           tag: `ticket-${e.message.ticketId}`,
         });
