@@ -47,21 +47,44 @@ export const WINDOW_HOURS = 24;
 
 export const ConversationWindow = z
   .looseObject({
-    /** The connection's channel; the window only binds 'cloud_api'. */
+    /** The connection's channel; the window binds 'cloud_api', 'instagram' and 'messenger'. */
     channel: z.string(),
     /** When the customer last wrote on this connection (ISO), or null if never. */
     lastInboundAt: Timestamp.nullable(),
     /** Free text allowed now. */
     open: z.boolean(),
+    /** #34 Instagram/Messenger: the message tag a reply goes with now (HUMAN_AGENT after 24 hours). */
+    tag: z.enum(['HUMAN_AGENT']).nullable().optional(),
   })
   .meta({ id: 'ConversationWindow' });
 export type ConversationWindow = Wire<typeof ConversationWindow>;
 
+/**
+ * #34 Instagram and Messenger (Meta's Messenger Platform): within 24 hours a reply goes as a RESPONSE; from 24
+ * hours to 7 days after the customer's last message only a person may answer, tagged HUMAN_AGENT; later
+ * nothing may be sent (docs/channels.md "Instagram and Messenger").
+ */
+export const HUMAN_AGENT_DAYS = 7;
+export const isHumanAgentChannel = (channel: string) => channel === 'instagram' || channel === 'messenger';
+
+const ageMs = (lastInboundAt: Date | string, now: Date) => now.getTime() - new Date(lastInboundAt).getTime();
+
 /** Is free text allowed? `now` and `lastInboundAt` as dates or ISO strings. */
 export function windowOpen(channel: string, lastInboundAt: Date | string | null, now: Date = new Date()) {
-  if (channel !== 'cloud_api') return true;
+  const limitHours = isHumanAgentChannel(channel) ? HUMAN_AGENT_DAYS * 24 : WINDOW_HOURS;
+  if (channel !== 'cloud_api' && !isHumanAgentChannel(channel)) return true;
   if (!lastInboundAt) return false;
-  return now.getTime() - new Date(lastInboundAt).getTime() < WINDOW_HOURS * 3_600_000;
+  return ageMs(lastInboundAt, now) < limitHours * 3_600_000;
+}
+
+/** The message tag a reply needs now: HUMAN_AGENT on Instagram/Messenger after 24 hours (inside 7 days). */
+export function messageTagFor(
+  channel: string,
+  lastInboundAt: Date | string | null,
+  now: Date = new Date(),
+): 'HUMAN_AGENT' | null {
+  if (!isHumanAgentChannel(channel) || !windowOpen(channel, lastInboundAt, now)) return null;
+  return ageMs(lastInboundAt!, now) < WINDOW_HOURS * 3_600_000 ? null : 'HUMAN_AGENT';
 }
 
 export const TemplateSendInput = z.object({

@@ -27,6 +27,7 @@ import { PRETTY_LOG, type LogStyle } from './lib/startup.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { channelFactory } from './messaging/channels/index.js';
 import { cloudApiModule } from './messaging/channels/cloud-api/cloud-api-module.js';
+import { metaModule } from './messaging/channels/meta/meta-module.js';
 import { webchatModule, visitorTyping } from './messaging/channels/webchat/webchat-module.js';
 import { widgetService } from './messaging/channels/webchat/webchat-service.js';
 import {
@@ -273,6 +274,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const modules: AppModule[] = [
     systemModule({ apiDocs: config.apiDocs }),
     cloudApiModule({
+      db: database.db,
+      box: services.box,
+      deliver: (id, payload) => services.messages.commands.webhook(id, payload),
+    }),
+    // #34 Instagram and Messenger (docs/channels.md): handed over like the Cloud API's.
+    metaModule({
       db: database.db,
       box: services.box,
       deliver: (id, payload) => services.messages.commands.webhook(id, payload),

@@ -60,6 +60,8 @@ GET    /api/docs/yaml                                   public
 GET    /api/docs/static/*                               public
 GET    /api/webhooks/cloud-api/:whatsappId              public
 POST   /api/webhooks/cloud-api/:whatsappId              public
+GET    /api/webhooks/meta/:connectionId                 public
+POST   /api/webhooks/meta/:connectionId                 public
 OPTIONS /api/widget/:publicId/*                          public
 GET    /api/widget/:publicId/config                     public
 POST   /api/widget/:publicId/visitors                   public

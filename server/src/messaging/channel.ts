@@ -169,6 +169,11 @@ export interface OutboundOptions {
    * a no-op where the channel supports it (simulator, Baileys), so a resend after a crash never duplicates.
    */
   providerId?: string;
+  /**
+   * #34 Instagram/Messenger: sent with Meta's message tag (`HUMAN_AGENT`: a person answering 24 hours to 7 days
+   * after the customer's last message) instead of as a RESPONSE (docs/channels.md "Instagram and Messenger").
+   */
+  messageTag?: 'HUMAN_AGENT';
 }
 
 /** A message template to send: Graph's `template` object of a type "template" message. */

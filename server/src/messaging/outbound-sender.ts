@@ -91,6 +91,7 @@ export function outboundSender(deps: OutboundSenderDeps) {
       const opts = {
         quotedProviderId: job.quotedProviderId,
         ...(job.forwarded ? { forwarded: true } : {}),
+        ...(job.messageTag ? { messageTag: job.messageTag } : {}),
         ...(channel.chosenIds ? { providerId: outboxProviderId(row.whatsapp_id, row.message_id) } : {}),
       };
       if (job.reaction) {

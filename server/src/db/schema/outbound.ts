@@ -34,6 +34,8 @@ export interface OutboundJob {
    * The message reacted to keeps its provider id and ack; the outcome lands in its `data.myReaction`.
    */
   reaction?: { emoji: string; targetProviderId: string; targetFromMe: boolean };
+  /** #34 Instagram/Messenger: Meta's message tag, decided when the message was stored (the window then). */
+  messageTag?: 'HUMAN_AGENT';
 }
 
 /**

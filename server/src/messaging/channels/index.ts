@@ -5,6 +5,8 @@ import type { MediaStore } from '../media-store.js';
 import type { ConnectionRef, SessionManagerDeps } from '../session-manager.js';
 import { baileysChannel, type BaileysDeps } from './baileys/baileys-channel.js';
 import { cloudApiChannel } from './cloud-api/cloud-api-channel.js';
+import { metaChannel } from './meta/meta-channel.js';
+import { metaSentUpTo } from './meta/meta-reads.js';
 import { webchatChannel, type WebchatDeps } from './webchat/webchat-channel.js';
 import {
   deliveredMarker,
@@ -49,6 +51,15 @@ export function channelFactory(deps: {
         box: deps.box,
         allowPrivateUrls: deps.allowPrivateUrls,
         operatorGraphUrl: deps.operatorGraphUrl,
+      });
+    if (kind === 'instagram' || kind === 'messenger')
+      return metaChannel({
+        ...ctx,
+        kind,
+        box: deps.box,
+        allowPrivateUrls: deps.allowPrivateUrls,
+        operatorGraphUrl: deps.operatorGraphUrl,
+        sentUpTo: metaSentUpTo(deps.db, ref, kind),
       });
     if (kind === 'baileys')
       return baileysChannel(ctx, {

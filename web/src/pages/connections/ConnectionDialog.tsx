@@ -44,6 +44,8 @@ import {
   type ConnectionForm,
 } from './connection-form.js';
 import { CallGroupFields } from './CallGroupFields.js';
+import { WebchatFields } from './WebchatFields.js';
+import { webchatChannelConfig } from './webchat-form.js';
 
 function SectionTitle({ children }: { children: string }) {
   return (
@@ -240,7 +242,11 @@ export function ConnectionDialog({
         : values.queueIds,
     };
     const config =
-      values.channel === 'cloud_api' ? cloudConfig(values, initial, Boolean(whatsapp)) : undefined;
+      values.channel === 'cloud_api'
+        ? cloudConfig(values, initial, Boolean(whatsapp))
+        : values.channel === 'webchat'
+          ? webchatChannelConfig(values.webchat)
+          : undefined;
     try {
       if (whatsapp)
         await save.mutateAsync({
@@ -488,6 +494,7 @@ export function ConnectionDialog({
       </Box>
 
       {channel === 'baileys' ? <CallGroupFields control={control} /> : null}
+      {channel === 'webchat' ? <WebchatFields control={control} whatsapp={whatsapp} /> : null}
 
       {whatsapp && admin ? <ApiTokenField whatsappId={whatsapp.id} /> : null}
     </FormDialog>

@@ -6,6 +6,7 @@ import {
   type Whatsapp,
   SECRET_MASK,
 } from '@recado/contracts';
+import { WebchatFormSchema, webchatFormValues, type WebchatForm } from './webchat-form.js';
 
 /** The add/edit connection form: its values, validation, and what is sent. */
 
@@ -48,6 +49,8 @@ export interface ConnectionForm {
   callMode: Whatsapp['callMode'] & string;
   callRejectMessage: string;
   callOpensTicket: boolean;
+  /** #34.1 Website chat (webchat connections). */
+  webchat: WebchatForm;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -80,6 +83,7 @@ export function formValues(w: Whatsapp | null): ConnectionForm {
     callMode: w?.callMode ?? 'ring',
     callRejectMessage: w?.callRejectMessage ?? '',
     callOpensTicket: w?.callOpensTicket ?? false,
+    webchat: webchatFormValues(w),
   };
 }
 
@@ -113,6 +117,7 @@ export function makeSchema(stored: Set<CloudSecret>) {
       callMode: WhatsappInput.shape.callMode.unwrap(),
       callRejectMessage: WhatsappInput.shape.callRejectMessage.unwrap(),
       callOpensTicket: z.boolean(),
+      webchat: WebchatFormSchema,
     })
     .superRefine((v, ctx) => {
       if (v.channel !== 'cloud_api') return;

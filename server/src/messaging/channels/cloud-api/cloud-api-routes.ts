@@ -1,11 +1,12 @@
 import { FileAnswer, JsonAnswer } from '@recado/contracts';
 import type { FastifyPluginAsync } from 'fastify';
+import type { ZodType } from 'zod';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { whatsapps } from '../../../db/schema/index.js';
 import type { SecretBox } from '../../../lib/crypto.js';
 import { AppError } from '../../../http/errors.js';
-import { CloudConfigError, openCloudConfig, type CloudApiOpenConfig } from './cloud-api-config.js';
+import { CloudConfigError, openCloudConfig } from './cloud-api-config.js';
 import { checkSignature, CloudApiWebhookPayload, verifyChallenge } from './cloud-api-webhook.js';
 import { access } from '../../../http/access.js';
 
@@ -28,8 +29,34 @@ const MAX_ID = 2_147_483_647;
  * GET answers the hub.challenge handshake, POST takes signed event deliveries.
  * No user authentication here: the app secret's signature is the authentication.
  */
-export const cloudApiWebhookRoutes =
-  (deps: CloudApiWebhookDeps): FastifyPluginAsync =>
+export const cloudApiWebhookRoutes = (deps: CloudApiWebhookDeps): FastifyPluginAsync =>
+  metaSignedWebhookRoutes({
+    ...deps,
+    path: '/webhooks/cloud-api/:whatsappId',
+    label: 'cloud api',
+    documentedBody: CloudApiWebhookPayload,
+    open: (conn) =>
+      conn.channel === 'cloud_api' ? openCloudConfig(conn.channelConfig, deps.box) : undefined,
+  });
+
+type WebhookConnection = NonNullable<Awaited<ReturnType<CloudApiWebhookDeps['findConnection']>>>;
+
+/**
+ * A webhook signed the way Meta signs them (the Cloud API's, and the Messenger Platform's in channels/meta):
+ * `path` ends in the connection id parameter; `open` answers the connection's verify token and app secret,
+ * undefined when the connection is not of this webhook's channel (404), or throws CloudConfigError when its
+ * settings cannot be used (403 / 401). The POST is read raw (the signature is over the bytes), verified,
+ * parsed, and handed to `deliver` before the 200: a failure answers 500 and Meta delivers again.
+ */
+export const metaSignedWebhookRoutes =
+  (
+    deps: Omit<CloudApiWebhookDeps, 'box'> & {
+      path: `${string}/:${string}`;
+      label: string;
+      documentedBody: ZodType;
+      open(conn: WebhookConnection): { verifyToken: string; appSecret: string } | undefined;
+    },
+  ): FastifyPluginAsync =>
   async (app) => {
     // Encapsulated: only these routes see JSON bodies as raw bytes, which the signature is computed over.
     app.addContentTypeParser(
@@ -37,44 +64,49 @@ export const cloudApiWebhookRoutes =
       { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
       (_req, body, done) => done(null, body),
     );
+    const param = deps.path.slice(deps.path.lastIndexOf(':') + 1);
 
-    async function connectionConfig(rawId: string): Promise<CloudApiOpenConfig | null> {
+    async function connectionConfig(
+      rawId: string,
+    ): Promise<{ verifyToken: string; appSecret: string } | null> {
       const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : 0;
       const conn = id > 0 && id <= MAX_ID ? await deps.findConnection(id) : undefined;
-      if (!conn || conn.channel !== 'cloud_api') throw new AppError('ERR_NO_WAPP_FOUND', 404);
+      let config: { verifyToken: string; appSecret: string } | undefined;
       try {
-        return openCloudConfig(conn.channelConfig, deps.box);
+        config = conn ? deps.open(conn) : undefined;
       } catch (err) {
         if (err instanceof CloudConfigError) return null;
         throw err;
       }
+      if (!config) throw new AppError('ERR_NO_WAPP_FOUND', 404);
+      return config;
     }
 
-    app.get<{ Params: { whatsappId: string } }>(
-      '/webhooks/cloud-api/:whatsappId',
+    app.get<{ Params: Record<string, string> }>(
+      deps.path,
       { config: access.public, schema: { response: { 200: FileAnswer } } },
       async (req, reply) => {
-        const config = await connectionConfig(req.params.whatsappId);
+        const config = await connectionConfig(req.params[param] ?? '');
         const challenge = config ? verifyChallenge(req.query, config.verifyToken) : null;
         if (challenge === null) throw new AppError('ERR_NO_PERMISSION', 403, 'Verification failed');
         return reply.type('text/plain; charset=utf-8').send(challenge);
       },
     );
 
-    app.post<{ Params: { whatsappId: string }; Body: unknown }>(
-      '/webhooks/cloud-api/:whatsappId',
+    app.post<{ Params: Record<string, string>; Body: unknown }>(
+      deps.path,
       {
         // A customer's text: never refused for its encoding (docs/security.md "Text input").
         config: { ...access.public, customerText: true },
-        // Read raw (the signature is over the bytes) and parsed by parseWebhook: documented, not validated here.
+        // Read raw (the signature is over the bytes) and parsed by the channel: documented, not validated here.
         schema: {
-          documentedBody: { 'application/json': CloudApiWebhookPayload },
+          documentedBody: { 'application/json': deps.documentedBody },
           response: { 200: JsonAnswer },
         },
       },
       async (req, reply) => {
-        const whatsappId = req.params.whatsappId;
-        const config = await connectionConfig(whatsappId);
+        const connectionId = req.params[param] ?? '';
+        const config = await connectionConfig(connectionId);
         const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
         const header = req.headers['x-hub-signature-256'];
         if (
@@ -90,10 +122,10 @@ export const cloudApiWebhookRoutes =
           throw new AppError('ERR_VALIDATION', 400, 'Invalid JSON');
         }
         try {
-          await deps.deliver(Number(whatsappId), payload);
+          await deps.deliver(Number(connectionId), payload);
         } catch (err) {
           // Not 200: Meta delivers again later (inbound ids make the redelivery a no-op).
-          req.log.error({ err, whatsappId }, 'cloud api webhook delivery failed');
+          req.log.error({ err, connectionId }, `${deps.label} webhook delivery failed`);
           throw new AppError('ERR_INTERNAL_SERVER_ERROR', 500, 'Delivery failed');
         }
         return reply.status(200).send({ ok: true });

@@ -49,6 +49,27 @@ export interface FakeGraph {
   onSend?: (to: string, accepted: number) => SendError | undefined;
   /** Every send Meta accepted, in order: who, which wamid, and the message's type and content. */
   accepted: { to: string; id: string; type: string; body: Record<string, unknown> }[];
+  /**
+   * #34 The Messenger Platform side (Instagram Direct and Messenger): the page and the Instagram account the
+   * token speaks for, customers' profiles, attachments Meta's CDN serves to the webhook (no token needed),
+   * and every Send API call accepted.
+   */
+  pageId: string;
+  instagramAccountId: string;
+  /** Profiles by PSID/IGSID (Messenger: first_name/last_name; Instagram: name/username). */
+  profiles: Map<string, Record<string, string>>;
+  /** A file on Meta's CDN: the URL a webhook attachment names (`name` ends the path). */
+  cdnFile(data: Buffer, mimetype: string, name: string): string;
+  /** Attachments uploaded through /me/message_attachments, by attachment id. */
+  attachments: Map<string, { type: string; data: Buffer; mimetype: string; name: string }>;
+  /** Send API calls accepted (messages; sender actions are only recorded in `requests`). */
+  messengerSent: {
+    recipient: string;
+    mid: string;
+    messagingType: string;
+    tag?: string;
+    message: Record<string, unknown>;
+  }[];
   close(): Promise<void>;
 }
 
@@ -174,6 +195,105 @@ export async function startFakeGraph(
     return id;
   };
 
+  // #34 The Messenger Platform (Send API, attachment upload, profiles, the page and the Instagram account).
+  const pageId = '110200300400500';
+  const instagramAccountId = '17841400000000001';
+  const profiles = new Map<string, Record<string, string>>();
+  const cdnFiles = new Map<string, { data: Buffer; mimetype: string }>();
+  const attachments = new Map<string, { type: string; data: Buffer; mimetype: string; name: string }>();
+  const messengerSent: FakeGraph['messengerSent'] = [];
+  let nextCdn = 1;
+  let nextAttachment = 5_000_000_000_000_000;
+  const ATTACHMENT_TYPES = new Set(['image', 'audio', 'video', 'file']);
+  const TAGS = new Set(['HUMAN_AGENT', 'CONFIRMED_EVENT_UPDATE', 'POST_PURCHASE_UPDATE', 'ACCOUNT_UPDATE']);
+
+  /** Meta's Messenger Platform answers, or undefined when the request is not one of its calls. */
+  function messengerRoute(
+    method: string,
+    id: string | undefined,
+    edge: string | undefined,
+    rec: RecordedRequest,
+    url: URL,
+  ): { status: number; body: unknown } | undefined {
+    const ok = (body: unknown) => ({ status: 200, body });
+    const bad = (message: string, code = 100) => ({ status: 400, body: graphError(message, code) });
+    if (method === 'GET' && !edge && id === pageId) return ok({ id: pageId, name: 'Recado Test Page' });
+    if (method === 'GET' && !edge && id === instagramAccountId)
+      return ok({ id: instagramAccountId, username: 'recado.test', name: 'Recado Test' });
+    if (method === 'GET' && !edge && id && profiles.has(id)) {
+      const p = profiles.get(id)!;
+      const fields = (url.searchParams.get('fields') ?? '').split(',').filter(Boolean);
+      const unknown = fields.find((f) => !(f in p) && !['id', 'profile_pic'].includes(f));
+      if (unknown) return bad(`(#100) Tried accessing nonexisting field (${unknown}) on node type (User)`);
+      return ok({ id, ...Object.fromEntries(fields.filter((f) => f in p).map((f) => [f, p[f]])) });
+    }
+    const me = id === 'me' || id === pageId || id === instagramAccountId;
+    if (method === 'POST' && me && edge === 'message_attachments') {
+      const file = rec.form?.filedata;
+      let message: { attachment?: { type?: string; payload?: { is_reusable?: boolean } } } = {};
+      try {
+        message = JSON.parse(typeof rec.form?.message === 'string' ? rec.form.message : '{}');
+      } catch {
+        return bad('(#100) Param message must be JSON');
+      }
+      const type = message.attachment?.type ?? '';
+      if (!file || typeof file === 'string') return bad('(#100) Upload attachment failure: filedata missing');
+      if (!ATTACHMENT_TYPES.has(type))
+        return bad('(#100) Param message[attachment][type] must be one of {image, audio, video, file}');
+      const attachmentId = String(nextAttachment++);
+      attachments.set(attachmentId, { type, data: file.data, mimetype: file.type, name: file.name });
+      return ok({ attachment_id: attachmentId });
+    }
+    if (method === 'POST' && me && edge === 'messages') {
+      const body = (rec.json ?? {}) as {
+        recipient?: { id?: string };
+        messaging_type?: string;
+        tag?: string;
+        message?: Record<string, unknown> & {
+          text?: string;
+          attachment?: { type?: string; payload?: { attachment_id?: string; url?: string } };
+        };
+        sender_action?: string;
+      };
+      const recipient = body.recipient?.id ?? '';
+      if (!recipient) return bad('(#100) The parameter recipient is required');
+      if (badNumbers.has(recipient)) return bad('(#100) No matching user found', 100);
+      if (body.sender_action) return ok({ recipient_id: recipient });
+      if (!['RESPONSE', 'UPDATE', 'MESSAGE_TAG'].includes(body.messaging_type ?? ''))
+        return bad('(#100) Param messaging_type must be one of {RESPONSE, UPDATE, MESSAGE_TAG}');
+      if (body.messaging_type === 'MESSAGE_TAG' && !TAGS.has(body.tag ?? ''))
+        return bad('(#100) Param tag must be a valid message tag');
+      const failure = fake.sendErrors.shift() ?? fake.recipientErrors.get(recipient);
+      if (failure)
+        return {
+          status: failure.status ?? 400,
+          body: graphError(failure.message, failure.code, 'OAuthException', failure.details),
+        };
+      const m = body.message;
+      if (!m || (typeof m.text !== 'string' && !m.attachment))
+        return bad('(#100) Param message must be non-empty');
+      if (typeof m.text === 'string' && (!m.text || m.text.length > 2000))
+        return bad('(#100) Param message[text] must be 1 to 2000 characters');
+      if (m.attachment) {
+        const a = m.attachment;
+        if (!ATTACHMENT_TYPES.has(a.type ?? '')) return bad('(#100) Invalid attachment type');
+        if (a.payload?.attachment_id && !attachments.has(a.payload.attachment_id))
+          return bad('(#100) Attachment id does not exist', 100);
+        if (!a.payload?.attachment_id && !a.payload?.url) return bad('(#100) Attachment payload required');
+      }
+      const mid = `m_${randomBytes(24).toString('base64url')}`;
+      messengerSent.push({
+        recipient,
+        mid,
+        messagingType: body.messaging_type!,
+        ...(body.tag ? { tag: body.tag } : {}),
+        message: m,
+      });
+      return ok({ recipient_id: recipient, message_id: mid });
+    }
+    return undefined;
+  }
+
   const server: Server = createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -206,6 +326,15 @@ export async function startFakeGraph(
       }
       requests.push(rec);
 
+      // Meta's CDN (attachments of webhook events): signed URLs, no bearer token.
+      const cdn = /^\/cdn\/(\d+)\//.exec(url.pathname);
+      if (cdn && req.method === 'GET') {
+        const f = cdnFiles.get(cdn[1]!);
+        if (!f) return send(404, { error: 'not found' });
+        res.writeHead(200, { 'content-type': f.mimetype, 'content-length': f.data.length });
+        return res.end(f.data);
+      }
+
       if (req.headers.authorization !== `Bearer ${token}`)
         return send(401, graphError('Invalid OAuth access token - Cannot parse access token', 190));
 
@@ -221,6 +350,9 @@ export async function startFakeGraph(
       const parts = url.pathname.split('/').filter(Boolean);
       if (parts[0] !== version) return send(400, graphError('Unknown path components', 2500));
       const [, id, edge] = parts;
+
+      const messenger = messengerRoute(req.method ?? 'GET', id, edge, rec, url);
+      if (messenger) return send(messenger.status, messenger.body);
 
       if (req.method === 'POST' && id === phoneNumberId && edge === 'messages') {
         const body = rec.json ?? {};
@@ -413,6 +545,16 @@ export async function startFakeGraph(
       fake.onSend = v;
     },
     accepted: fake.accepted,
+    pageId,
+    instagramAccountId,
+    profiles,
+    cdnFile(data: Buffer, mimetype: string, name: string) {
+      const id = String(nextCdn++);
+      cdnFiles.set(id, { data, mimetype });
+      return `${base}/cdn/${id}/${encodeURIComponent(name)}`;
+    },
+    attachments,
+    messengerSent,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

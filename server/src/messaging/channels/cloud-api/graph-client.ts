@@ -147,11 +147,15 @@ function effectiveOptions(opts: GraphClientOptions): GraphClientOptions {
   return { ...opts, graphBaseUrl: operator, allowPrivate: true };
 }
 
-export function graphClient(given: GraphClientOptions) {
-  const opts = effectiveOptions(given);
+/**
+ * Graph's JSON calls for one set of options (base URL through the operator's endpoint, version, bearer token),
+ * with Graph's errors as ChannelErrors (`status`, `graphCode` and `refused` attached). Shared by the Cloud API
+ * client below and the Messenger Platform client (channels/meta).
+ */
+export function graphCaller(given: Omit<GraphClientOptions, 'phoneNumberId'> & { phoneNumberId?: string }) {
+  const opts = effectiveOptions(given as GraphClientOptions);
   const base = `${opts.graphBaseUrl.replace(/\/+$/, '')}/${opts.apiVersion}`;
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const maxMediaBytes = opts.maxMediaBytes ?? 100 * 1024 * 1024;
   const auth = { authorization: `Bearer ${opts.accessToken}` };
 
   async function call<T>(
@@ -198,6 +202,41 @@ export function graphClient(given: GraphClientOptions) {
     }
     return json as T;
   }
+
+  /**
+   * Downloads a media URL Graph named (only from Meta's hosts, mediaUrlProblem; checked on every redirect
+   * hop), with the bearer token when `withToken` (Cloud API media need it; Messenger CDN URLs are signed).
+   */
+  async function download(
+    url: string,
+    maxBytes: number,
+    withToken: boolean,
+  ): Promise<{ data: Buffer; contentType: string | undefined }> {
+    let res: Response;
+    try {
+      res = await safeFetch(url, withToken ? { headers: auth } : {}, {
+        allowPrivate: opts.allowPrivate,
+        timeoutMs: timeoutMs * 4,
+        maxBytes,
+        checkUrl: (u) => mediaUrlProblem(u, opts),
+      });
+    } catch (err) {
+      throw outboundFailure('ERR_WAPP_DOWNLOAD_MEDIA', 'Media download', err);
+    }
+    if (!res.ok)
+      throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media download answered HTTP ${res.status}`);
+    return {
+      data: Buffer.from(await res.arrayBuffer()),
+      contentType: res.headers.get('content-type')?.split(';')[0] || undefined,
+    };
+  }
+
+  return { call, download, opts };
+}
+
+export function graphClient(given: GraphClientOptions) {
+  const { call, download, opts } = graphCaller(given);
+  const maxMediaBytes = opts.maxMediaBytes ?? 100 * 1024 * 1024;
 
   interface SendAnswer {
     messages?: { id?: string }[];
@@ -327,27 +366,9 @@ export function graphClient(given: GraphClientOptions) {
         throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', 'Graph API answered without a media URL');
       if (info.file_size && info.file_size > maxMediaBytes)
         throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media too large (${info.file_size} bytes)`);
-      let res: Response;
-      try {
-        // The bearer token goes only to Meta's media hosts (checked on every redirect hop as well).
-        res = await safeFetch(
-          info.url,
-          { headers: auth },
-          {
-            allowPrivate: opts.allowPrivate,
-            timeoutMs: timeoutMs * 4,
-            maxBytes: maxMediaBytes,
-            checkUrl: (u) => mediaUrlProblem(u, opts),
-          },
-        );
-      } catch (err) {
-        throw outboundFailure('ERR_WAPP_DOWNLOAD_MEDIA', 'Media download', err);
-      }
-      if (!res.ok)
-        throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `Media download answered HTTP ${res.status}`);
-      const data = Buffer.from(await res.arrayBuffer());
-      const mimetype =
-        info.mime_type || res.headers.get('content-type')?.split(';')[0] || 'application/octet-stream';
+      // The bearer token goes only to Meta's media hosts (checked on every redirect hop as well).
+      const { data, contentType } = await download(info.url, maxMediaBytes, true);
+      const mimetype = info.mime_type || contentType || 'application/octet-stream';
       return { data, mimetype };
     },
 
