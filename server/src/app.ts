@@ -27,6 +27,7 @@ import { PRETTY_LOG, type LogStyle } from './lib/startup.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { channelFactory } from './messaging/channels/index.js';
 import { cloudApiModule } from './messaging/channels/cloud-api/cloud-api-module.js';
+import { telegramModule } from './messaging/channels/telegram/telegram-routes.js';
 import { metaModule } from './messaging/channels/meta/meta-module.js';
 import { webchatModule, visitorTyping } from './messaging/channels/webchat/webchat-module.js';
 import { widgetService } from './messaging/channels/webchat/webchat-service.js';
@@ -285,6 +286,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       deliver: (id, payload) => services.messages.commands.webhook(id, payload),
     }),
     webchatModule({ db: database.db, widgets, emit: widgetEmit }),
+    // #34 Telegram (docs/channels.md "Telegram"): checked by its secret header, handed over like the Cloud API's.
+    telegramModule({
+      db: database.db,
+      box: services.box,
+      deliver: (id, payload) => services.messages.commands.webhook(id, payload),
+    }),
     userModule(services.users),
     settingModule(services.settings),
     companyModule(services.companies),
@@ -489,6 +496,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       notifySimulator: services.simulator.notify,
       listen: database.listen,
       baileysSocket: deps.baileysSocket,
+      telegram: { apiUrl: config.telegramApiUrl, publicUrl: config.publicUrl },
       webchat: { mailer, emit: widgetEmit },
     }),
   });

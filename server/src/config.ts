@@ -52,6 +52,8 @@ const EnvSchema = z.object({
   OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
   /** The operator's Graph API endpoint for Cloud API connections on Meta's default URL (docs/cloud-api.md). */
   CLOUD_API_GRAPH_URL: z.string().url().optional(),
+  /** #34 The Telegram Bot API (docs/channels.md "Telegram"): tests point it at a local stand-in. */
+  TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
   DIALOGFLOW_API_URL: z.string().url().default('https://dialogflow.googleapis.com'),
   GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
   /** Bearer token for GET /metrics; unset, only direct (unproxied) loopback callers may read it. */
@@ -101,6 +103,8 @@ export interface Config {
   /** CLOUD_API_GRAPH_URL: where connections on Meta's default Graph URL are sent instead (trusted). */
   cloudApiGraphUrl?: string;
   dialogflowApiUrl: string;
+  /** TELEGRAM_API_URL: the Bot API's base (trusted, the operator's). */
+  telegramApiUrl: string;
   googleTokenUrl: string;
   /** METRICS_TOKEN: /metrics asks for it as a bearer token. */
   metricsToken?: string;
@@ -263,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
     ...(e.CLOUD_API_GRAPH_URL ? { cloudApiGraphUrl: e.CLOUD_API_GRAPH_URL.replace(/\/+$/, '') } : {}),
     dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ''),
+    telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
     googleTokenUrl: e.GOOGLE_TOKEN_URL,
     metricsToken: e.METRICS_TOKEN || undefined,
     apiDocs: e.API_DOCS,

@@ -5,6 +5,7 @@ import type { MediaStore } from '../media-store.js';
 import type { ConnectionRef, SessionManagerDeps } from '../session-manager.js';
 import { baileysChannel, type BaileysDeps } from './baileys/baileys-channel.js';
 import { cloudApiChannel } from './cloud-api/cloud-api-channel.js';
+import { telegramChannel } from './telegram/telegram-channel.js';
 import { metaChannel } from './meta/meta-channel.js';
 import { metaSentUpTo } from './meta/meta-reads.js';
 import { webchatChannel, type WebchatDeps } from './webchat/webchat-channel.js';
@@ -29,6 +30,8 @@ export function channelFactory(deps: {
   listen?: Parameters<typeof simulatorWakeUps>[0];
   /** Tests: a scripted Baileys socket. */
   baileysSocket?: BaileysDeps['makeSocket'];
+  /** #34 TELEGRAM_API_URL, and PUBLIC_URL (where Telegram's webhook reaches this install). */
+  telegram?: { apiUrl: string; publicUrl: string };
   /** #34.1 The website chat's replies: to the visitor's socket room, and by e-mail after an offline form. */
   webchat?: Pick<WebchatDeps, 'mailer' | 'emit'>;
 }): SessionManagerDeps['createChannel'] {
@@ -61,6 +64,8 @@ export function channelFactory(deps: {
         operatorGraphUrl: deps.operatorGraphUrl,
         sentUpTo: metaSentUpTo(deps.db, ref, kind),
       });
+    if (kind === 'telegram' && deps.telegram)
+      return telegramChannel({ ...ctx, box: deps.box, ...deps.telegram });
     if (kind === 'baileys')
       return baileysChannel(ctx, {
         db: deps.db,

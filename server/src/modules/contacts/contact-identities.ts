@@ -28,6 +28,8 @@ export async function contactForIdentity(
   companyId: number,
   identity: { kind: IdentityKind; value: string },
   name: string,
+  /** A group chat (Telegram groups on a connection whose groups open tickets). */
+  isGroup = false,
 ): Promise<number> {
   const find = async () => {
     const [hit] = await db
@@ -49,7 +51,7 @@ export async function contactForIdentity(
       return await db.transaction(async (tx) => {
         const [c] = await tx
           .insert(contacts)
-          .values({ companyId, name: name || identity.value, number: '', isGroup: false })
+          .values({ companyId, name: name || identity.value, number: '', isGroup })
           .returning({ id: contacts.id });
         const [i] = await tx
           .insert(contactIdentities)
