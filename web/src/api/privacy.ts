@@ -63,10 +63,13 @@ export function useOptedOut(enabled = true) {
   return q.data;
 }
 
-/** GET /contacts/{id}/export: the ZIP, saved by the browser (the request is recorded in the audit log). */
-export async function downloadContactExport(contactId: number) {
+/**
+ * A signed-in GET of a file, saved by the browser under `filename` (one token refresh on an expired session).
+ * Also the company archive's download (api/company-transfer.ts).
+ */
+export async function downloadAuthenticated(path: string, filename: string) {
   const get = () =>
-    fetch(`/api/contacts/${contactId}/export`, {
+    fetch(`/api${path}`, {
       headers: { authorization: `Bearer ${currentToken() ?? ''}` },
       credentials: 'include',
     });
@@ -88,12 +91,16 @@ export async function downloadContactExport(contactId: number) {
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');
   a.href = url;
-  a.download = `contact-${contactId}.zip`;
+  a.download = filename;
   document.body.appendChild(a);
   a.click();
   a.remove();
   window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** GET /contacts/{id}/export: the ZIP, saved by the browser (the request is recorded in the audit log). */
+export const downloadContactExport = (contactId: number) =>
+  downloadAuthenticated(`/contacts/${contactId}/export`, `contact-${contactId}.zip`);
 
 export function useEraseContact() {
   const client = useQueryClient();

@@ -21,6 +21,7 @@ import {
 } from '../../api/privacy.js';
 import { useToast } from '../../app/useToast.js';
 import { usePrivacyT } from './privacy-i18n.js';
+import { CompanyExportSection } from '../company-transfer/CompanyExportSection.js';
 
 interface Form {
   consentRequired: boolean;
@@ -193,6 +194,7 @@ export function PrivacySettingsTab() {
           </Button>
         ) : null}
       </Box>
+      <CompanyExportSection />
     </Stack>
   );
 }

@@ -31,6 +31,8 @@ import { SearchField } from '../../components/SearchField.js';
 import { useDebouncedValue } from '../../components/useDebouncedValue.js';
 import { advanceDueDate, dueDateTone, formatDueDate, type DueDateTone } from './company-due-date.js';
 import { CompanyDialog } from './CompanyDialog.js';
+import { CompanyImportDialog } from '../company-transfer/CompanyImportDialog.js';
+import { useTransferT } from '../company-transfer/company-transfer-i18n.js';
 
 /** docs/product.md#screens colours, softened in the dark theme so the text stays readable. */
 function useToneColour() {
@@ -51,6 +53,8 @@ export function CompaniesTab() {
   const { user } = useAuth();
   const toneColour = useToneColour();
   const [search, setSearch] = useState('');
+  const [importing, setImporting] = useState(false);
+  const { t: tt } = useTransferT();
   const debouncedSearch = useDebouncedValue(search, 500);
   const list = useCompaniesList(debouncedSearch);
   const update = useUpdateCompany();
@@ -85,10 +89,16 @@ export function CompaniesTab() {
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', justifyContent: 'space-between' }}>
         <SearchField value={search} onChange={setSearch} />
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)}>
-          {t('companies.add')}
-        </Button>
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+          <Button variant="outlined" onClick={() => setImporting(true)} data-testid="company-import-open">
+            {tt('importTitle')}
+          </Button>
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)}>
+            {t('companies.add')}
+          </Button>
+        </Box>
       </Box>
+      <CompanyImportDialog open={importing} onClose={() => setImporting(false)} />
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <TableContainer ref={list.scrollRootRef} sx={{ maxHeight: 'calc(100dvh - 360px)' }}>
           <Table stickyHeader size="small" aria-label={t('settings.tabs.companies')}>
