@@ -44,6 +44,8 @@ import {
   type ConnectionForm,
 } from './connection-form.js';
 import { CallGroupFields } from './CallGroupFields.js';
+import { TelegramFields } from './TelegramFields.js';
+import { telegramChannelConfig } from './telegram-form.js';
 import { WebchatFields } from './WebchatFields.js';
 import { webchatChannelConfig } from './webchat-form.js';
 
@@ -246,7 +248,9 @@ export function ConnectionDialog({
         ? cloudConfig(values, initial, Boolean(whatsapp))
         : values.channel === 'webchat'
           ? webchatChannelConfig(values.webchat)
-          : undefined;
+          : values.channel === 'telegram'
+            ? telegramChannelConfig(values.telegram)
+            : undefined;
     try {
       if (whatsapp)
         await save.mutateAsync({
@@ -442,6 +446,9 @@ export function ConnectionDialog({
         </Box>
       ) : null}
 
+      {channel === 'telegram' ? (
+        <TelegramFields control={control} whatsapp={whatsapp} stored={initial.telegram.stored} />
+      ) : null}
       <Controller
         name="queueIds"
         control={control}

@@ -7,6 +7,7 @@ import {
   SECRET_MASK,
 } from '@recado/contracts';
 import { WebchatFormSchema, webchatFormValues, type WebchatForm } from './webchat-form.js';
+import { checkTelegram, TelegramFormSchema, telegramFormValues, type TelegramForm } from './telegram-form.js';
 
 /** The add/edit connection form: its values, validation, and what is sent. */
 
@@ -51,6 +52,8 @@ export interface ConnectionForm {
   callOpensTicket: boolean;
   /** #34.1 Website chat (webchat connections). */
   webchat: WebchatForm;
+  /** #34 Telegram (telegram connections). */
+  telegram: TelegramForm;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -84,6 +87,7 @@ export function formValues(w: Whatsapp | null): ConnectionForm {
     callRejectMessage: w?.callRejectMessage ?? '',
     callOpensTicket: w?.callOpensTicket ?? false,
     webchat: webchatFormValues(w),
+    telegram: telegramFormValues(w),
   };
 }
 
@@ -118,8 +122,11 @@ export function makeSchema(stored: Set<CloudSecret>) {
       callRejectMessage: WhatsappInput.shape.callRejectMessage.unwrap(),
       callOpensTicket: z.boolean(),
       webchat: WebchatFormSchema,
+      telegram: TelegramFormSchema,
     })
     .superRefine((v, ctx) => {
+      if (v.channel === 'telegram')
+        checkTelegram(v.telegram, (path, message) => ctx.addIssue({ code: 'custom', path, message }));
       if (v.channel !== 'cloud_api') return;
       const issue = (path: keyof ConnectionForm, message: string) =>
         ctx.addIssue({ code: 'custom', path: [path], message });

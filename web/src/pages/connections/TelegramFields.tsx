@@ -1,0 +1,79 @@
+import { Controller, type Control } from 'react-hook-form';
+import { Box, Grid, TextField, Typography } from '@mui/material';
+import { SECRET_MASK, type Whatsapp } from '@recado/contracts';
+import { useTranslation } from 'react-i18next';
+import { fieldErrorText } from '../../components/fieldError.js';
+import type { ConnectionForm } from './connection-form.js';
+import { useTelegramT } from './telegram-i18n.js';
+
+/** #34 The connection form's Telegram section: the bot token (masked once saved) and BotFather's steps. */
+export function TelegramFields({
+  control,
+  whatsapp,
+  stored,
+}: {
+  control: Control<ConnectionForm>;
+  whatsapp: Whatsapp | null;
+  stored: boolean;
+}) {
+  const { t } = useTelegramT();
+  const { t: tApp } = useTranslation();
+  const steps = t('steps', { returnObjects: true }) as unknown as string[];
+  return (
+    <Box data-section="telegram">
+      <Typography variant="subtitle2" component="h3" color="text.secondary">
+        {t('section')}
+      </Typography>
+      <Grid container spacing={2} sx={{ mt: 1.25 }}>
+        <Grid size={12}>
+          <Controller
+            name="telegram.botToken"
+            control={control}
+            render={({ field, fieldState }) => (
+              <TextField
+                {...field}
+                fullWidth
+                type="password"
+                autoComplete="new-password"
+                label={t('botToken')}
+                required={!stored}
+                placeholder={stored ? SECRET_MASK : undefined}
+                error={Boolean(fieldState.error)}
+                helperText={
+                  fieldErrorText(tApp, fieldState.error, { value: field.value }) ??
+                  (stored ? t('botTokenKept') : t('botTokenHelp'))
+                }
+                slotProps={{ htmlInput: { 'data-field': 'telegram.botToken' } }}
+              />
+            )}
+          />
+        </Grid>
+        {whatsapp ? (
+          <Grid size={12}>
+            <TextField
+              fullWidth
+              size="small"
+              label={t('webhook')}
+              value={`${window.location.origin}/api/webhooks/telegram/${whatsapp.id}`}
+              helperText={t('webhookHelp')}
+              slotProps={{ input: { readOnly: true } }}
+            />
+          </Grid>
+        ) : null}
+        <Grid size={12}>
+          <Typography variant="body2" sx={{ fontWeight: 500 }}>
+            {t('stepsTitle')}
+          </Typography>
+          <Box component="ol" sx={{ m: 0, mt: 0.5, pl: 2.5, color: 'text.secondary', typography: 'body2' }}>
+            {steps.map((s) => (
+              <li key={s}>{s}</li>
+            ))}
+          </Box>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            {t('groups')}
+          </Typography>
+        </Grid>
+      </Grid>
+    </Box>
+  );
+}
