@@ -36,6 +36,7 @@ import {
   type TicketNote,
 } from '../../api/tickets.js';
 import { ContactDialog } from '../contacts/ContactDialog.js';
+import { ContactIdentities } from './ContactIdentities.js';
 import { TicketAvatar, contactLabel } from './TicketList.js';
 import { dateTime } from './ticket-format.js';
 import { ContactPrivacySection } from '../privacy/ContactPrivacySection.js';
@@ -238,6 +239,7 @@ export function ContactDrawer({
     retry: false,
   });
   const extra = detail.data?.extraInfo ?? [];
+  const identities = detail.data?.identities ?? [];
   // #30.4 The owner attendant's name, from the company's users.
   const ownerId = detail.data?.ownerId ?? null;
   const users = useUserOptions(open && ownerId !== null);
@@ -321,6 +323,14 @@ export function ContactDrawer({
                   </Typography>
                 </Box>
               ))}
+            </Section>
+          </>
+        ) : null}
+        {identities.length ? (
+          <>
+            <Divider />
+            <Section title={t('tickets.drawer.identities')}>
+              <ContactIdentities identities={identities} />
             </Section>
           </>
         ) : null}
