@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TicketPriority } from './tickets.js';
+import { IDENTITY_KINDS } from './contacts.js';
 
 /**
  * The external messaging API (docs/external-api.md): calls authenticated with a connection's token
@@ -20,10 +21,26 @@ export const ApiNumber = z.string().trim().max(30).meta({
 
 export const EXTERNAL_KEY_MAX = 200;
 
+/**
+ * #34.4 Who a message goes to: a phone `number`, a `contactId` of the company, or an `identity` of a channel
+ * without phone numbers (`{"kind":"telegram","value":"<chat id>"}`) — exactly one of the three.
+ */
+const Recipient = {
+  number: ApiNumber.optional(),
+  contactId: z.coerce.number().int().positive().max(2147483647).optional(),
+  identity: z
+    .object({ kind: z.enum(IDENTITY_KINDS), value: z.string().trim().min(1).max(200) })
+    .strict()
+    .optional(),
+};
+const oneRecipient = (v: { number?: string; contactId?: number; identity?: unknown }) =>
+  [v.number, v.contactId, v.identity].filter((x) => x !== undefined).length === 1;
+const ONE_RECIPIENT = { message: 'exactly one of number, contactId or identity', path: ['number'] };
+
 /** POST /api/messages/send (JSON; the multipart form has number, body and medias). */
 export const ApiSendInput = z
   .object({
-    number: ApiNumber,
+    ...Recipient,
     body: z.string().max(20000).default(''),
     /** Id of a message (GET /api/messages/status/{id}) on the same ticket to reply to. */
     quotedMsgId: z.coerce.number().int().positive().max(2147483647).optional(),
@@ -32,7 +49,8 @@ export const ApiSendInput = z
     /** Sets the ticket's priority (#30.6): low, normal, high or urgent; left out, it stays as it is. */
     priority: TicketPriority.optional(),
   })
-  .strict();
+  .strict()
+  .refine(oneRecipient, ONE_RECIPIENT);
 export type ApiSendInput = z.infer<typeof ApiSendInput>;
 
 export const ApiSendResult = z.object({
@@ -52,11 +70,12 @@ export type ApiSendResult = z.infer<typeof ApiSendResult>;
 /** POST /api/messages/schedule */
 export const ApiScheduleInput = z
   .object({
-    number: ApiNumber,
+    ...Recipient,
     body: z.string().trim().min(1).max(20000),
     sendAt: z.coerce.date().refine((d) => !Number.isNaN(d.getTime()) && d.getUTCFullYear() < 10000, 'date'),
   })
-  .strict();
+  .strict()
+  .refine(oneRecipient, ONE_RECIPIENT);
 export type ApiScheduleInput = z.infer<typeof ApiScheduleInput>;
 
 export const ApiScheduleResult = z.object({

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { CHANNEL_KINDS, type ChannelKindName } from '@recado/contracts';
-import { contacts, tickets, whatsapps } from '../src/db/schema/index.js';
+import { and, eq } from 'drizzle-orm';
+import { contactIdentities, contacts, outboundQueue, tickets, whatsapps } from '../src/db/schema/index.js';
 import { expectError, testApp, unique, type Session } from './helpers.js';
 
 /**
@@ -8,7 +9,8 @@ import { expectError, testApp, unique, type Session } from './helpers.js';
  * connection's channel), scoped by company; plan limits count connections of any channel; campaigns only go
  * over channels that may write first (docs/channels.md "One inbox").
  */
-const t = await testApp({ deps: { jobs: { autoStart: false } } });
+// No session runs here (the lists, dashboard and API only read and store): connections keep the state they are given.
+const t = await testApp({ deps: { jobs: { autoStart: false }, sessions: { autoStart: false } } });
 const db = t.database.db;
 
 let seq = 0;
@@ -16,7 +18,15 @@ let seq = 0;
 async function connection(companyId: number, channel: ChannelKindName) {
   const [w] = await db
     .insert(whatsapps)
-    .values({ companyId, name: unique(channel), channel, status: 'CONNECTED' })
+    // Held by another (live) process: no session manager here claims it, so it keeps its state.
+    .values({
+      companyId,
+      name: unique(channel),
+      channel,
+      status: 'CONNECTED',
+      leaseOwner: 'elsewhere',
+      leaseExpiresAt: new Date(Date.now() + 3600_000),
+    })
     .returning();
   return w!.id;
 }
@@ -291,5 +301,140 @@ describe('campaigns only where the channel may write first', () => {
       404,
       'ERR_NO_WAPP_FOUND',
     );
+  });
+});
+
+describe("the external API's send and schedule by contact id or identity", () => {
+  const api = (token: string, path: string, body: unknown) => t.request('POST', path, { token, body });
+  async function tokenOf(admin: Session, whatsappId: number) {
+    const res = await t.as(admin).post(`/whatsapp/${whatsappId}/token`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    return ((await res.json()) as { token: string }).token;
+  }
+  async function telegramContact(companyId: number, chatId: string) {
+    const [c] = await db
+      .insert(contacts)
+      .values({ companyId, name: `TG ${chatId}`, number: '' })
+      .returning();
+    await db
+      .insert(contactIdentities)
+      .values({ companyId, contactId: c!.id, kind: 'telegram', value: chatId });
+    return c!.id;
+  }
+  const outboundTo = async (messageId: number) =>
+    (await db.select().from(outboundQueue).where(eq(outboundQueue.messageId, messageId)))[0]?.job as
+      { to: string } | undefined;
+
+  test('a Telegram connection sends to the identity given, or to the identity of the contact id given', async () => {
+    const token = await tokenOf(a.admin, a.conn.telegram);
+    const contactId = await telegramContact(a.id, '700100');
+    const byIdentity = await api(token, '/messages/send', {
+      identity: { kind: 'telegram', value: '700100' },
+      body: 'Seu pedido saiu',
+    });
+    expect(byIdentity.status, await byIdentity.clone().text()).toBe(201);
+    const first = await byIdentity.json();
+    expect(first.contactId).toBe(contactId);
+    const [ticketRow] = await db.select().from(tickets).where(eq(tickets.id, first.ticketId));
+    expect(ticketRow).toMatchObject({ whatsappId: a.conn.telegram, contactId });
+    // The outbound job goes to the chat id (the identity), never to a phone number.
+    expect((await outboundTo(first.messageId))?.to).toBe('700100');
+    const byId = await api(token, '/messages/send', { contactId, body: 'Chegou?' });
+    expect(byId.status, await byId.clone().text()).toBe(201);
+    const second = await byId.json();
+    expect(second).toMatchObject({ contactId, ticketId: first.ticketId });
+    expect((await outboundTo(second.messageId))?.to).toBe('700100');
+  });
+
+  test('a contact the connection cannot reach is ERR_WAPP_INVALID_CONTACT, and no ticket is opened', async () => {
+    const token = await tokenOf(a.admin, a.conn.telegram);
+    const [phone] = await db
+      .insert(contacts)
+      .values({ companyId: a.id, name: 'Só telefone', number: '5511955550001' })
+      .returning();
+    await expectError(
+      await api(token, '/messages/send', { contactId: phone!.id, body: 'Oi' }),
+      400,
+      'ERR_WAPP_INVALID_CONTACT',
+    );
+    await expectError(
+      await api(token, '/messages/send', { number: '5511955550001', body: 'Oi' }),
+      400,
+      'ERR_WAPP_INVALID_CONTACT',
+    );
+    const opened = await db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.contactId, phone!.id), eq(tickets.companyId, a.id)));
+    expect(opened).toEqual([]);
+    // A phone channel and a contact with only a Telegram identity: the same refusal.
+    const simToken = await tokenOf(a.admin, a.conn.simulator);
+    const tgOnly = await telegramContact(a.id, '700200');
+    await expectError(
+      await api(simToken, '/messages/send', { contactId: tgOnly, body: 'Oi' }),
+      400,
+      'ERR_WAPP_INVALID_CONTACT',
+    );
+  });
+
+  test('exactly one recipient; an unknown identity or id is not found', async () => {
+    const token = await tokenOf(a.admin, a.conn.telegram);
+    const contactId = await telegramContact(a.id, '700300');
+    for (const body of [
+      { body: 'Oi' },
+      { contactId, number: '5511955550002', body: 'Oi' },
+      { contactId, identity: { kind: 'telegram', value: '700300' }, body: 'Oi' },
+      { identity: { kind: 'fax', value: '1' }, body: 'Oi' },
+      { identity: { kind: 'telegram', value: '' }, body: 'Oi' },
+    ])
+      await expectError(await api(token, '/messages/send', body), 400, 'ERR_VALIDATION');
+    await expectError(
+      await api(token, '/messages/send', { identity: { kind: 'telegram', value: '999999' }, body: 'Oi' }),
+      404,
+      'ERR_NO_CONTACT_FOUND',
+    );
+    await expectError(
+      await api(token, '/messages/send', { contactId: 2147483000, body: 'Oi' }),
+      404,
+      'ERR_NO_CONTACT_FOUND',
+    );
+  });
+
+  test("another company's token reaches none of the first's contacts, by id or by identity", async () => {
+    const contactId = await telegramContact(a.id, '700400');
+    const bToken = await tokenOf(b.admin, b.conn.telegram);
+    await expectError(
+      await api(bToken, '/messages/send', { contactId, body: 'Oi' }),
+      404,
+      'ERR_NO_CONTACT_FOUND',
+    );
+    await expectError(
+      await api(bToken, '/messages/send', { identity: { kind: 'telegram', value: '700400' }, body: 'Oi' }),
+      404,
+      'ERR_NO_CONTACT_FOUND',
+    );
+    await expectError(
+      await api(bToken, '/messages/schedule', {
+        contactId,
+        body: 'Oi',
+        sendAt: new Date(Date.now() + 3600_000).toISOString(),
+      }),
+      404,
+      'ERR_NO_CONTACT_FOUND',
+    );
+    const touched = await db.select().from(tickets).where(eq(tickets.contactId, contactId));
+    expect(touched).toEqual([]);
+  });
+
+  test('a schedule by identity is stored for that contact on the Telegram connection', async () => {
+    const token = await tokenOf(a.admin, a.conn.telegram);
+    const contactId = await telegramContact(a.id, '700500');
+    const res = await api(token, '/messages/schedule', {
+      identity: { kind: 'telegram', value: '700500' },
+      body: 'Lembrete',
+      sendAt: new Date(Date.now() + 3600_000).toISOString(),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect((await res.json()).contactId).toBe(contactId);
   });
 });

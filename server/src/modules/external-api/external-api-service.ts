@@ -15,6 +15,7 @@ import {
 import type { Db, Tx } from '../../db/client.js';
 import {
   apiSendKeys,
+  contactIdentities,
   contacts,
   messages,
   ticketHistories,
@@ -30,6 +31,7 @@ import { ticketQueries } from '../tickets/ticket-queries.js';
 import type { MessageService, OutboundFile } from '../messages/message-service.js';
 import type { ScheduleService } from '../schedules/schedule-service.js';
 import { hashApiToken, sameHash } from './api-token.js';
+import { identityKindOf, identityValue } from '../contacts/contact-identities.js';
 
 type WhatsappRow = typeof whatsapps.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
@@ -130,6 +132,40 @@ export function externalApiService(deps: {
     return found;
   }
 
+  /**
+   * #34.4 The message's contact: by phone number (created when missing), by id, or by an identity of a channel
+   * without phone numbers (docs/external-api.md); another company's id or an unknown identity is not found.
+   * The connection must be able to reach it: its identity of the connection's channel, or a number on a
+   * phone channel (ERR_WAPP_INVALID_CONTACT otherwise, before any ticket is opened).
+   */
+  async function recipient(
+    w: WhatsappRow,
+    input: Pick<ApiSendInput, 'number' | 'contactId' | 'identity'>,
+  ): Promise<ContactRow> {
+    let contact: ContactRow | undefined;
+    if (input.number !== undefined) contact = await contactFor(w.companyId, canonical(input.number));
+    else {
+      const byId = input.contactId
+        ? eq(contacts.id, input.contactId)
+        : sql`${contacts.id} = (select i.contact_id from ${contactIdentities} i where i.company_id = ${w.companyId}
+            and i.kind = ${input.identity!.kind} and i.value = ${input.identity!.value})`;
+      [contact] = await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.companyId, w.companyId), byId));
+      if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND', 404, 'Contact not found');
+    }
+    const kind = identityKindOf(w.channel);
+    const reachable = kind ? await identityValue(db, w.companyId, contact.id, kind) : contact.number;
+    if (!reachable)
+      throw new AppError(
+        'ERR_WAPP_INVALID_CONTACT',
+        400,
+        kind ? `The contact has no ${kind} identity for this connection` : 'The contact has no phone number',
+      );
+    return contact;
+  }
+
   /** The contact's active ticket on this connection, or a new pending one (waiting for an attendant). */
   async function ticketFor(w: WhatsappRow, contact: ContactRow): Promise<TicketRow> {
     const active = () =>
@@ -195,10 +231,10 @@ export function externalApiService(deps: {
     const w = await connection(c);
     if (NOT_SENDING.has(w.status))
       throw new AppError('ERR_WAPP_NOT_INITIALIZED', 409, `The connection is ${w.status}`);
-    const number = canonical(input.number);
     const body = input.body.trim();
+    if (input.number !== undefined) canonical(input.number);
     if (!body && !files.length) throw new AppError('ERR_VALIDATION', 400, 'body or medias is required');
-    const contact = await contactFor(c.companyId, number);
+    const contact = await recipient(w, input);
     let ticket = await ticketFor(w, contact);
     if (input.priority && priorityRank(input.priority) !== ticket.priority) {
       // The integrator's priority (#30.6) is the ticket's from now on; the lists hear it.
@@ -344,8 +380,7 @@ export function externalApiService(deps: {
     /** POST /api/messages/schedule: a schedule on this connection (plan flag useSchedules too). */
     async schedule(c: ApiCaller, input: ApiScheduleInput): Promise<ApiScheduleResult> {
       await requirePlanFlag(db, c.companyId, 'useSchedules', 'schedules');
-      await connection(c);
-      const contact = await contactFor(c.companyId, canonical(input.number));
+      const contact = await recipient(await connection(c), input);
       const s = await deps.schedules.createFromApi(c.companyId, {
         body: input.body,
         contactId: contact.id,
