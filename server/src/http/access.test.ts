@@ -71,6 +71,7 @@ POST   /api/widget/:publicId/files                      public
 GET    /api/widget/:publicId/files/:id                  public
 POST   /api/widget/:publicId/seen                       public
 POST   /api/widget/:publicId/typing                     public
+POST   /api/webhooks/telegram/:connectionId             public
 GET    /api/plans/list                                  public
 POST   /api/messages/send                               connection
 POST   /api/messages/schedule                           connection

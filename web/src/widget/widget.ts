@@ -77,7 +77,7 @@ color:#e6edf3;border-color:#444c56}label{color:#c9d1d9}form.send{border-color:#3
 `;
 
 const ICON =
-  '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg>';
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg>';
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -88,6 +88,11 @@ function el<K extends keyof HTMLElementTagNameMap>(
   for (const [k, v] of Object.entries(props)) if (v !== undefined) e.setAttribute(k, v);
   for (const c of children) e.append(c);
   return e;
+}
+
+/** WhatsApp-style *bold* (the attendant's signature) as <b>, everything else as plain text nodes. */
+function formatted(body: string): (Node | string)[] {
+  return body.split(/\*([^*\n]+)\*/).map((part, i) => (i % 2 ? el('b', {}, part) : part));
 }
 
 function start(script: HTMLScriptElement) {
@@ -450,7 +455,7 @@ function start(script: HTMLScriptElement) {
         'data-read': String(m.read),
       });
       if (m.fromVisitor) div.style.background = cfg.color;
-      if (m.body) div.append(el('div', {}, m.body));
+      if (m.body) div.append(el('div', {}, ...formatted(m.body)));
       if (m.media) div.append(media(m.media));
       const time = new Date(m.createdAt).toLocaleTimeString(navigator.language, {
         hour: '2-digit',

@@ -31,6 +31,7 @@ import { useToast } from '../../app/useToast.js';
 import { useMessages, useSendMessage, type MessageView } from '../../api/messages.js';
 import { TemplateComposer } from './TemplateComposer.js';
 import { quickMessageFile, useQuickReplies } from '../../api/quick-messages.js';
+import { useAgentTyping } from './WidgetTyping.js';
 import { MIN_AUDIO_BYTES, audioFileOf, cutLabel, signBody } from './ticket-format.js';
 import { automationActive } from './AutomationLine.js';
 import { useAddNote } from '../../api/tickets.js';
@@ -98,6 +99,8 @@ export function MessageInput({
   const send = useSendMessage(ticket.id);
   const outsideWindow = useOutsideWindow(ticket.id);
   const [text, setText] = useState('');
+  // #34.1 The website chat visitor sees the attendant typing.
+  const agentTyping = useAgentTyping(ticket);
   const [files, setFiles] = useState<File[]>([]);
   const [sign, setSign] = useState(readSign);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
@@ -537,6 +540,7 @@ export function MessageInput({
             onChange={(e) => {
               setText(e.target.value);
               setHighlighted(0);
+              agentTyping();
             }}
             onKeyDown={onKeyDown}
             onPaste={onPaste}

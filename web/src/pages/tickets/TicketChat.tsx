@@ -25,6 +25,7 @@ import { SourceStrip } from './SourceStrip.js';
 import { TagPicker } from './TagPicker.js';
 import { AutomationLine } from './AutomationLine.js';
 import { ConsentReplyLine } from '../privacy/ConsentReplyLine.js';
+import { VisitorTyping } from './WidgetTyping.js';
 
 const subscribeVisibility = (cb: () => void) => {
   document.addEventListener('visibilitychange', cb);
@@ -194,6 +195,7 @@ export function TicketChat({
         />
       </Box>
       <ConsentReplyLine ticket={ticket} />
+      <VisitorTyping ticket={ticket} />
       <MessageInput
         key={`input-${ticket.id}`}
         ticket={ticket}
