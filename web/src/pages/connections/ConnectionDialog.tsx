@@ -45,6 +45,8 @@ import {
 } from './connection-form.js';
 import { CallGroupFields } from './CallGroupFields.js';
 import { TelegramFields } from './TelegramFields.js';
+import { MetaFields } from './MetaFields.js';
+import { metaChannelConfig } from './meta-form.js';
 import { telegramChannelConfig } from './telegram-form.js';
 import { WebchatFields } from './WebchatFields.js';
 import { webchatChannelConfig } from './webchat-form.js';
@@ -250,7 +252,9 @@ export function ConnectionDialog({
           ? webchatChannelConfig(values.webchat)
           : values.channel === 'telegram'
             ? telegramChannelConfig(values.telegram)
-            : undefined;
+            : values.channel === 'instagram' || values.channel === 'messenger'
+              ? metaChannelConfig(values.channel, values.meta, whatsapp ? initial.meta : undefined)
+              : undefined;
     try {
       if (whatsapp)
         await save.mutateAsync({
@@ -272,7 +276,12 @@ export function ConnectionDialog({
           setError('greetingMessage', { type: 'custom', message: 'errors.ERR_WAPP_GREETING_REQUIRED' });
         // Only the Graph base URL is a URL the server calls: a private or tricked one is refused.
         if (err instanceof ApiError && err.code === 'ERR_URL_NOT_ALLOWED')
-          setError('graphBaseUrl', { type: 'custom', message: 'errors.ERR_URL_NOT_ALLOWED' });
+          setError(
+            values.channel === 'instagram' || values.channel === 'messenger'
+              ? 'meta.graphBaseUrl'
+              : 'graphBaseUrl',
+            { type: 'custom', message: 'errors.ERR_URL_NOT_ALLOWED' },
+          );
         toast.error(err);
       }
     }
@@ -446,6 +455,14 @@ export function ConnectionDialog({
         </Box>
       ) : null}
 
+      {channel === 'instagram' || channel === 'messenger' ? (
+        <MetaFields
+          control={control}
+          channel={channel}
+          whatsapp={whatsapp}
+          stored={{ token: initial.meta.storedToken, secret: initial.meta.storedSecret }}
+        />
+      ) : null}
       {channel === 'telegram' ? (
         <TelegramFields control={control} whatsapp={whatsapp} stored={initial.telegram.stored} />
       ) : null}

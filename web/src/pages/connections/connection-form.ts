@@ -8,6 +8,7 @@ import {
 } from '@recado/contracts';
 import { WebchatFormSchema, webchatFormValues, type WebchatForm } from './webchat-form.js';
 import { checkTelegram, TelegramFormSchema, telegramFormValues, type TelegramForm } from './telegram-form.js';
+import { checkMeta, MetaFormSchema, metaFormValues, type MetaForm } from './meta-form.js';
 
 /** The add/edit connection form: its values, validation, and what is sent. */
 
@@ -54,6 +55,8 @@ export interface ConnectionForm {
   webchat: WebchatForm;
   /** #34 Telegram (telegram connections). */
   telegram: TelegramForm;
+  /** #34 Instagram / Messenger (instagram and messenger connections). */
+  meta: MetaForm;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -88,6 +91,7 @@ export function formValues(w: Whatsapp | null): ConnectionForm {
     callOpensTicket: w?.callOpensTicket ?? false,
     webchat: webchatFormValues(w),
     telegram: telegramFormValues(w),
+    meta: metaFormValues(w),
   };
 }
 
@@ -123,8 +127,11 @@ export function makeSchema(stored: Set<CloudSecret>) {
       callOpensTicket: z.boolean(),
       webchat: WebchatFormSchema,
       telegram: TelegramFormSchema,
+      meta: MetaFormSchema,
     })
     .superRefine((v, ctx) => {
+      if (v.channel === 'instagram' || v.channel === 'messenger')
+        checkMeta(v.meta, (path, message) => ctx.addIssue({ code: 'custom', path, message }));
       if (v.channel === 'telegram')
         checkTelegram(v.telegram, (path, message) => ctx.addIssue({ code: 'custom', path, message }));
       if (v.channel !== 'cloud_api') return;
