@@ -198,6 +198,25 @@ describe('Telegram connection', () => {
     };
     expect((await post(group)).status).toBe(200);
     expect(await storedBody('mensagem de grupo')).toHaveLength(0);
+    // A connection whose groups open tickets: one ticket for the group, each message naming who wrote.
+    await db().update(whatsapps).set({ groupMode: 'tickets' }).where(eq(whatsapps.id, connectionId));
+    const again = {
+      ...group,
+      update_id: updateId++,
+      message: { ...group.message, message_id: messageId++, text: 'grupo com tickets' },
+    };
+    expect((await post(again)).status).toBe(200);
+    const [g] = await storedBody('grupo com tickets');
+    expect(g).toMatchObject({ data: expect.objectContaining({ participantName: 'Zé' }) });
+    const [gt] = await db().select().from(tickets).where(eq(tickets.id, g!.ticketId));
+    expect(gt!.isGroup).toBe(true);
+    const gc = await (await t.as(a.admin).get(`/contacts/${g!.contactId}`)).json();
+    expect(gc).toMatchObject({
+      name: 'Grupo',
+      isGroup: true,
+      identities: [{ kind: 'telegram', value: '-100200300' }],
+    });
+    await db().update(whatsapps).set({ groupMode: 'ignore' }).where(eq(whatsapps.id, connectionId));
   });
 
   test('a reply goes through the outbox to the chat: text quoting the customer, and a file', async () => {
