@@ -14,7 +14,7 @@ import { webchatConfig } from './messaging/channels/webchat/webchat-config.js';
 import { sealCloudConfig } from './messaging/channels/cloud-api/cloud-api-config.js';
 import { sealTelegramConfig } from './messaging/channels/telegram/telegram-config.js';
 import { isMetaChannel, sealMetaConfig } from './messaging/channels/meta/meta-config.js';
-import { inboundPipeline, rebuildStored } from './messaging/inbound-pipeline.js';
+import { inboundPipeline, rebuildAcked, rebuildStored } from './messaging/inbound-pipeline.js';
 import { mediaStore } from './messaging/media-store.js';
 import type { SessionManager } from './messaging/session-manager.js';
 import type { Events } from './realtime/events.js';
@@ -112,6 +112,7 @@ export function makeServices(deps: {
   bus.recoverWith(AUDIT_INTENT, recoverAuditIntent(db));
   // An inbound message's record (timeline, webhooks) that a crash left behind: its row holds only ids.
   bus.rebuildWith('message.stored', rebuildStored(db));
+  bus.rebuildWith('message.acked', rebuildAcked(db));
   const messages: MessageService = messageService({
     templates,
     clock,

@@ -183,3 +183,67 @@ test('a kill -9 right after an inbound message is stored loses neither its timel
     expect(left).toEqual([]);
   });
 }, 240_000);
+
+// A delivery ack's `message.acked` row commits with the ack (ids and the ack only): a kill -9 right after it
+// still gives the integrator its `message.ack` webhook, once.
+test('a kill -9 right after an ack is stored loses not its webhook', async () => {
+  const first = await startServer({ RECADO_TEST_CRASH_AFTER_COMMIT: 'message.acked' });
+  const c = await companyWithSimulator(first.base, {
+    name: 'Outbox Ack Crash',
+    email: 'admin@outbox-ack.test',
+  });
+  const hook = await call(first.base, 'POST', '/webhooks', c.token, {
+    name: 'ERP',
+    url: receiver.url,
+    events: ['message.ack'],
+  });
+  expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+  await call(first.base, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
+    from: '5511987650003',
+    body: 'Oi',
+  });
+  const ticketId = await waitFor(async () => {
+    const r = await call(first.base, 'GET', '/tickets?status=pending&showAll=true', c.token);
+    return (r.body.tickets as { id: number }[] | undefined)?.[0]?.id;
+  });
+  // The reply is sent; the simulated phone's delivery ack (2) arrives a moment later and the process dies
+  // right after storing it.
+  expect((await call(first.base, 'PUT', `/tickets/${ticketId}`, c.token, { status: 'open' })).status).toBe(
+    200,
+  );
+  await call(first.base, 'POST', `/messages/${ticketId}`, c.token, { body: 'Olá, como posso ajudar?' }).catch(
+    () => undefined,
+  );
+  await first.exited;
+  expect(first.child.signalCode).toBe('SIGKILL');
+  const messageId = await withDatabase(async ({ db }) => {
+    const [m] = await executeRows<{ id: number; ack: number }>(
+      db,
+      sql`select id, ack from messages where ticket_id = ${ticketId} and from_me`,
+    );
+    expect(m!.ack).toBeGreaterThanOrEqual(2);
+    const rows = await executeRows<{ payload: string }>(
+      db,
+      sql`select payload from event_outbox where event = 'message.acked'`,
+    );
+    expect(rows.map((r) => JSON.parse(r.payload))).toContainEqual({
+      $rebuild: { messageId: Number(m!.id), ack: 2 },
+    });
+    return Number(m!.id);
+  });
+
+  const second = await startServer();
+  const acks = () =>
+    receiver.received.filter(
+      (r) =>
+        r.json.event === 'message.ack' &&
+        (r.json.data as { messageId?: number; ack?: number }).messageId === messageId &&
+        (r.json.data as { ack?: number }).ack === 2,
+    );
+  await waitFor(() => acks().length > 0, 60_000);
+  await new Promise((r) => setTimeout(r, 12_000));
+  expect(acks()).toHaveLength(1);
+  expect(acks()[0]!.json.data).toMatchObject({ messageId, ticketId, ack: 2 });
+  second.kill();
+  await second.exited;
+}, 240_000);

@@ -297,7 +297,9 @@ export function outboxBus(
       // Up to a few batches a run; the rest comes at the next.
       for (let i = 0; i < 5; i++) if ((await recover()) < BATCH) break;
     },
-    options: { every: SWEEP_MS, leaseMs: 5 * 60_000 },
+    // A short lease (renewed while a sweep runs): a process killed in the middle of one holds up the next
+    // process's sweeps for seconds, not minutes.
+    options: { every: SWEEP_MS, leaseMs: 15_000 },
   });
 
   return {

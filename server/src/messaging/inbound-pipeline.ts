@@ -4,7 +4,7 @@ import { rooms, type TicketView } from '@recado/contracts';
 import type { Db } from '../db/client.js';
 import { contacts, inboundFailures, messages, tickets, whatsapps } from '../db/schema/index.js';
 import { connectionOutages } from '../db/schema/connection-recovery.js';
-import { executePrepared, rowOf } from '../db/rows.js';
+import { executePrepared, executeRows, rowOf } from '../db/rows.js';
 import { toMessageView, type MessageRow } from '../modules/messages/message-queries.js';
 import {
   tagsFor,
@@ -88,6 +88,16 @@ export function rebuildStored(db: Db) {
   };
 }
 
+/** #32 The sweep's way back from a `message.acked` outbox row the ack's statement wrote (ids and the ack). */
+export function rebuildAcked(db: Db) {
+  return async (partial: unknown): Promise<DomainEvents['message.acked'] | null> => {
+    const p = partial as { messageId?: unknown; ack?: unknown };
+    if (typeof p.messageId !== 'number' || typeof p.ack !== 'number') return null;
+    const [message] = await db.select().from(messages).where(eq(messages.id, p.messageId));
+    return message ? { companyId: message.companyId, message: { ...message, ack: p.ack } } : null;
+  };
+}
+
 export interface InboundResult {
   /** failed: given up after maxAttempts failures (kept in inbound_failures for the admins). */
   status: 'stored' | 'duplicate' | 'ignored' | 'updated' | 'failed';
@@ -157,10 +167,12 @@ export function inboundPipeline(deps: {
    * after every listener has registered.
    */
   let stagesStoredDecided: boolean | undefined;
-  const stagesStored = () => {
+  const staging = (event: 'message.stored' | 'message.acked') => {
     const bus = deps.bus as Partial<Pick<OutboxBus, 'stage' | 'hasDurable'>> | undefined;
-    return (stagesStoredDecided ??= Boolean(bus?.stage && bus.hasDurable?.('message.stored')));
+    return Boolean(bus?.stage && bus.hasDurable?.(event));
   };
+  const stagesStored = () => (stagesStoredDecided ??= staging('message.stored'));
+  const stagesAcked = () => staging('message.acked');
   /** Messages that failed here before and have a row in inbound_failures to clear once they pass. */
   const failedBefore = new Set<string>();
 
@@ -780,30 +792,41 @@ export function inboundPipeline(deps: {
     /** Acks only move forward (a late "delivered" never overwrites "read"); a failure (0) marks the message. */
     async ack(ref: ConnectionRef, a: AckUpdate): Promise<void> {
       const failed = a.ack === 0;
-      const [updated] = await db
-        .update(messages)
-        .set(
+      // #32 The ack's message.acked outbox row commits with the ack (ids only; the sweep rebuilds the event).
+      const outboxId = !failed && stagesAcked() ? randomUUID() : null;
+      const now = new Date().toISOString();
+      const [raw] = await executeRows<{ m: Record<string, unknown> }>(
+        db,
+        sql`with u as (update messages set ${
           failed
-            ? {
-                data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify(failureData(a.data))}::jsonb`,
-                updatedAt: new Date(),
-              }
-            : { ack: a.ack, updatedAt: new Date() },
-        )
-        .where(
-          and(
-            eq(messages.whatsappId, ref.id),
-            eq(messages.providerId, a.providerId),
-            failed ? sql`${messages.ack} <= 1` : sql`${messages.ack} < ${a.ack}`,
-          ),
-        )
-        .returning();
+            ? sql`data = coalesce(data, '{}'::jsonb) || ${JSON.stringify(failureData(a.data))}::jsonb`
+            : sql`ack = ${a.ack}`
+        }, updated_at = ${now}::timestamptz
+            where whatsapp_id = ${ref.id} and provider_id = ${a.providerId}
+              and ${failed ? sql`ack <= 1` : sql`ack < ${a.ack}`}
+            returning *)${
+              outboxId
+                ? sql`, ob as (insert into event_outbox (id, company_id, event, payload, created_at)
+                    select ${outboxId}::uuid, u.company_id, 'message.acked',
+                      json_build_object('$rebuild', json_build_object('messageId', u.id, 'ack', u.ack))::text,
+                      ${now}::timestamptz
+                    from u)`
+                : sql``
+            }
+          select row_to_json(u) as m from u`,
+      );
+      const updated = raw ? rowOf(messages, raw.m) : undefined;
       if (updated) {
         events.toRoom(rooms.ticket(ref.companyId, updated.ticketId), ref.companyId, 'appMessage', {
           action: 'update',
           message: toMessageView(updated),
         });
-        if (!failed) deps.bus?.emit('message.acked', { companyId: ref.companyId, message: updated });
+        if (!failed)
+          deps.bus?.emit(
+            'message.acked',
+            { companyId: ref.companyId, message: updated },
+            outboxId ? { outboxId, at: new Date(now) } : undefined,
+          );
       }
     },
   };
