@@ -42,3 +42,21 @@ export function truncate(s: string, max: number): string {
   }
   return s.slice(0, end);
 }
+
+/**
+ * A long text as several pieces of at most `max` characters (a channel's message limit: Telegram's 4,096,
+ * Messenger's 2,000), cut at a line break in the second half of a piece when there is one, never inside an
+ * emoji's surrogate pair. An empty text is one empty piece.
+ */
+export function splitText(text: string, max: number): string[] {
+  const out: string[] = [];
+  for (let rest = text; rest.length;) {
+    let cut = rest.length <= max ? rest.length : rest.lastIndexOf('\n', max);
+    if (cut < max / 2) cut = Math.min(rest.length, max);
+    // Never split a surrogate pair (half an emoji on each side).
+    if (cut < rest.length && /[\ud800-\udbff]/.test(rest[cut - 1] ?? '')) cut -= 1;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut).replace(/^\n/, '');
+  }
+  return out.length ? out : [''];
+}

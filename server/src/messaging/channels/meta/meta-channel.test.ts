@@ -346,10 +346,17 @@ describe('replies through the outbox', () => {
     expect((await (await t.as(c.admin).get(`/messages/${old}`)).json()).window).toMatchObject({
       open: false,
     });
-    // Inside 24 hours: a plain RESPONSE.
+    // Inside 24 hours: a plain RESPONSE; a text over Meta's 2,000 characters goes as two messages.
     const fresh = await openConversation(c, 'messenger', '24000000000000008', 'm_WIN3');
     expect((await t.as(c.admin).post(`/messages/${fresh}`, { body: 'Oi!' })).status).toBe(200);
     expect(graph.messengerSent.at(-1)).toMatchObject({ messagingType: 'RESPONSE' });
+    const long = `${'a'.repeat(1500)}\n${'b'.repeat(1000)}`;
+    const before = graph.messengerSent.length;
+    expect((await t.as(c.admin).post(`/messages/${fresh}`, { body: long })).status).toBe(200);
+    expect(graph.messengerSent.slice(before).map((m) => m.message.text)).toEqual([
+      'a'.repeat(1500),
+      'b'.repeat(1000),
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   type SendResult,
   type StateUpdate,
 } from '../../channel.js';
+import { splitText } from '../../../lib/text.js';
 import { CloudConfigError } from '../cloud-api/cloud-api-config.js';
 import { openMetaConfig, type MetaChannelKind, type MetaOpenConfig } from './meta-config.js';
 import { attachmentTypeFor, metaGraphClient, type MetaGraphClient } from './meta-graph.js';
@@ -39,6 +40,8 @@ export interface MetaChannel extends Channel {
 /** How long a looked-up profile name is kept (names rarely change; one Graph call per customer a day). */
 const NAME_TTL_MS = 24 * 3_600_000;
 const NAME_CACHE_MAX = 5_000;
+/** The Send API's longest text. */
+const TEXT_MAX = 2_000;
 
 const NOT_GRAPH =
   "The Graph base URL did not answer like Meta's Graph API (no matching account id): check the URL";
@@ -148,11 +151,18 @@ export function metaChannel(ctx: MetaContext): MetaChannel {
       await disconnected('logged_out');
     },
 
+    // Texts over Meta's 2,000 characters go as several messages; the first one stands for the reply.
     async sendText(to: string, body: string, opts?: OutboundOptions): Promise<SendResult> {
-      return ready().sendText(address(to), body, {
-        ...(opts?.messageTag ? { tag: opts.messageTag } : {}),
+      const g = ready();
+      const id = address(to);
+      const tag = opts?.messageTag ? { tag: opts.messageTag } : {};
+      const [first, ...rest] = splitText(body, TEXT_MAX);
+      const sent = await g.sendText(id, first!, {
+        ...tag,
         ...(opts?.quotedProviderId ? { replyTo: opts.quotedProviderId } : {}),
       });
+      for (const piece of rest) await g.sendText(id, piece, tag);
+      return sent;
     },
 
     async sendMedia(
@@ -166,8 +176,8 @@ export function metaChannel(ctx: MetaContext): MetaChannel {
       const attachmentId = await g.uploadAttachment(media, type);
       const sent = await g.sendAttachment(id, type, attachmentId, opts?.messageTag);
       // Attachments take no caption on the Messenger Platform: the text follows as its own message.
-      if (media.caption?.trim())
-        await g.sendText(id, media.caption, opts?.messageTag ? { tag: opts.messageTag } : {});
+      for (const piece of media.caption?.trim() ? splitText(media.caption, TEXT_MAX) : [])
+        await g.sendText(id, piece, opts?.messageTag ? { tag: opts.messageTag } : {});
       return sent;
     },
 
