@@ -53,7 +53,9 @@ describe('an Instagram connection on two processes', () => {
     // Taken over once the lease lapsed, and connected (until then Meta's delivery answers 500 and comes again).
     await waitFor(async () => {
       const [w] = await db.select().from(whatsapps).where(eq(whatsapps.id, c.connectionId));
-      return B.sessions.isRunningHere(c.connectionId) && w?.leaseOwner === 'proc-B' && w.status === 'CONNECTED';
+      return (
+        B.sessions.isRunningHere(c.connectionId) && w?.leaseOwner === 'proc-B' && w.status === 'CONNECTED'
+      );
     }, 15_000);
     const after = delivery('messenger', [
       fromCustomer('messenger', '24000000000000102', { mid: 'm_TAKE2', text: 'depois da queda' }),
