@@ -44,7 +44,8 @@ const readBody = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
-export async function startFakeTelegram(): Promise<FakeTelegram> {
+/** `port`: a fixed one (the browser tests' server is told it beforehand), else any free one. */
+export async function startFakeTelegram(opts: { port?: number } = {}): Promise<FakeTelegram> {
   const token = '123456789:AAFakeTokenForRecadoTests_0123456789';
   const files = new Map<string, { data: Buffer; path: string }>();
   let nextMessage = 1000;
@@ -171,7 +172,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       res.end(String(err));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

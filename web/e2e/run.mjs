@@ -61,7 +61,7 @@ for (const f of [...chosen].sort((a, b) => statSync(join(web, b)).size - statSyn
 }
 
 /** One shard: its server on a fresh embedded database, then its files with node's test runner. */
-async function runShard(index, shardFiles, { port, openaiPort, asaasPort, graphPort }) {
+async function runShard(index, shardFiles, { port, openaiPort, asaasPort, graphPort, telegramPort }) {
   const tag = workers > 1 ? `[e2e ${index + 1}/${workers}] ` : '';
   const asaasWebhookToken = 'e2e-asaas-webhook-token-0123456789';
   const dataDir = mkdtempSync(join(tmpdir(), 'recado-e2e-'));
@@ -87,6 +87,7 @@ async function runShard(index, shardFiles, { port, openaiPort, asaasPort, graphP
       ASAAS_API_URL: `http://127.0.0.1:${asaasPort}/api/v3`,
       ASAAS_WEBHOOK_TOKEN: asaasWebhookToken,
       CLOUD_API_GRAPH_URL: `http://127.0.0.1:${graphPort}`,
+      TELEGRAM_API_URL: `http://127.0.0.1:${telegramPort}`,
     },
   });
   let serverLog = '';
@@ -126,6 +127,7 @@ async function runShard(index, shardFiles, { port, openaiPort, asaasPort, graphP
         E2E_ASAAS_PORT: String(asaasPort),
         E2E_ASAAS_WEBHOOK_TOKEN: asaasWebhookToken,
         E2E_GRAPH_PORT: String(graphPort),
+        E2E_TELEGRAM_PORT: String(telegramPort),
       },
     },
   );
@@ -165,6 +167,8 @@ for (let i = 0; i < workers; i++)
     // The Graph API double (server/src/messaging/channels/cloud-api/fake-graph-api.ts) cloud-templates.test.ts
     // starts: Cloud API connections on Meta's default URL reach it through CLOUD_API_GRAPH_URL.
     graphPort: await freePort(),
+    // The Telegram Bot API stand-in (server/test/fake-telegram.ts) telegram.test.ts starts: TELEGRAM_API_URL.
+    telegramPort: await freePort(),
   });
 const statuses = await Promise.all(shards.map((s, i) => runShard(i, s.files, ports[i])));
 rmSync(outDir, { recursive: true, force: true });

@@ -21,7 +21,11 @@ export function TelegramFields({
   const steps = t('steps', { returnObjects: true }) as unknown as string[];
   return (
     <Box data-section="telegram">
-      <Typography variant="subtitle2" component="h3" color="text.secondary">
+      <Typography
+        variant="overline"
+        color="text.secondary"
+        sx={{ display: 'block', lineHeight: 1.5, mt: 0.5 }}
+      >
         {t('section')}
       </Typography>
       <Grid container spacing={2} sx={{ mt: 1.25 }}>
