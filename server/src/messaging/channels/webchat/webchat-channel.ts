@@ -17,6 +17,9 @@ import {
 import { readWebchatConfig } from './webchat-config.js';
 import { widgetRoom, widgetView, type WebchatWebhook, type WidgetRow } from './webchat-service.js';
 
+/** Visitors whose messages go to the sink at once (each visitor's one at a time, in order). */
+const PARALLEL = 16;
+
 export interface WebchatDeps {
   db: Db;
   media: MediaStore;
@@ -44,9 +47,21 @@ export function webchatChannel(
   const { db } = deps;
   const publicId = () => readWebchatConfig(ctx.config).publicId;
   let running = false;
-  // One delivery at a time; a request during one runs another right after (it may hold newer rows).
-  let delivering: Promise<void> | null = null;
-  let again = false;
+  // Visitor messages on their way to the sink, each visitor's chain, and the sink calls running at once.
+  const inFlight = new Set<number>();
+  const chains = new Map<string, Promise<void>>();
+  let running_ = 0;
+  const queue: (() => void)[] = [];
+  const slot = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (running_ >= PARALLEL) await new Promise<void>((r) => queue.push(r));
+    running_++;
+    try {
+      return await fn();
+    } finally {
+      running_--;
+      queue.shift()?.();
+    }
+  };
 
   const toInbound = (
     r: WidgetRow,
@@ -73,64 +88,102 @@ export function webchatChannel(
     data: { webchat: { email: v.email, phone: v.phone, pageUrl: v.pageUrl } },
   });
 
-  async function deliverOnce(): Promise<void> {
-    for (;;) {
-      const rows = await db
-        .select()
-        .from(widgetMessages)
-        .where(
-          and(
-            eq(widgetMessages.whatsappId, whatsappId),
-            eq(widgetMessages.fromVisitor, true),
-            eq(widgetMessages.delivered, false),
-          ),
-        )
-        .orderBy(widgetMessages.id)
-        .limit(200);
-      if (!rows.length) return;
-      const visitorIds = [...new Set(rows.map((r) => r.visitorId))];
-      const visitors = new Map(
-        (await db.select().from(widgetVisitors).where(inArray(widgetVisitors.id, visitorIds))).map((v) => [
-          v.id,
-          v,
-        ]),
-      );
-      const ms = rows.map((r) => toInbound(r, visitors.get(r.visitorId)!));
-      let taken: boolean[];
-      if (sink.messages) taken = await sink.messages(ms);
-      else {
-        taken = [];
-        for (const m of ms)
-          taken.push(
-            await sink.message(m).then(
-              () => true,
-              () => false,
-            ),
-          );
+  /**
+   * Hands every undelivered visitor message of the connection to the sink: each visitor's in order (one chain
+   * per visitor), up to PARALLEL sink calls at once. Requests coalesce: one read of the table at a time, and
+   * one more after it when requests came meanwhile; rows already on their way are skipped. A row is marked
+   * delivered (in batches) once the sink took it; a failure leaves it, and the visitor's later ones, for the
+   * next request or start.
+   */
+  let reading = false;
+  let again = false;
+  function deliver(): void {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    void (async () => {
+      try {
+        do {
+          again = false;
+          await dispatch();
+        } while (again && running);
+      } catch (err) {
+        deps.log?.warn(
+          { err: String(err), whatsappId },
+          'webchat delivery failed; retried at the next message',
+        );
+      } finally {
+        reading = false;
       }
-      const done = rows.filter((_, i) => taken[i]).map((r) => r.id);
-      if (done.length)
-        await db.update(widgetMessages).set({ delivered: true }).where(inArray(widgetMessages.id, done));
-      // Failures stay undelivered (the next request or start takes them); never loop on them now.
-      if (done.length < rows.length || rows.length < 200) return;
+    })();
+  }
+
+  async function dispatch() {
+    const rows = await db
+      .select({ m: widgetMessages, v: widgetVisitors })
+      .from(widgetMessages)
+      .innerJoin(widgetVisitors, eq(widgetVisitors.id, widgetMessages.visitorId))
+      .where(
+        and(
+          eq(widgetMessages.whatsappId, whatsappId),
+          eq(widgetMessages.fromVisitor, true),
+          eq(widgetMessages.delivered, false),
+        ),
+      )
+      .orderBy(widgetMessages.id)
+      .limit(2000);
+    const fresh = rows.filter((r) => !inFlight.has(r.m.id));
+    for (const r of fresh) inFlight.add(r.m.id);
+    const byVisitor = new Map<string, typeof fresh>();
+    for (const r of fresh) byVisitor.set(r.m.visitorId, [...(byVisitor.get(r.m.visitorId) ?? []), r]);
+    for (const [visitorId, list] of byVisitor) {
+      const next = (chains.get(visitorId) ?? Promise.resolve()).then(async () => {
+        for (let i = 0; i < list.length; i++) {
+          const r = list[i]!;
+          const ok = await slot(() => sink.message(toInbound(r.m, r.v))).then(
+            () => true,
+            (err: unknown) => {
+              deps.log?.warn({ err: String(err), whatsappId }, 'webchat message not taken; retried later');
+              return false;
+            },
+          );
+          if (!ok) {
+            for (const rest of list.slice(i)) inFlight.delete(rest.m.id);
+            return;
+          }
+          mark(r.m.id);
+        }
+      });
+      const settled = next.catch(() => undefined);
+      chains.set(visitorId, settled);
+      void settled.then(() => {
+        if (chains.get(visitorId) === settled) chains.delete(visitorId);
+      });
     }
   }
 
-  function deliver(): Promise<void> {
-    if (delivering) {
-      again = true;
-      return delivering;
-    }
-    const run = async () => {
-      do {
-        again = false;
-        await deliverOnce();
-      } while (again);
-    };
-    delivering = run().finally(() => {
-      delivering = null;
+  // Delivered marks, one UPDATE for the rows taken meanwhile (ids leave inFlight once marked).
+  let toMark: number[] = [];
+  let marking: Promise<void> | null = null;
+  function mark(id: number) {
+    toMark.push(id);
+    if (marking) return;
+    marking = (async () => {
+      while (toMark.length) {
+        const ids = toMark;
+        toMark = [];
+        await db
+          .update(widgetMessages)
+          .set({ delivered: true })
+          .where(inArray(widgetMessages.id, ids))
+          .catch((err: unknown) => deps.log?.warn({ err: String(err) }, 'webchat delivered marks failed'));
+        for (const i of ids) inFlight.delete(i);
+      }
+    })().finally(() => {
+      marking = null;
     });
-    return delivering;
   }
 
   async function visitor(to: string) {
@@ -193,11 +246,12 @@ export function webchatChannel(
     async start() {
       running = true;
       await sink.state({ status: 'CONNECTED' });
-      void deliver().catch((err: unknown) => deps.log?.warn({ err: String(err) }, 'webchat delivery failed'));
+      deliver();
     },
     async stop() {
       running = false;
-      await delivering?.catch(() => undefined);
+      await Promise.all(chains.values());
+      await marking;
     },
     async logout() {
       running = false;
@@ -205,6 +259,7 @@ export function webchatChannel(
     },
     async handleWebhook(p: unknown) {
       const payload = p as WebchatWebhook;
+      // The rows are durable already: the delivery runs on, the caller need not wait for the pipeline.
       if (payload?.type === 'deliver') return deliver();
       if (payload?.type === 'read' && Array.isArray(payload.providerIds))
         for (const providerId of payload.providerIds.slice(0, 50))

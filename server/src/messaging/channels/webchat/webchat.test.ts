@@ -388,6 +388,33 @@ describe('website chat widget', () => {
     );
   });
 
+  test('a message taken while no process runs the connection is delivered once its channel starts (takeover)', async () => {
+    const v = await visitor(widgetA.publicId);
+    await t.app.sessions.stop();
+    const res = await api(widgetA.publicId, '/messages', {
+      token: v.visitorToken,
+      body: { body: 'ninguém em casa?' },
+    });
+    expect(res.status).toBe(201);
+    const [row] = await db.select().from(widgetMessages).where(eq(widgetMessages.visitorId, v.visitorId));
+    expect(row!.delivered).toBe(false);
+    await t.app.sessions.start();
+    const ticket = await ticketOf(v.visitorId);
+    const stored = await waitFor(() =>
+      db
+        .select()
+        .from(messages)
+        .where(eq(messages.ticketId, ticket.id))
+        .then((r) => (r.length ? r : undefined)),
+    );
+    expect(stored.map((m) => m.body)).toEqual(['ninguém em casa?']);
+    await waitFor(
+      async () =>
+        (await db.select().from(widgetMessages).where(eq(widgetMessages.visitorId, v.visitorId)))[0]!
+          .delivered,
+    );
+  });
+
   test('offline: the form opens a ticket, and the reply goes by e-mail with a link back', async () => {
     const cfg = await (await api(widgetB.publicId, '/config', { origin: 'http://other.test' })).json();
     expect(cfg.online).toBe(false);
