@@ -40,6 +40,13 @@ await runHistoryBench({
           `/api/tickets?searchParam=${encodeURIComponent(`Karen Rocha ${118 + 120 * (i % 400)}`)}&showAll=true`,
         check: (j) => (j as { tickets: unknown[] }).tickets.length,
       },
+      // #34.4 The channel filter: the seeded connection's channel (every ticket matches: the common case).
+      {
+        name: 'ticketsPendingChannel',
+        token: admin,
+        path: () => `/api/tickets?status=pending&showAll=true&channels=${encodeURIComponent('["simulator"]')}`,
+        check: (j) => (j as { tickets: unknown[] }).tickets.length,
+      },
       // #32.7 Custom-field filters (jsonb containment, GIN): a common value on a list, a rare one on all.
       {
         name: 'ticketsPendingCustomField',

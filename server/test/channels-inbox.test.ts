@@ -12,8 +12,8 @@ import { testApp, unique, waitFor, type Session, type TestApp } from './helpers.
 
 /**
  * #34.4 One inbox, cross-channel conformance (docs/channels.md "One inbox"): for each channel without phone
- * numbers that has landed — Telegram, Instagram, Messenger — through its stand-in server (the Bot API's,
- * Graph's), a customer's first message opens a ticket that goes through the queue-choice bot into a queue,
+ * numbers — Telegram, Instagram, Messenger, website chat — through its stand-in (the Bot API's, Graph's; the
+ * widget's own public API for the website chat), a customer's first message opens a ticket that goes through the queue-choice bot into a queue,
  * whose SLA starts and whose routing hands it to the online attendant; an outgoing webhook hears the
  * customer's message; a keyword flow answers a second customer; the attendant's reply — a quick message
  * with variables — reaches the customer on that channel. The same script runs for every channel.
@@ -42,12 +42,16 @@ afterAll(async () => {
 
 /** How the script drives one channel: its connection's settings, a customer writing, what reached them. */
 interface Driver {
-  channel: 'telegram' | 'instagram' | 'messenger';
+  channel: 'telegram' | 'instagram' | 'messenger' | 'webchat';
   config(): Record<string, unknown>;
+  /** The connection as created (the website chat reads its public id). */
+  created?(connection: { id: number; channelConfig: Record<string, unknown> }): void;
   /** A customer (a new id each call) writes `text` to the connection. */
   says(connectionId: number, customer: string, text: string): Promise<void>;
   /** The texts the channel delivered to that customer, in order. */
-  received(customer: string): string[];
+  received(customer: string): string[] | Promise<string[]>;
+  /** The customer's identity value (the provider's id of the person). */
+  identity?(customer: string): string;
 }
 
 let seq = 0;
@@ -101,6 +105,46 @@ const meta = (channel: 'instagram' | 'messenger'): Driver => ({
       .filter((s) => s.recipient === customer)
       .map((s) => String((s.message as { text?: string }).text ?? '')),
 });
+
+/** The website chat through its public widget API (a visitor per customer, over HTTP as a page without sockets). */
+const SHOP = 'http://shop.test:8080';
+function webchatDriver(): Driver {
+  let publicId = '';
+  const visitors = new Map<string, { visitorId: string; visitorToken: string }>();
+  const widget = (path: string, token?: string, body?: unknown) =>
+    t.request(body === undefined ? 'GET' : 'POST', `/widget/${publicId}${path}`, {
+      token,
+      body,
+      headers: { origin: SHOP },
+    });
+  return {
+    channel: 'webchat',
+    config: () => ({ allowedOrigins: [SHOP], greeting: 'Olá!' }),
+    created: (w) => {
+      publicId = String(w.channelConfig.publicId);
+    },
+    async says(_connectionId, customer, text) {
+      let v = visitors.get(customer);
+      if (!v) {
+        const res = await widget('/visitors', undefined, { name: 'Joana' });
+        expect(res.status, await res.clone().text()).toBe(201);
+        v = (await res.json()) as { visitorId: string; visitorToken: string };
+        visitors.set(customer, v);
+      }
+      const res = await widget('/messages', v.visitorToken, { body: text });
+      expect(res.status, await res.clone().text()).toBe(201);
+    },
+    async received(customer) {
+      const v = visitors.get(customer);
+      if (!v) return [];
+      const res = await widget('/messages', v.visitorToken);
+      return ((await res.json()) as { body: string; fromVisitor: boolean }[])
+        .filter((m) => !m.fromVisitor)
+        .map((m) => m.body);
+    },
+    identity: (customer) => visitors.get(customer)?.visitorId ?? '',
+  };
+}
 
 const q = <T = Record<string, unknown>>(query: ReturnType<typeof sql>) =>
   executeRows<T>(t.database.db, query);
@@ -165,7 +209,9 @@ async function scenario(d: Driver) {
     channelConfig: d.config(),
   });
   expect(conn.status, await conn.clone().text()).toBe(201);
-  const connectionId = (await conn.json()).id as number;
+  const connection = await conn.json();
+  const connectionId = connection.id as number;
+  d.created?.(connection);
   await waitFor(async () => {
     const [w] = await q<{ status: string }>(sql`select status from whatsapps where id = ${connectionId}`);
     return w?.status === 'CONNECTED';
@@ -174,8 +220,8 @@ async function scenario(d: Driver) {
   // 1. The customer's first message opens a ticket; the queue-choice bot answers on the channel.
   const customer = String(880000000 + Math.floor(Math.random() * 1e6));
   await d.says(connectionId, customer, 'Oi, quero comprar');
-  const ticket = await waitFor(() => ticketOf(connectionId, customer));
-  const menu = await waitFor(() => d.received(customer).find((x) => x.includes('Vendas')));
+  const ticket = await waitFor(() => ticketOf(connectionId, d.identity?.(customer) ?? customer));
+  const menu = await waitFor(async () => (await d.received(customer)).find((x) => x.includes('Vendas')));
   expect(menu).toContain('Suporte');
   // The webhook heard the customer's message, on this channel's connection.
   await waitFor(() =>
@@ -209,7 +255,9 @@ async function scenario(d: Driver) {
   const text = ((await quick.json()) as { message: string }).message;
   const sent = await t.as(agent).post(`/messages/${ticket.id}`, { body: text });
   expect(sent.status, await sent.clone().text()).toBeLessThan(300);
-  const reply = await waitFor(() => d.received(customer).find((x) => x.includes('Seu protocolo é')));
+  const reply = await waitFor(async () =>
+    (await d.received(customer)).find((x) => x.includes('Seu protocolo é')),
+  );
   expect(reply).toContain(routed.protocol);
   expect(reply).not.toContain('{{protocol}}');
   // The SLA's first response is met.
@@ -223,8 +271,10 @@ async function scenario(d: Driver) {
   // 4. Another customer's keyword starts the flow, which answers on the channel.
   const second = String(890000000 + Math.floor(Math.random() * 1e6));
   await d.says(connectionId, second, 'Quero o rastreio do pedido');
-  await waitFor(() => d.received(second).find((x) => x.includes('Rastreio: seu pedido está a caminho.')));
-  expect(d.received(second).some((x) => x.includes('Vendas'))).toBe(false);
+  await waitFor(async () =>
+    (await d.received(second)).find((x) => x.includes('Rastreio: seu pedido está a caminho.')),
+  );
+  expect((await d.received(second)).some((x) => x.includes('Vendas'))).toBe(false);
 
   // 5. The tickets list finds them by this channel, and not by another.
   const other = d.channel === 'telegram' ? 'instagram' : 'telegram';
@@ -240,7 +290,7 @@ async function scenario(d: Driver) {
 }
 
 describe('one inbox: the same service on every channel', { timeout: 120_000 }, () => {
-  for (const d of [telegram, meta('instagram'), meta('messenger')])
+  for (const d of [telegram, meta('instagram'), meta('messenger'), webchatDriver()])
     test(`${d.channel}: bot, queue, SLA, routing, webhook, flow, quick message with variables, reply`, async () => {
       await scenario(d);
     });
