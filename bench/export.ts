@@ -104,7 +104,9 @@ try {
   await database.raw('analyze');
 
   void config;
-  const child = spawn(process.execPath, [join(root, 'server/dist/main.js')], {
+  // BENCH_NODE_OPTIONS: the server's V8 flags (e.g. --max-old-space-size=192, docs/benchmarks.md).
+  const nodeFlags = (process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, join(root, 'server/dist/main.js')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -239,6 +241,7 @@ try {
         peakRssMb,
         serverVmHwmMb: hwmMb,
         under300Mb: Math.max(peakRssMb, hwmMb) < 300,
+        serverNodeOptions: nodeFlags.join(' '),
         loadavg: loadavg().map((x) => round(x)),
       }),
     );

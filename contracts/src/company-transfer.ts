@@ -18,6 +18,10 @@ export const CompanyExport = z
     /** tables → media → archive → done. */
     phase: z.enum(['tables', 'media', 'archive', 'done']).nullable(),
     tablesDone: z.number(),
+    /** The table (or media column) being written now. */
+    current: z.string().nullable(),
+    /** How many times a restarted job continued this export where it stopped. */
+    resumes: z.number(),
     tablesTotal: z.number(),
     rowsWritten: z.number(),
     /** The archive's bytes, once done. */

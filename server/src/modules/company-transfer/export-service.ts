@@ -108,6 +108,8 @@ export function companyExportService(deps: CompanyExportDeps) {
       status: r.status as CompanyExport['status'],
       phase: p.phase ?? null,
       tablesDone,
+      current: p.current?.part ?? null,
+      resumes: p.resumes ?? 0,
       tablesTotal: TABLES.length,
       rowsWritten: p.rowsWritten ?? 0,
       size: r.size ?? null,
@@ -356,7 +358,8 @@ export function companyExportService(deps: CompanyExportDeps) {
     payload: z.object({ exportId: z.number().int() }),
     handler: (job) => run(job.payload.exportId, job.attempts >= MAX_ATTEMPTS),
     // A lane of its own: a long export never holds back the other jobs.
-    options: { concurrency: 1, maxAttempts: MAX_ATTEMPTS, retryDelayMs: 2000 },
+    // A short lease: after a crash another process (or the restarted one) takes the export over within 15 s.
+    options: { concurrency: 1, maxAttempts: MAX_ATTEMPTS, retryDelayMs: 2000, leaseMs: 15_000 },
   });
 
   /** Removes archives past their expiry (the rows stay, marked expired). */
