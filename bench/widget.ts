@@ -2,7 +2,8 @@
  * npm run bench:widget — website chat visitors on one compiled server process (docs/benchmarks.md "Widget"):
  * BENCH_VISITORS (1,000) visitor sockets connected to the /widget namespace of one webchat connection; they
  * send BENCH_RATE (100) messages a second for BENCH_SECONDS (10) over their sockets (`widget:send`), round
- * robin, after BENCH_WARMUP_SECONDS (3) at the same rate that are not timed; an attendant's socket of the
+ * robin, after BENCH_WARMUP_SECONDS (VISITORS / RATE: every visitor's first message, which opens its contact and
+ * ticket) at the same rate that are not timed, then 5 s for the backlog; an attendant's socket of the
  * company (joinNotification) gets each message's `appMessage` event.
  * Reported: p50/p99 from the visitor's send to the attendant's event, messages answered with an error, memory
  * per idle visitor socket (growth of RSS, heap and external memory from no visitor socket to all of them,
@@ -21,7 +22,8 @@ import { dropDatabase, startApp, stopApps, waitReady, type App } from '../script
 const VISITORS = Number(process.env.BENCH_VISITORS ?? 1000);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+/** Untimed seconds first; by default long enough for every visitor's first message (its contact and ticket). */
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? Math.ceil(VISITORS / RATE));
 const PORT = Number(process.env.BENCH_PORT ?? 4640);
 const BASE_DB = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SUPER = { email: 'super@bench.local', password: `Bench-${process.pid}-Super!` };
@@ -35,6 +37,13 @@ const pct = (xs: number[], p: number) => {
 };
 const round = (x: number) => Math.round(x * 10) / 10;
 const { call, close: closeClient } = jsonClient(64);
+
+/** The server process's CPU seconds so far (its /metrics; loopback callers read it without a token). */
+async function cpuSeconds(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const m = /^process_cpu_seconds_total(?:\{[^}]*\})? ([0-9.e+-]+)/m.exec(text);
+  return m ? Number(m[1]) : NaN;
+}
 
 async function main() {
   const dbUrl = (() => {
@@ -203,9 +212,16 @@ async function main() {
       await Promise.all(pending);
     };
     await run(WARMUP, false);
+    // The warm-up's backlog drained: every warm-up message reached the attendant (or 60 s passed).
+    const warmEnd = Date.now() + 60_000;
+    while (Date.now() < warmEnd && [...received.keys()].filter((b) => b.startsWith('bench w')).length < seq)
+      await sleep(100);
+    const cpuBefore = await cpuSeconds(base);
     await run(SECONDS, true);
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && [...sentAt.keys()].some((b) => !received.has(b))) await sleep(100);
+    // Server CPU per timed message: what a message costs whatever the machine's load.
+    const cpuMsPerMessage = round((((await cpuSeconds(base)) - cpuBefore) * 1000) / Math.max(1, sentAt.size));
     const latencies = [...sentAt].flatMap(([b, t]) => (received.has(b) ? [received.get(b)! - t] : []));
     const result = {
       bench: 'widget',
@@ -218,6 +234,7 @@ async function main() {
       /** From the send to the server's answer (stored, the owner told): what the visitor waits for. */
       ackP50Ms: round(pct(acked, 50)),
       ackP99Ms: round(pct(acked, 99)),
+      serverCpuMsPerMessage: cpuMsPerMessage,
       delivered: latencies.length,
       expected: sentAt.size,
       errors,
