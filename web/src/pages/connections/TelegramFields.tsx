@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { fieldErrorText } from '../../components/fieldError.js';
 import type { ConnectionForm } from './connection-form.js';
 import { useTelegramT } from './telegram-i18n.js';
+import { SetupSteps } from './SetupSteps.js';
 
 /** #34 The connection form's Telegram section: the bot token (masked once saved) and BotFather's steps. */
 export function TelegramFields({
@@ -65,17 +66,7 @@ export function TelegramFields({
           </Grid>
         ) : null}
         <Grid size={12}>
-          <Typography variant="body2" sx={{ fontWeight: 500 }}>
-            {t('stepsTitle')}
-          </Typography>
-          <Box component="ol" sx={{ m: 0, mt: 0.5, pl: 2.5, color: 'text.secondary', typography: 'body2' }}>
-            {steps.map((s) => (
-              <li key={s}>{s}</li>
-            ))}
-          </Box>
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            {t('groups')}
-          </Typography>
+          <SetupSteps title={t('stepsTitle')} steps={steps} note={t('groups')} />
         </Grid>
       </Grid>
     </Box>
