@@ -46,6 +46,7 @@ import {
 import { CallGroupFields } from './CallGroupFields.js';
 import { TelegramFields } from './TelegramFields.js';
 import { MetaFields } from './MetaFields.js';
+import { CopyAdornment } from './CopyAdornment.js';
 import { metaChannelConfig } from './meta-form.js';
 import { telegramChannelConfig } from './telegram-form.js';
 import { WebchatFields } from './WebchatFields.js';
@@ -428,24 +429,7 @@ export function ConnectionDialog({
                   slotProps={{
                     input: {
                       readOnly: true,
-                      endAdornment: (
-                        <InputAdornment position="end">
-                          <Tooltip title={t('connections.cloud.copy')}>
-                            <IconButton
-                              size="small"
-                              edge="end"
-                              aria-label={t('connections.cloud.copy')}
-                              onClick={() =>
-                                void navigator.clipboard
-                                  ?.writeText(webhookUrl)
-                                  .then(() => toast.info('connections.cloud.copied'))
-                              }
-                            >
-                              <ContentCopyIcon fontSize="small" />
-                            </IconButton>
-                          </Tooltip>
-                        </InputAdornment>
-                      ),
+                      endAdornment: <CopyAdornment value={webhookUrl} />,
                     },
                   }}
                 />

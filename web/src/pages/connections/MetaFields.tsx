@@ -1,37 +1,14 @@
 import { Controller, type Control } from 'react-hook-form';
-import { Box, Grid, IconButton, InputAdornment, TextField, Tooltip, Typography } from '@mui/material';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import { Box, Grid, TextField, Typography } from '@mui/material';
 import { SECRET_MASK, type Whatsapp } from '@recado/contracts';
 import { useTranslation } from 'react-i18next';
-import { useToast } from '../../app/useToast.js';
 import { fieldErrorText } from '../../components/fieldError.js';
 import type { ConnectionForm } from './connection-form.js';
+import { CopyAdornment } from './CopyAdornment.js';
 import type { MetaForm } from './meta-form.js';
 import { useMetaT } from './meta-i18n.js';
 
 type Field = Exclude<keyof MetaForm, 'storedToken' | 'storedSecret'>;
-
-/** A read-only value with a copy button (the webhook URL and the verify token go to Meta's dashboard). */
-function CopyAdornment({ value }: { value: string }) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  return (
-    <InputAdornment position="end">
-      <Tooltip title={t('connections.cloud.copy')}>
-        <IconButton
-          size="small"
-          edge="end"
-          aria-label={t('connections.cloud.copy')}
-          onClick={() =>
-            void navigator.clipboard?.writeText(value).then(() => toast.info('connections.cloud.copied'))
-          }
-        >
-          <ContentCopyIcon fontSize="small" />
-        </IconButton>
-      </Tooltip>
-    </InputAdornment>
-  );
-}
 
 /**
  * #34 The connection form's Instagram / Messenger section: the account id, the page token and app secret

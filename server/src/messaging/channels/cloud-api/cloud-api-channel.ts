@@ -19,6 +19,7 @@ import { parseWebhook, waIdToNumber, type ParsedWebhook } from './cloud-api-webh
 import {
   checkCloudNumber,
   graphClient,
+  graphStartFailure,
   mediaKindFor,
   type GraphClient,
   type GraphTemplateSend,
@@ -121,18 +122,15 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
       try {
         phone = await client.phoneNumber();
       } catch (err) {
-        const e = err as Error & { status?: number; refused?: boolean };
         // The guard refused the address, or Graph said no (bad token, unknown phone number id): the
         // connection cannot work until its settings change.
-        if (e.refused) return disconnected('url_refused', e.message);
-        if (e.status !== undefined && e.status >= 400 && e.status < 500)
-          return disconnected('graph_rejected', e.message);
-        if (e.status !== undefined && e.status < 400) return disconnected('not_graph', NOT_GRAPH);
+        const failed = graphStartFailure(err, NOT_GRAPH);
+        if (failed) return disconnected(failed.reason, failed.detail);
         // Unreachable or failing (5xx): not proven yet. Shown as TIMEOUT with the reason; asked again later.
         if (stopped) return;
         const s: StateUpdate = {
           status: 'TIMEOUT',
-          data: { reason: 'graph_unreachable', detail: e.message },
+          data: { reason: 'graph_unreachable', detail: (err as Error).message },
         };
         await ctx.sink.state(s);
         retry = setTimeout(() => void channel.start().catch(() => undefined), retryDelay);

@@ -13,20 +13,21 @@ import { assertPublicUrl } from '../../../lib/safe-fetch.js';
 export const DEFAULT_GRAPH_BASE_URL = 'https://graph.facebook.com';
 export const DEFAULT_GRAPH_API_VERSION = 'v21.0';
 
-const graphId = z
+/** Settings shared with the Messenger Platform's channels (channels/meta/meta-config.ts). */
+export const graphId = z
   .string()
   .trim()
   .regex(/^\d{1,32}$/, 'digits only');
-const graphBaseUrl = z
+export const graphBaseUrl = z
   .url({ protocol: /^https?$/ })
   .transform((u) => u.replace(/\/+$/, ''))
   .default(DEFAULT_GRAPH_BASE_URL);
-const apiVersion = z
+export const apiVersion = z
   .string()
   .trim()
   .regex(/^v\d{1,3}\.\d{1,3}$/, 'like v21.0')
   .default(DEFAULT_GRAPH_API_VERSION);
-const verifyToken = z.string().trim().min(8).max(200);
+export const verifyToken = z.string().trim().min(8).max(200);
 
 /** What an admin submits. Secrets may be omitted (or sent as the mask) to keep the stored ones. */
 export const CloudApiConfigInput = z.object({

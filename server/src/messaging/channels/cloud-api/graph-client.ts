@@ -137,6 +137,23 @@ export function checkCloudNumber(number: string): { exists: boolean; replyTo?: s
   return { exists: true, replyTo: normalized, number: normalized };
 }
 
+/**
+ * Why a channel's start-up call to Graph failed for good — the guard refused the address, Graph said no (bad
+ * token, unknown id), or what answered is not Graph — so the settings must change; null when Graph was only
+ * unreachable or failing (5xx), to be asked again later. `notGraph` is the channel's words for the last case.
+ */
+export function graphStartFailure(
+  err: unknown,
+  notGraph: string,
+): { reason: 'url_refused' | 'graph_rejected' | 'not_graph'; detail: string } | null {
+  const e = err as Error & { status?: number; refused?: boolean };
+  if (e.refused) return { reason: 'url_refused', detail: e.message };
+  if (e.status !== undefined && e.status >= 400 && e.status < 500)
+    return { reason: 'graph_rejected', detail: e.message };
+  if (e.status !== undefined && e.status < 400) return { reason: 'not_graph', detail: notGraph };
+  return null;
+}
+
 /** Graph's JSON answers are small; anything bigger is not Graph. */
 const GRAPH_ANSWER_BYTES = 2 * 1024 * 1024;
 

@@ -111,6 +111,30 @@ describe('the webhook handshake', () => {
   });
 });
 
+describe('start-up', () => {
+  test('a token Graph refuses, and an id Graph does not know, leave the connection DISCONNECTED with the reason', async () => {
+    const c = await t.company('MetaStart');
+    const make = async (channelConfig: Record<string, unknown>) => {
+      const res = await t.as(c.admin).post('/whatsapp', {
+        name: `M ${String(channelConfig.pageAccessToken).slice(0, 12)} ${String(channelConfig.pageId)}`,
+        channel: 'messenger',
+        channelConfig: { appSecret: 's', graphBaseUrl: graph.url, ...channelConfig },
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const id = (await res.json()).id as number;
+      return waitFor(async () => {
+        const w = await (await t.as(c.admin).get(`/whatsapp/${id}`)).json();
+        return w.status === 'DISCONNECTED' && w.statusReason ? w : null;
+      });
+    };
+    const badToken = await make({ pageId: graph.pageId, pageAccessToken: 'EAAG-not-the-token' });
+    expect(badToken.statusReason).toMatchObject({ reason: 'graph_rejected' });
+    expect(JSON.stringify(badToken)).not.toContain('EAAG-not-the-token');
+    const unknownPage = await make({ pageId: '999000999', pageAccessToken: graph.token });
+    expect(unknownPage.statusReason).toMatchObject({ reason: 'graph_rejected' });
+  });
+});
+
 describe('inbound', () => {
   test('Messenger: a text is stored once by mid with the profile name from Graph; redelivery stores nothing more', async () => {
     const c = await metaConnection('MetaInText', 'messenger');

@@ -9,6 +9,7 @@ import {
 } from '../../channel.js';
 import { splitText } from '../../../lib/text.js';
 import { CloudConfigError } from '../cloud-api/cloud-api-config.js';
+import { graphStartFailure } from '../cloud-api/graph-client.js';
 import { openMetaConfig, type MetaChannelKind, type MetaOpenConfig } from './meta-config.js';
 import { attachmentTypeFor, metaGraphClient, type MetaGraphClient } from './meta-graph.js';
 import { parseMetaWebhook, type ParsedMetaWebhook } from './meta-webhook.js';
@@ -109,13 +110,13 @@ export function metaChannel(ctx: MetaContext): MetaChannel {
     try {
       account = await client.account();
     } catch (err) {
-      const e = err as Error & { status?: number; refused?: boolean };
-      if (e.refused) return disconnected('url_refused', e.message);
-      if (e.status !== undefined && e.status >= 400 && e.status < 500)
-        return disconnected('graph_rejected', e.message);
-      if (e.status !== undefined && e.status < 400) return disconnected('not_graph', NOT_GRAPH);
+      const failed = graphStartFailure(err, NOT_GRAPH);
+      if (failed) return disconnected(failed.reason, failed.detail);
       if (stopped) return;
-      await ctx.sink.state({ status: 'TIMEOUT', data: { reason: 'graph_unreachable', detail: e.message } });
+      await ctx.sink.state({
+        status: 'TIMEOUT',
+        data: { reason: 'graph_unreachable', detail: (err as Error).message },
+      });
       retry = setTimeout(() => void channel.start().catch(() => undefined), retryDelay);
       retry.unref?.();
       retryDelay = Math.min(retryDelay * 2, 5 * 60_000);

@@ -5,9 +5,11 @@ import type { SecretBox } from '../../../lib/crypto.js';
 import { AppError } from '../../../http/errors.js';
 import { assertPublicUrl } from '../../../lib/safe-fetch.js';
 import {
+  apiVersion,
   CloudConfigError,
-  DEFAULT_GRAPH_API_VERSION,
-  DEFAULT_GRAPH_BASE_URL,
+  graphBaseUrl,
+  graphId,
+  verifyToken,
 } from '../cloud-api/cloud-api-config.js';
 
 /**
@@ -20,21 +22,6 @@ import {
 export type MetaChannelKind = 'instagram' | 'messenger';
 export const META_CHANNELS: readonly MetaChannelKind[] = ['instagram', 'messenger'];
 export const isMetaChannel = (c: string): c is MetaChannelKind => c === 'instagram' || c === 'messenger';
-
-const graphId = z
-  .string()
-  .trim()
-  .regex(/^\d{1,32}$/, 'digits only');
-const graphBaseUrl = z
-  .url({ protocol: /^https?$/ })
-  .transform((u) => u.replace(/\/+$/, ''))
-  .default(DEFAULT_GRAPH_BASE_URL);
-const apiVersion = z
-  .string()
-  .trim()
-  .regex(/^v\d{1,3}\.\d{1,3}$/, 'like v21.0')
-  .default(DEFAULT_GRAPH_API_VERSION);
-const verifyToken = z.string().trim().min(8).max(200);
 
 /** What an admin submits. Secrets may be omitted (or sent as the mask) to keep the stored ones. */
 export const MetaConfigInput = z.object({
