@@ -37,6 +37,14 @@ async function fixture() {
   ).id;
 }
 
+/** A screenshot, with the page checked for horizontal scroll (500 px included). */
+async function shoot(page: Page, name: string) {
+  await page.mouse.move(0, 0);
+  await screenshot(page, name);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `${name}: no horizontal scroll (${overflow} px)`);
+}
+
 const row = (page: Page, id: number) => page.locator(`[data-testid="ticket-row"][data-id="${id}"]`);
 
 test('the tickets list shows each channel and filters by channel', async () => {
@@ -103,10 +111,7 @@ test('the list and the dashboard by channel in dark and at 500 px', async () => 
       await page.keyboard.press('Escape');
       await row(page, phone).waitFor({ state: 'detached' });
       await row(page, site).waitFor();
-      await page.mouse.move(0, 0);
-      await screenshot(page, name);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `${name}: no horizontal scroll (${overflow} px)`);
+      await shoot(page, name);
     } finally {
       await page.context().close();
     }
@@ -133,10 +138,7 @@ test('the list and the dashboard by channel in dark and at 500 px', async () => 
         await table.getByTestId('channel-row-webchat').waitFor();
       }
       await page.getByTestId('tickets-channel').scrollIntoViewIfNeeded();
-      await page.mouse.move(0, 0);
-      await screenshot(page, name);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `${name}: no horizontal scroll (${overflow} px)`);
+      await shoot(page, name);
     } finally {
       await page.context().close();
     }

@@ -202,6 +202,17 @@ function Empty() {
   );
 }
 
+/** A horizontal bar: `value` of `max`, in the primary colour on a faint track. */
+function Bar({ value, max, height, sx }: { value: number; max: number; height: number; sx?: object }) {
+  return (
+    <Box sx={{ height, borderRadius: 1, bgcolor: 'action.hover', ...sx }} aria-hidden>
+      <Box
+        sx={{ height: '100%', width: `${(value / max) * 100}%`, borderRadius: 1, bgcolor: 'primary.main' }}
+      />
+    </Box>
+  );
+}
+
 function UsersChart({ rows }: { rows: TicketsPerUser[] }) {
   const { t } = useTranslation();
   const max = Math.max(1, ...rows.map((r) => r.total));
@@ -221,16 +232,7 @@ function UsersChart({ rows }: { rows: TicketsPerUser[] }) {
           <Typography variant="body2" noWrap title={r.name ?? t('dashboard.noAttendant')}>
             {r.name ?? t('dashboard.noAttendant')}
           </Typography>
-          <Box sx={{ height: 14, borderRadius: 1, bgcolor: 'action.hover' }}>
-            <Box
-              sx={{
-                height: '100%',
-                width: `${(r.total / max) * 100}%`,
-                borderRadius: 1,
-                bgcolor: 'primary.main',
-              }}
-            />
-          </Box>
+          <Bar value={r.total} max={max} height={14} />
           <Typography variant="body2" sx={{ fontVariantNumeric: 'tabular-nums' }}>
             {r.total}
           </Typography>
@@ -265,19 +267,7 @@ function ChannelsTable({ rows }: { rows: TicketsPerChannel[] }) {
                   <Typography variant="body2" noWrap sx={{ minWidth: 64 }}>
                     {r.channel ? t(`connections.channels.${r.channel}`) : t('dashboard.noChannel')}
                   </Typography>
-                  <Box
-                    sx={{ flex: 1, height: 8, borderRadius: 1, bgcolor: 'action.hover', minWidth: 24 }}
-                    aria-hidden
-                  >
-                    <Box
-                      sx={{
-                        height: '100%',
-                        width: `${(r.created / max) * 100}%`,
-                        borderRadius: 1,
-                        bgcolor: 'primary.main',
-                      }}
-                    />
-                  </Box>
+                  <Bar value={r.created} max={max} height={8} sx={{ flex: 1, minWidth: 24 }} />
                 </Box>
               </TableCell>
               <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>

@@ -93,6 +93,15 @@ describe('ticketFits mirrors the server lists', () => {
     expect(ticketFits(f, ticket({ queueId: null }), agent)).toBe(false);
     expect(ticketFits(f, ticket({ queueId: null }), { ...agent, showQueuelessTickets: true })).toBe(true);
   });
+  test("#34.4 the channel filter: a ticket fits when its connection's channel is one of those picked", () => {
+    const on = (channel: string) => ticket({ whatsapp: { id: 3, name: 'Canal', channel } });
+    const f = filter({ status: 'pending', channels: ['telegram', 'webchat'] });
+    expect(ticketFits(f, on('telegram'), admin)).toBe(true);
+    expect(ticketFits(f, on('webchat'), admin)).toBe(true);
+    expect(ticketFits(f, on('baileys'), admin)).toBe(false);
+    expect(ticketFits(f, ticket({ whatsapp: null }), admin)).toBe(false);
+    expect(ticketFits(filter({ status: 'pending', channels: [] }), on('baileys'), admin)).toBe(true);
+  });
   test('searches: a name match fits; otherwise unknown (message text)', () => {
     expect(ticketFits(filter({ searchParam: 'mar' }), ticket(), admin)).toBe(true);
     expect(ticketFits(filter({ searchParam: '8888' }), ticket(), admin)).toBe(true);
