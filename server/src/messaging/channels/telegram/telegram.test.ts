@@ -244,6 +244,12 @@ describe('Telegram connection', () => {
       return r?.providerId === `5550006:${sent.messageId}` && r.ack >= 1;
     });
 
+    // Over Telegram's 4,096 characters: several messages, nothing cut.
+    const long = `${'a'.repeat(4000)}\n${'b'.repeat(1500)}`;
+    expect((await t.as(a.admin).post(`/messages/${m!.ticketId}`, { body: long })).status).toBe(200);
+    await waitFor(() => tg.sent.some((s) => s.chatId === '5550006' && s.text === 'b'.repeat(1500)));
+    expect(tg.sent.some((s) => s.chatId === '5550006' && s.text === 'a'.repeat(4000))).toBe(true);
+
     const form = new FormData();
     form.append('body', 'o boleto');
     form.append(
