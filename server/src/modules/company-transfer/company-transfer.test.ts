@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -283,6 +284,28 @@ describe.skipIf(!pg)('company export and import (#35.4)', async () => {
     c[second + 3] = c[second + 3]! ^ 0x20;
     writeFileSync(corrupt, c);
     await expectError(await upload(target, await target.superuser(), corrupt), 400, 'ERR_ARCHIVE_CORRUPT');
+
+    // A line that is not JSON, in an archive whose manifest was made to match: refused, the line named.
+    let original = Buffer.alloc(0);
+    for await (const e of readTar(file)) {
+      if (e.name !== 'tables/messages.jsonl') continue;
+      const chunks: Buffer[] = [];
+      for await (const ch of e.body()) chunks.push(ch);
+      original = Buffer.concat(chunks);
+    }
+    const lines = original.toString().split('\n');
+    lines[4] = '{"id": 5, "body": "cut';
+    const broken = Buffer.from(lines.join('\n'));
+    const badLine = await rewrite(file, join(tmp, 'badline.tar'), (name, data) => {
+      if (name === 'tables/messages.jsonl') return broken;
+      if (name !== MANIFEST) return data;
+      const m = JSON.parse(data.toString());
+      m.tables.messages.sha256 = createHash('sha256').update(broken).digest('hex');
+      m.tables.messages.bytes = broken.length;
+      return Buffer.from(JSON.stringify(m));
+    });
+    const t3 = await expectError(await upload(target, await target.superuser(), badLine), 400, 'ERR_ARCHIVE_CORRUPT');
+    expect(t3.details).toEqual({ file: 'tables/messages.jsonl', table: 'messages', line: 5 });
 
     expect({ companies: await companies(), messages: await messages() }).toEqual(n0);
   }, 120_000);

@@ -24,7 +24,7 @@ import {
   type Manifest,
   type TableSpec,
 } from './archive-spec.js';
-import { TAR_END, tarHeader, tarPadding } from './tar.js';
+import { TAR_END, linesOf, tarHeader, tarPadding } from './tar.js';
 
 /** Rows read per query (keyset pagination) and appended to the table's file at once. */
 export const EXPORT_BATCH = 1000;
@@ -427,17 +427,8 @@ export function companyExportService(deps: CompanyExportDeps) {
 export type CompanyExportService = ReturnType<typeof companyExportService>;
 
 /** Lines of a text file, streamed. */
-export async function* readLines(path: string) {
-  let rest = '';
-  for await (const c of createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
-    rest += c as string;
-    let i: number;
-    while ((i = rest.indexOf('\n')) >= 0) {
-      yield rest.slice(0, i);
-      rest = rest.slice(i + 1);
-    }
-  }
-  if (rest) yield rest;
+async function* readLines(path: string) {
+  for await (const { line } of linesOf(createReadStream(path, { highWaterMark: 256 * 1024 }))) yield line;
 }
 
 async function countLines(path: string) {
