@@ -56,6 +56,26 @@ for (const dark of [false, true]) {
       // The contact list marks the opted-out contact too.
       await page.goto('/contacts');
       await page.getByTestId('contact-row').filter({ hasText: name }).getByTestId('opted-out-chip').waitFor();
+      // The same requests from the Contacts page: the contact's dialog has them too (export in one click).
+      await page
+        .getByTestId('contact-row')
+        .filter({ hasText: name })
+        .getByRole('button', { name: 'Editar' })
+        .click();
+      const editing = page.getByRole('dialog');
+      await editing.locator('[data-testid="contact-consent"][data-status="opted_out"]').waitFor();
+      await editing.getByTestId('contact-erase').waitFor();
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.MuiDialog-container')].some(
+          (el) => getComputedStyle(el).opacity === '1',
+        ),
+      );
+      await screenshot(page, `privacy-contact-dialog-${dark ? 'dark' : 'light'}-500`);
+      const fromList = page.waitForEvent('download');
+      await editing.getByTestId('contact-export').click();
+      assert.equal((await fromList).suggestedFilename(), `contact-${ticket.contact.id}.zip`);
+      await page.keyboard.press('Escape');
+      await editing.waitFor({ state: 'detached' });
       await page.goto(`/tickets/${ticket.uuid}`);
       await page.getByTestId('message-list').getByText('Quero meus dados').waitFor();
       await page.getByTestId('opted-out-chip').filter({ hasText: 'Descadastrado' }).waitFor();

@@ -40,6 +40,7 @@ import {
   type RawCustomFields,
 } from '../custom-fields/CustomFieldValues.js';
 import { useCustomFieldsT } from '../custom-fields/custom-fields-i18n.js';
+import { ContactPrivacySection } from '../privacy/ContactPrivacySection.js';
 
 const ExtraInfoRow = z.object({
   name: z.string().trim().min(1).max(100),
@@ -338,6 +339,8 @@ export function ContactDialog({
           </Stack>
         )}
       </Box>
+      {/* #35 The data subject requests (export, erase) and the consent state, as in the ticket's contact drawer. */}
+      {contact ? <ContactPrivacySection contactId={contact.id} name={contact.name} inset={false} /> : null}
     </FormDialog>
   );
 }

@@ -14,7 +14,16 @@ import { usePrivacyT } from './privacy-i18n.js';
  * #35 The contact drawer's privacy part: the consent state, and for admins the data subject requests —
  * export (a ZIP) and erase (after a confirmation), two clicks each (docs/privacy.md).
  */
-export function ContactPrivacySection({ contactId, name }: { contactId: number; name: string }) {
+export function ContactPrivacySection({
+  contactId,
+  name,
+  inset = true,
+}: {
+  contactId: number;
+  name: string;
+  /** false: inside a dialog's content, which has its own padding. */
+  inset?: boolean;
+}) {
   const { t, i18n } = usePrivacyT();
   const { user } = useAuth();
   const toast = useToast();
@@ -39,7 +48,7 @@ export function ContactPrivacySection({ contactId, name }: { contactId: number; 
   };
 
   return (
-    <Box sx={{ px: 2, py: 1.5 }} data-testid="contact-privacy">
+    <Box sx={{ px: inset ? 2 : 0, py: 1.5 }} data-testid="contact-privacy">
       <Typography variant="subtitle2" sx={{ mb: 1 }}>
         {t('section')}
       </Typography>
