@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { CHANNEL_KINDS, type ChannelKindName } from '@recado/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { contactIdentities, contacts, outboundQueue, tickets, whatsapps } from '../src/db/schema/index.js';
 import { expectError, testApp, unique, type Session } from './helpers.js';
 
@@ -56,6 +56,12 @@ async function ticket(companyId: number, whatsappId: number | null, status: 'ope
     .returning();
   return row!.id;
 }
+
+const q = async (companyId: number) =>
+  db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(whatsapps)
+    .where(eq(whatsapps.companyId, companyId));
 
 const ids = async (res: Response) => {
   expect(res.status, await res.clone().text()).toBe(200);
@@ -232,24 +238,28 @@ describe('dashboard by channel', () => {
 });
 
 describe('plan limits count connections of any channel', () => {
-  test('a plan of 3 connections takes three of different channels, and refuses the fourth of any', async () => {
+  test('a plan of 4 connections takes four of different channels, and refuses a fifth of any', async () => {
     const su = await t.superuser();
     const plan = await (
       await t
         .as(su)
-        .post('/plans', { name: unique('Três canais '), users: 3, connections: 3, queues: 3, value: 1 })
+        .post('/plans', { name: unique('Quatro canais '), users: 3, connections: 4, queues: 3, value: 1 })
     ).json();
     const c = await t.company('InboxPlan', { planId: plan.id });
-    // Two connections already there, of two channels (stored as a channel's setup leaves them).
+    // Two set up already (Telegram and Instagram, as their setup leaves them), two through the API.
     await connection(c.id, 'telegram');
     await connection(c.id, 'instagram');
-    const third = await t.as(c.admin).post('/whatsapp', { name: 'Site', channel: 'simulator' });
-    expect(third.status, await third.clone().text()).toBe(201);
-    // Full: a fourth is refused whatever its channel (channels that need no settings to be created).
+    for (const channel of ['simulator', 'webchat'] as const) {
+      const res = await t.as(c.admin).post('/whatsapp', { name: unique(channel), channel });
+      expect(res.status, await res.clone().text()).toBe(201);
+    }
+    // Full: a fifth is refused whatever its channel (channels that need no settings to be created).
     for (const channel of ['simulator', 'baileys', 'webchat'] as const) {
       const res = await t.as(c.admin).post('/whatsapp', { name: unique('Mais'), channel });
-      await expectError(res, 403, 'ERR_NO_PERMISSION');
+      const body = await expectError(res, 403, 'ERR_NO_PERMISSION');
+      expect(body.message).toMatch(/4 connections/);
     }
+    expect((await q(c.id))[0]?.n).toBe(4);
   });
 });
 
