@@ -75,3 +75,48 @@ test('the consent node asks once (not doubled by the bot), records yes/no with i
   expect(await kit.say(B.c.admin, B.whatsappId, own, 'oi')).toEqual(['Você aceita? (B)']);
   expect(await kit.say(B.c.admin, B.whatsappId, own, 'yes')).toEqual(['Obrigado!']);
 });
+
+test('a keyword-started flow with a consent node asks once, whoever asks first (the bot or the node)', async () => {
+  const { c, whatsappId, flows } = await company('FlowConsentKw');
+  await t.as(c.admin).put('/settings/privacy', { consentRequired: true, consentText: 'Aceita os termos?' });
+  const g = consentGraph();
+  (g.nodes[0]!.data as Record<string, unknown>) = {
+    ...g.nodes[0]!.data,
+    keywords: ['orçamento'],
+    keywordMatch: 'contains',
+    priority: 10,
+  };
+  const f = await flows.create(g, 'Orçamento com consentimento');
+  await flows.publish(f.id);
+  const n = newNumber();
+  // One question, not the bot's and then the node's.
+  expect(await kit.say(c.admin, whatsappId, n, 'Quero um orçamento')).toEqual(['Aceita os termos?']);
+  const ticket = await kit.ticketOf(c.id, whatsappId, n);
+  expect(await (await t.as(c.admin).get(`/contacts/${ticket!.contactId}/consent`)).json()).toMatchObject({
+    status: 'asked',
+  });
+  // The answer to that one question moves the flow on.
+  expect(await kit.say(c.admin, whatsappId, n, 'sim')).toEqual(['Obrigado!']);
+  expect(await (await t.as(c.admin).get(`/contacts/${ticket!.contactId}/consent`)).json()).toMatchObject({
+    status: 'granted',
+  });
+});
+
+test('a flow an attendant starts right after the bot asked consent waits for that answer instead of asking again', async () => {
+  const { c, whatsappId, flows } = await company('FlowConsentHand');
+  await t.as(c.admin).put('/settings/privacy', { consentRequired: true, consentText: 'Aceita os termos?' });
+  const f = await flows.create(consentGraph(), 'Coleta com consentimento');
+  await flows.publish(f.id);
+  const n = newNumber();
+  // The bot asks on the new conversation (the connection has no flow).
+  expect(await kit.say(c.admin, whatsappId, n, 'oi')).toContain('Aceita os termos?');
+  const ticket = await kit.ticketOf(c.id, whatsappId, n);
+  const before = (await kit.phone(c.admin, whatsappId, n)).length;
+  const started = await t.as(c.admin).post(`/tickets/${ticket!.id}/flow`, { flowId: f.id });
+  expect(started.status, await started.clone().text()).toBeLessThan(300);
+  await kit.idle();
+  // No second question: the node waits for the answer to the bot's.
+  const after = (await kit.phone(c.admin, whatsappId, n)).slice(before).filter((m) => m.fromMe);
+  expect(after.map((m) => m.body)).not.toContain('Aceita os termos?');
+  expect(await kit.say(c.admin, whatsappId, n, 'sim')).toEqual(['Obrigado!']);
+});

@@ -9,6 +9,9 @@ import { registerFlowNodeExecutor } from '../flow-executors.js';
  * `accepted` / `refused`; `invalid` after maxRetries answers that are neither; `timeout` with no answer. While
  * it waits the contact is `asked`, so people cannot reply before the answer (consent-gate.ts).
  */
+/** A question asked this recently (by the bot) is the node's own: not sent again. */
+const JUST_ASKED_MS = 60_000;
+
 registerFlowNodeExecutor('consent', {
   async execute(ctx) {
     const d = ctx.node.data;
@@ -21,13 +24,22 @@ registerFlowNodeExecutor('consent', {
     switch (ctx.event.kind) {
       case 'enter': {
         // Asked already and given: not asked again.
-        const [c] = await executeRows<{ consent_status: string | null }>(
+        const [c] = await executeRows<{ consent_status: string | null; consent_at: string | Date | null }>(
           db,
-          sql`select consent_status from contacts where id = ${ctx.contact.id} and company_id = ${ctx.companyId}`,
+          sql`select consent_status, consent_at from contacts
+            where id = ${ctx.contact.id} and company_id = ${ctx.companyId}`,
         );
         if (c?.consent_status === 'granted') return { exit: 'accepted' };
-        await recordConsent(db, ctx.now, ctx.companyId, ctx.contact.id, 'asked');
-        await ask(false);
+        // The bot's automatic question went out moments ago (a keyword- or hand-started flow on a new
+        // conversation): the customer is not asked twice; the node waits for that answer.
+        const justAsked =
+          c?.consent_status === 'asked' &&
+          c.consent_at !== null &&
+          ctx.now.getTime() - new Date(c.consent_at).getTime() < JUST_ASKED_MS;
+        if (!justAsked) {
+          await recordConsent(db, ctx.now, ctx.companyId, ctx.contact.id, 'asked');
+          await ask(false);
+        }
         return { hold: { status: 'waiting', state: { retries: 0 }, timer } };
       }
       case 'timer':
