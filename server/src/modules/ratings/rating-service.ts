@@ -98,7 +98,13 @@ export function ratingService(deps: {
 
   /** The waiting request of the sender of `m` on this connection, if any. */
   async function waitingFor(ref: ConnectionRef, m: InboundMessage) {
-    const who = m.from ? sql`c.number = ${m.from}` : sql`c.lid = ${m.lid ?? ''}`;
+    // #34 A customer of a channel without numbers is known by its identity (docs/channels.md "Identities").
+    const who = m.identity
+      ? sql`exists (select 1 from contact_identities i where i.contact_id = c.id and i.company_id = c.company_id
+          and i.kind = ${m.identity.kind} and i.value = ${m.identity.value})`
+      : m.from
+        ? sql`c.number = ${m.from}`
+        : sql`c.lid = ${m.lid ?? ''}`;
     const [r] = await executeRows<{ ticket_id: number; user_id: number | null; expires_at: string | Date }>(
       db,
       sql`select r.ticket_id, r.user_id, r.expires_at from rating_requests r
@@ -183,7 +189,8 @@ export function ratingService(deps: {
      * goes on as usual (ending the wait without a rating when the customer had one).
      */
     async take(ref: ConnectionRef, m: InboundMessage): Promise<InboundResult | undefined> {
-      if (m.kind !== 'message' || m.isGroup || m.fromMe || (!m.from && !m.lid)) return undefined;
+      if (m.kind !== 'message' || m.isGroup || m.fromMe || (!m.from && !m.lid && !m.identity?.value))
+        return undefined;
       const waiting = await waitingFor(ref, m);
       if (!waiting) return undefined;
       const now = clock.now();

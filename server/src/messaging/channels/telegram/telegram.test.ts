@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { contactIdentities, messages, tickets, whatsapps } from '../../../db/schema/index.js';
+import {
+  contactIdentities,
+  messages,
+  tickets,
+  userRatings,
+  ratingRequests,
+  whatsapps,
+} from '../../../db/schema/index.js';
 import { secondProcess, testApp, waitFor, type Session, type TestApp } from '../../../../test/helpers.js';
 import { startFakeTelegram, type FakeTelegram } from '../../../../test/fake-telegram.js';
 
@@ -268,6 +275,31 @@ describe('Telegram connection', () => {
     );
     expect(doc.file?.name).toBe('boleto.pdf');
     expect(doc.file?.data.toString()).toBe('%PDF-1.4 boleto');
+  });
+
+  test('a rating question is answered from Telegram: the rating stored, no new ticket', async () => {
+    expect((await t.as(a.admin).put('/settings/userRating', { value: 'enabled' })).status).toBe(200);
+    const [m] = await storedBody('quero ajuda');
+    const res = await t.as(a.admin).put(`/tickets/${m!.ticketId}`, { status: 'closed' });
+    expect(res.status, await res.clone().text()).toBe(200);
+    await waitFor(() => tg.sent.some((s) => s.chatId === '5550006' && /\*1\* a \*3\*/.test(s.text ?? '')));
+    expect(
+      (await db().select().from(ratingRequests).where(eq(ratingRequests.ticketId, m!.ticketId)))[0],
+    ).toMatchObject({
+      status: 'waiting',
+    });
+    expect((await post(update(5550006, { text: '3' }))).status).toBe(200);
+    const [rating] = await waitFor(async () => {
+      const r = await db().select().from(userRatings).where(eq(userRatings.ticketId, m!.ticketId));
+      return r.length ? r : undefined;
+    });
+    expect(rating).toMatchObject({ rate: 3, userId: a.admin.user.id });
+    const open = await db()
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.contactId, m!.contactId!), eq(tickets.status, 'pending')));
+    expect(open).toHaveLength(0);
+    expect((await t.as(a.admin).put('/settings/userRating', { value: 'disabled' })).status).toBe(200);
   });
 
   test('another company cannot see, change or write through the connection and its tickets', async () => {
