@@ -1,3 +1,4 @@
+import { CHANNEL_KINDS } from '@recado/contracts';
 import type { SecretBox } from '../lib/crypto.js';
 
 /**
@@ -6,15 +7,8 @@ import type { SecretBox } from '../lib/crypto.js';
  * provider is underneath.
  */
 
-export const CHANNELS = [
-  'baileys',
-  'cloud_api',
-  'simulator',
-  'webchat',
-  'telegram',
-  'instagram',
-  'messenger',
-] as const;
+/** The connection kinds (contracts' one list: the API validates against the same). */
+export const CHANNELS = CHANNEL_KINDS;
 export type ChannelKind = (typeof CHANNELS)[number];
 
 export const CONNECTION_STATUSES = [
