@@ -1,7 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { createCompany, launch, newPage, pageApi, screenshot, signInForm } from './browser.js';
+import { createCompany, launch, newPage, pageApi, screenshot, signInForm, until } from './browser.js';
 import {
   startFakeGraph,
   type FakeGraph,
@@ -128,6 +129,105 @@ test('Instagram: the form asks for the Instagram account id and shows the steps 
     await dialog.locator('[data-field="meta.accountId"][aria-invalid="true"]').waitFor();
     await page.mouse.move(0, 0);
     await screenshot(page, 'meta-connection-instagram-dark');
+  } finally {
+    await page.context().close();
+  }
+});
+
+test('Messenger tickets: 3 days after the customer wrote the reply goes tagged HUMAN_AGENT; after 8 days the composer says why nothing can be sent', async () => {
+  const email = await createCompany('MetaWindow', 1, stamp);
+  const secret = 'e2e-meta-window-secret';
+  const page = await newPage(browser);
+  try {
+    const token = await signInForm(page, email, true);
+    const http = pageApi(page, token);
+    const { id } = await http.send<{ id: number }>('post', '/whatsapp', {
+      name: 'Messenger janela',
+      channel: 'messenger',
+      channelConfig: { pageId: graph.pageId, pageAccessToken: graph.token, appSecret: secret },
+    });
+    await until(
+      () => http.get<{ id: number; status: string }[]>('/whatsapp'),
+      (l) => l.some((w) => w.id === id && w.status === 'CONNECTED'),
+      'the Messenger connection connected',
+    );
+    const day = 24 * 3_600_000;
+    const customers = [
+      { psid: `2499${stamp.length}0000000001`, first: 'Rita', text: 'Chegou meu pedido?', ago: 3 * day },
+      { psid: `2499${stamp.length}0000000002`, first: 'Otto', text: 'Alguém aí?', ago: 8 * day },
+    ];
+    for (const c of customers) {
+      graph.profiles.set(c.psid, { first_name: c.first, last_name: 'E2E' });
+      const payload = JSON.stringify({
+        object: 'page',
+        entry: [
+          {
+            id: graph.pageId,
+            time: Date.now(),
+            messaging: [
+              {
+                sender: { id: c.psid },
+                recipient: { id: graph.pageId },
+                timestamp: Date.now() - c.ago,
+                message: { mid: `m_e2e_${c.psid}_${stamp}`, text: c.text },
+              },
+            ],
+          },
+        ],
+      });
+      const res = await page.request.post(`/api/webhooks/meta/${id}`, {
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}`,
+        },
+        data: payload,
+      });
+      assert.equal(res.status(), 200, await res.text());
+    }
+
+    const open = async (name: string) => {
+      await page.goto('/tickets');
+      await page.getByTestId('tab-pending').click(LONG);
+      const row = page
+        .getByTestId('ticket-list-pending')
+        .locator('[data-testid="ticket-row"]')
+        .filter({ hasText: name });
+      await row.waitFor(LONG);
+      await row.getByTestId('ticket-accept').click();
+      await page.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
+    };
+
+    // Three days: free text, sent with Meta's HUMAN_AGENT tag.
+    await open('Rita E2E');
+    const input = page.getByTestId('message-text');
+    await input.fill('Oi Rita, desculpe a demora!');
+    await input.press('Enter');
+    await page
+      .getByTestId('ticket-chat')
+      .locator('[data-testid="message"][data-from="me"]')
+      .filter({ hasText: 'desculpe a demora' })
+      .waitFor(LONG);
+    const sent = await until(
+      async () => graph.messengerSent.filter((m) => m.recipient === customers[0]!.psid),
+      (l) => l.length === 1,
+      'the reply at the Send API',
+    );
+    assert.equal(sent[0]!.messagingType, 'MESSAGE_TAG');
+    assert.equal(sent[0]!.tag, 'HUMAN_AGENT');
+
+    // Eight days: no composer, the reason instead.
+    await open('Otto E2E');
+    await page
+      .getByTestId('ticket-chat')
+      .locator('[data-testid="message"][data-from="contact"]')
+      .filter({ hasText: 'Alguém aí?' })
+      .waitFor(LONG);
+    const closed = page.getByTestId('window-closed');
+    await closed.waitFor(LONG);
+    assert.match(await closed.innerText(), /Mais de 7 dias/);
+    assert.equal(await page.getByTestId('message-text').count(), 0, 'no free text after 7 days');
+    await page.mouse.move(0, 0);
+    await screenshot(page, 'meta-window-closed-dark');
   } finally {
     await page.context().close();
   }

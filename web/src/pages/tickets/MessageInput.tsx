@@ -24,7 +24,13 @@ import MicNoneOutlinedIcon from '@mui/icons-material/MicNoneOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
 import SendIcon from '@mui/icons-material/Send';
 import { useTranslation } from 'react-i18next';
-import { containsSearch, windowOpen, type QuickMessage, type TicketView } from '@recado/contracts';
+import {
+  containsSearch,
+  isHumanAgentChannel,
+  windowOpen,
+  type QuickMessage,
+  type TicketView,
+} from '@recado/contracts';
 import { ApiError } from '../../api/client.js';
 import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
@@ -350,7 +356,20 @@ export function MessageInput({
   };
 
   // Cloud API, 24 hours after the customer's last message: templates only (docs/cloud-api.md).
-  if (outsideWindow) return <TemplateComposer ticket={ticket} onSent={onSent} />;
+  if (outsideWindow === 'template') return <TemplateComposer ticket={ticket} onSent={onSent} />;
+  // #34 Instagram/Messenger, 7 days after it: nothing can be sent until the customer writes (docs/channels.md).
+  if (outsideWindow === 'closed')
+    return (
+      <Typography
+        role="status"
+        data-testid="window-closed"
+        variant="body2"
+        color="text.secondary"
+        sx={{ p: 2, borderTop: 1, borderColor: 'divider' }}
+      >
+        {t('errors.ERR_OUTSIDE_HUMAN_AGENT_WINDOW')}
+      </Typography>
+    );
 
   const canSend = Boolean(text.trim() || files.length);
   const iconSx = { color: 'text.secondary' };
@@ -632,10 +651,11 @@ export function MessageInput({
 }
 
 /**
- * Is this a Cloud API ticket whose customer last wrote more than 24 hours ago? From the server's answer,
- * moved forward by any newer customer message the socket brought in; checked again every minute.
+ * Is this ticket outside its channel's window? A Cloud API ticket whose customer last wrote more than 24 hours
+ * ago ('template': templates only), or an Instagram/Messenger one more than 7 days ago ('closed'). From the
+ * server's answer, moved forward by any newer customer message the socket brought in; checked every minute.
  */
-function useOutsideWindow(ticketId: number): boolean {
+function useOutsideWindow(ticketId: number): false | 'template' | 'closed' {
   const { data, messages } = useMessages(ticketId);
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
@@ -643,8 +663,9 @@ function useOutsideWindow(ticketId: number): boolean {
     return () => window.clearInterval(timer);
   }, []);
   const server = data?.pages[0]?.window;
-  if (!server || server.channel !== 'cloud_api') return false;
+  if (!server || (server.channel !== 'cloud_api' && !isHumanAgentChannel(server.channel))) return false;
   let last = server.lastInboundAt ? Date.parse(server.lastInboundAt) : 0;
   for (const m of messages) if (!m.fromMe) last = Math.max(last, Date.parse(m.createdAt));
-  return !windowOpen('cloud_api', last ? new Date(last) : null, now);
+  if (windowOpen(server.channel, last ? new Date(last) : null, now)) return false;
+  return server.channel === 'cloud_api' ? 'template' : 'closed';
 }
