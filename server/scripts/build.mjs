@@ -2,6 +2,7 @@
 // plain `node server/dist/main.js`. npm packages stay outside the bundle (node_modules at run time); the
 // spreadsheet parser's worker thread is its own entry beside main.js (spreadsheet.ts starts ./spreadsheet-worker.js).
 import { build } from 'esbuild';
+import { WIDGET_BUILD } from './widget-build.mjs';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -43,15 +44,10 @@ await build({
 });
 // #34.1 The website chat widget (GET /widget.js), a browser script beside main.js (widget-script.ts).
 await build({
+  ...WIDGET_BUILD,
   absWorkingDir: server,
   entryPoints: ['../web/src/widget/widget.ts'],
   outfile: 'dist/widget.js',
-  bundle: true,
-  minify: true,
-  format: 'iife',
-  target: 'es2018',
-  platform: 'browser',
-  legalComments: 'none',
   logLevel: 'warning',
 });
 console.log(`server/dist built in ${Date.now() - started} ms`);

@@ -1,12 +1,14 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
   BASE_URL,
+  DATA_DIR,
+  until,
   COMPANY_ADMIN_PASSWORD,
   companyAdmin,
   fileBrowser,
@@ -191,4 +193,87 @@ test('a visitor on another site chats live with an attendant; files, read marks,
   });
   assert.equal(direct.status, 403);
   assert.equal(await widget(other).count(), 0);
+});
+
+/** The newest outbox mail to `to` (DATA_DIR/outbox), waiting for it to be written. */
+async function mailTo(to: string): Promise<string> {
+  const dir = join(DATA_DIR, 'outbox');
+  return until(
+    async () => {
+      const files = (() => {
+        try {
+          return readdirSync(dir).filter((f) => f.endsWith('.eml') && f.includes(to));
+        } catch {
+          return [];
+        }
+      })();
+      return files.length ? readFileSync(join(dir, files.sort().at(-1)!), 'utf8') : '';
+    },
+    (text) => Boolean(text),
+    `a mail to ${to}`,
+  );
+}
+
+test('the pre-chat form with consent; nobody online: the offline form opens a ticket and the reply goes by e-mail', async () => {
+  const { admin } = await companyAdmin('WidgetOff', 5, stamp);
+  const me = await admin.get<{ id: number }>('/auth/me');
+  const conn = await admin.post<{ channelConfig: { publicId: string } }>('/whatsapp', {
+    name: `Site off ${stamp}`,
+    channel: 'webchat',
+    channelConfig: {
+      allowedOrigins: [shop.origin],
+      preChatForm: true,
+      preChatContact: 'email',
+      consentText: 'Aceito a política de privacidade',
+    },
+  });
+  publicId = conn.channelConfig.publicId;
+  type Tickets = { tickets: { id: number; contact: { name: string } }[] };
+  const ticketOf = (name: string) =>
+    until(
+      () => admin.get<Tickets>('/tickets?status=pending&showAll=true'),
+      (r) => r.tickets.some((t) => t.contact.name === name),
+      `the ticket of ${name}`,
+    ).then((r) => r.tickets.find((t) => t.contact.name === name)!);
+
+  // Someone online: the pre-chat form, its consent required.
+  await admin.put('/users/me/presence', { presence: 'online' });
+  const visitor = await browser.newPage();
+  await visitor.goto(`${shop.origin}/contato`);
+  await widget(visitor).locator('button.bubble').click();
+  await widget(visitor).locator('input[name=name]').fill('Carla Prado');
+  await widget(visitor).locator('input[name=email]').fill('carla@example.com');
+  await widget(visitor).locator('input[name=consent]').check();
+  await widget(visitor).getByRole('button', { name: 'Iniciar conversa' }).click();
+  await widget(visitor).locator('textarea').fill('Quero um orçamento');
+  await widget(visitor).locator('textarea').press('Enter');
+  await widget(visitor)
+    .locator('.msg.me')
+    .filter({ hasText: 'Quero um orçamento' })
+    .waitFor()
+    .catch(async (e: unknown) => {
+      await screenshot(visitor, 'widget-prechat-failed');
+      throw e;
+    });
+  await ticketOf('Carla Prado');
+
+  // Nobody online: the offline form.
+  await admin.put('/users/me/presence', { presence: 'offline' });
+  const late = await browser.newPage({ locale: 'en-US' });
+  await late.goto(`${shop.origin}/contact`);
+  await widget(late).locator('button.bubble').click();
+  await widget(late).getByText('Nobody is online right now').waitFor();
+  await widget(late).locator('input[name=name]').fill('Davi Lima');
+  await widget(late).locator('input[name=email]').fill(`davi-${stamp}@example.com`);
+  await widget(late).locator('textarea[name=message]').fill('Do you ship abroad?');
+  await widget(late).locator('input[name=consent]').check();
+  await widget(late).getByRole('button', { name: 'Send message' }).click();
+  await widget(late).getByText('Message received. We will reply by e-mail.').waitFor();
+  await screenshot(late, 'widget-offline-sent');
+  const ticket = await ticketOf('Davi Lima');
+  await admin.put(`/tickets/${ticket.id}`, { status: 'open', userId: me.id });
+  await admin.post(`/messages/${ticket.id}`, { body: 'Yes, to all of South America.' });
+  const mail = await mailTo(`davi-${stamp}@example.com`);
+  assert.match(mail, /Yes, to all of South America\./);
+  assert.match(mail, new RegExp(`${shop.origin}/contact`));
 });

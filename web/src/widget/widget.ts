@@ -211,6 +211,16 @@ function start(script: HTMLScriptElement) {
       return { label: el('label', {}, label, input), input };
     }
 
+    /** A form's consent checkbox (when the widget has a consent text) and its submit button. */
+    function consentAndSubmit(form: HTMLFormElement, label: string) {
+      const consent = el('input', { type: 'checkbox', name: 'consent', required: '' });
+      if (cfg.consentText) form.append(el('label', { class: 'check' }, consent, cfg.consentText));
+      const go = el('button', { class: 'btn', type: 'submit' }, label);
+      go.style.background = cfg.color;
+      form.append(go);
+      return consent;
+    }
+
     function preChatForm() {
       const form = el('form', { class: 'form' });
       if (cfg.greeting) form.append(el('div', { class: 'note' }, cfg.greeting));
@@ -227,11 +237,7 @@ function start(script: HTMLScriptElement) {
       form.append(name.label);
       if (wantsEmail) form.append(email.label);
       if (wantsPhone) form.append(phone.label);
-      const consent = el('input', { type: 'checkbox', name: 'consent', required: '' });
-      if (cfg.consentText) form.append(el('label', { class: 'check' }, consent, cfg.consentText));
-      const go = el('button', { class: 'btn', type: 'submit' }, t.start);
-      go.style.background = cfg.color;
-      form.append(go);
+      const consent = consentAndSubmit(form, t.start);
       form.addEventListener('submit', (e) => {
         e.preventDefault();
         clearError();
@@ -263,11 +269,7 @@ function start(script: HTMLScriptElement) {
       });
       message.style.height = '100px';
       form.append(name.label, email.label, el('label', {}, t.message, message));
-      const consent = el('input', { type: 'checkbox', name: 'consent', required: '' });
-      if (cfg.consentText) form.append(el('label', { class: 'check' }, consent, cfg.consentText));
-      const go = el('button', { class: 'btn', type: 'submit' }, t.sendOffline);
-      go.style.background = cfg.color;
-      form.append(go);
+      const consent = consentAndSubmit(form, t.sendOffline);
       form.addEventListener('submit', (e) => {
         e.preventDefault();
         clearError();

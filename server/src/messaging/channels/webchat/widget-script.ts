@@ -5,21 +5,12 @@ import { gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync } from 'fastify';
 import { FileAnswer } from '@recado/contracts';
 import { access } from '../../../http/access.js';
+import { WIDGET_BUILD } from '../../../../scripts/widget-build.mjs';
 
 /** The widget's source (a browser script, typechecked with the web client). */
 const SOURCE = fileURLToPath(new URL('../../../../../web/src/widget/widget.ts', import.meta.url));
 /** `npm run build -w server` writes it beside main.js (server/scripts/build.mjs). */
 const BUILT = fileURLToPath(new URL('./widget.js', import.meta.url));
-
-/** esbuild options shared with server/scripts/build.mjs: one small ES2018 script, no eval, no framework. */
-export const WIDGET_BUILD = {
-  bundle: true,
-  minify: true,
-  format: 'iife',
-  target: 'es2018',
-  platform: 'browser',
-  legalComments: 'none',
-} as const;
 
 let cached: Promise<{ js: Buffer; gz: Buffer }> | undefined;
 
