@@ -3,12 +3,10 @@ import { z } from 'zod';
 /** #35.4 Company export and import (docs/migration.md "Recado archive format"). */
 export const CompanyExportStatus = z.enum(['queued', 'running', 'done', 'failed', 'expired']);
 
-export const CompanyExportInput = z
-  .object({
-    /** The super user names the company; a company admin exports their own (absent or equal). */
-    companyId: z.number().int().positive().optional(),
-  })
-  .meta({ id: 'CompanyExportInput' });
+export const CompanyExportInput = z.object({
+  /** The super user names the company; a company admin exports their own (absent or equal). */
+  companyId: z.number().int().positive().optional(),
+});
 
 export const CompanyExport = z
   .object({

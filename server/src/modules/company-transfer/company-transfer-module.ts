@@ -14,6 +14,7 @@ import {
 } from '@recado/contracts';
 import { access } from '../../http/access.js';
 import { AppError } from '../../http/errors.js';
+import { ONE_FILE_BODY } from '../../http/openapi.js';
 import type { AppModule } from '../app-module.js';
 import type { CompanyExportService } from './export-service.js';
 import type { CompanyImportService } from './import-service.js';
@@ -63,7 +64,10 @@ export const companyTransferModule = (deps: {
       // The archive uploaded (multipart, field "file"), streamed to disk, verified, imported as a new company.
       app.post(
         '/company-imports',
-        { config: access.super, schema: { response: { 201: CompanyImportReport } } },
+        {
+          config: access.super,
+          schema: { documentedBody: ONE_FILE_BODY, response: { 201: CompanyImportReport } },
+        },
         async (req, reply) => {
           if (!req.isMultipart()) throw new AppError('ERR_VALIDATION', 400, 'multipart/form-data with a file expected');
           const dir = join(deps.dataDir, 'company-imports');
