@@ -31,7 +31,8 @@ const inbound = (value: string, extra: Partial<InboundMessage> = {}): InboundMes
 });
 
 beforeAll(async () => {
-  t = await testApp();
+  // No session manager: nobody starts the bare Telegram row below (it would go DISCONNECTED, no token).
+  t = await testApp({ deps: { sessions: { autoStart: false } } });
   a = await t.company('IdentA');
   b = await t.company('IdentB');
   // A connection row of an identity channel (no channel runs it here: only the database's rules are tested).
