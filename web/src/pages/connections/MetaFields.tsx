@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { fieldErrorText } from '../../components/fieldError.js';
 import type { ConnectionForm } from './connection-form.js';
 import { CopyAdornment } from './CopyAdornment.js';
+import { SetupSteps } from './SetupSteps.js';
 import type { MetaForm } from './meta-form.js';
 import { useMetaT } from './meta-i18n.js';
 
@@ -110,17 +111,7 @@ export function MetaFields({
           />
         </Grid>
         <Grid size={12}>
-          <Typography variant="body2" sx={{ fontWeight: 500 }}>
-            {t('stepsTitle')}
-          </Typography>
-          <Box component="ol" sx={{ m: 0, mt: 0.5, pl: 2.5, color: 'text.secondary', typography: 'body2' }}>
-            {steps.map((s) => (
-              <li key={s}>{s}</li>
-            ))}
-          </Box>
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            {t('window')}
-          </Typography>
+          <SetupSteps title={t('stepsTitle')} steps={steps} note={t('window')} />
         </Grid>
       </Grid>
     </Box>
