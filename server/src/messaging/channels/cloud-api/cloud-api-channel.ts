@@ -7,7 +7,6 @@ import {
   type MediaPayload,
   type OutboundOptions,
   type SendResult,
-  type StateUpdate,
 } from '../../channel.js';
 import {
   CloudApiOpenConfig,
@@ -24,6 +23,7 @@ import {
   type GraphClient,
   type GraphTemplateSend,
 } from './graph-client.js';
+import { startRetries } from '../start-retries.js';
 
 /**
  * The WhatsApp Cloud API (Meta's official route) as a Channel. Inbound traffic is pushed to the webhook
@@ -72,21 +72,12 @@ const NOT_GRAPH =
 export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
   let graph: GraphClient | undefined;
   let config: OpenConfig | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  let retryDelay = ctx.retryMs ?? 5_000;
-  let stopped = false;
-
-  const clearRetry = () => {
-    if (retry) clearTimeout(retry);
-    retry = undefined;
-  };
+  const retries = startRetries(ctx.sink, ctx.retryMs);
 
   const disconnected = (reason: Reason, detail?: string) => {
-    clearRetry();
     graph = undefined;
     config = undefined;
-    const s: StateUpdate = { status: 'DISCONNECTED', data: { reason, ...(detail ? { detail } : {}) } };
-    return ctx.sink.state(s);
+    return retries.disconnected(reason, detail);
   };
 
   const ready = (): GraphClient => {
@@ -104,8 +95,7 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
     kind: 'cloud_api',
 
     async start() {
-      stopped = false;
-      clearRetry();
+      retries.begin();
       let cfg: OpenConfig;
       try {
         cfg = resolveConfig(ctx);
@@ -127,32 +117,22 @@ export const cloudApiChannel = ((ctx: CloudApiContext): CloudApiChannel => {
         const failed = graphStartFailure(err, NOT_GRAPH);
         if (failed) return disconnected(failed.reason, failed.detail);
         // Unreachable or failing (5xx): not proven yet. Shown as TIMEOUT with the reason; asked again later.
-        if (stopped) return;
-        const s: StateUpdate = {
-          status: 'TIMEOUT',
-          data: { reason: 'graph_unreachable', detail: (err as Error).message },
-        };
-        await ctx.sink.state(s);
-        retry = setTimeout(() => void channel.start().catch(() => undefined), retryDelay);
-        retry.unref?.();
-        retryDelay = Math.min(retryDelay * 2, 5 * 60_000);
-        return;
+        return retries.later('graph_unreachable', err, () => channel.start());
       }
       // Graph always names the object it answers for; anything else is not Graph.
       if (String(phone.id ?? '') !== cfg.phoneNumberId) return disconnected('not_graph', NOT_GRAPH);
       const number = phone.display_phone_number
         ? waIdToNumber(phone.display_phone_number.replace(/\D/g, ''))
         : undefined;
-      if (stopped) return;
-      retryDelay = ctx.retryMs ?? 5_000;
+      if (retries.stopped) return;
+      retries.connected();
       graph = client;
       config = cfg;
       await ctx.sink.state({ status: 'CONNECTED', ...(number ? { number } : {}) });
     },
 
     async stop() {
-      stopped = true;
-      clearRetry();
+      retries.stop();
       graph = undefined;
       config = undefined;
     },

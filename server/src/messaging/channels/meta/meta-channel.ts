@@ -5,7 +5,6 @@ import {
   type MediaPayload,
   type OutboundOptions,
   type SendResult,
-  type StateUpdate,
 } from '../../channel.js';
 import { splitText } from '../../../lib/text.js';
 import { CloudConfigError } from '../cloud-api/cloud-api-config.js';
@@ -13,6 +12,7 @@ import { graphStartFailure } from '../cloud-api/graph-client.js';
 import { openMetaConfig, type MetaChannelKind, type MetaOpenConfig } from './meta-config.js';
 import { attachmentTypeFor, metaGraphClient, type MetaGraphClient } from './meta-graph.js';
 import { parseMetaWebhook, type ParsedMetaWebhook } from './meta-webhook.js';
+import { startRetries } from '../start-retries.js';
 
 /**
  * Instagram Direct and Facebook Messenger through Meta's Messenger Platform as a Channel
@@ -50,23 +50,15 @@ const NOT_GRAPH =
 export function metaChannel(ctx: MetaContext): MetaChannel {
   let graph: MetaGraphClient | undefined;
   let config: MetaOpenConfig | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  let retryDelay = ctx.retryMs ?? 5_000;
-  let stopped = false;
+  const retries = startRetries(ctx.sink, ctx.retryMs);
   /** A start under way: a webhook arriving meanwhile (a takeover) waits for it instead of failing. */
   let starting: Promise<void> | undefined;
   const names = new Map<string, { name: string | undefined; at: number }>();
 
-  const clearRetry = () => {
-    if (retry) clearTimeout(retry);
-    retry = undefined;
-  };
   const disconnected = (reason: string, detail?: string) => {
-    clearRetry();
     graph = undefined;
     config = undefined;
-    const s: StateUpdate = { status: 'DISCONNECTED', data: { reason, ...(detail ? { detail } : {}) } };
-    return ctx.sink.state(s);
+    return retries.disconnected(reason, detail);
   };
   const ready = (): MetaGraphClient => {
     if (!graph) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', `${ctx.kind} connection not started`);
@@ -91,8 +83,7 @@ export function metaChannel(ctx: MetaContext): MetaChannel {
 
   /** Opens the settings and proves the token against Graph; CONNECTED, or why not. */
   async function begin(): Promise<void> {
-    stopped = false;
-    clearRetry();
+    retries.begin();
     let cfg: MetaOpenConfig;
     try {
       if (!ctx.box) throw new CloudConfigError('No key to open the sealed settings');
@@ -112,19 +103,11 @@ export function metaChannel(ctx: MetaContext): MetaChannel {
     } catch (err) {
       const failed = graphStartFailure(err, NOT_GRAPH);
       if (failed) return disconnected(failed.reason, failed.detail);
-      if (stopped) return;
-      await ctx.sink.state({
-        status: 'TIMEOUT',
-        data: { reason: 'graph_unreachable', detail: (err as Error).message },
-      });
-      retry = setTimeout(() => void channel.start().catch(() => undefined), retryDelay);
-      retry.unref?.();
-      retryDelay = Math.min(retryDelay * 2, 5 * 60_000);
-      return;
+      return retries.later('graph_unreachable', err, () => channel.start());
     }
     if (String(account.id ?? '') !== cfg.accountId) return disconnected('not_graph', NOT_GRAPH);
-    if (stopped) return;
-    retryDelay = ctx.retryMs ?? 5_000;
+    if (retries.stopped) return;
+    retries.connected();
     graph = client;
     config = cfg;
     await ctx.sink.state({ status: 'CONNECTED' });
@@ -141,8 +124,7 @@ export function metaChannel(ctx: MetaContext): MetaChannel {
     },
 
     async stop() {
-      stopped = true;
-      clearRetry();
+      retries.stop();
       graph = undefined;
       config = undefined;
     },

@@ -6,7 +6,6 @@ import {
   type MediaPayload,
   type OutboundOptions,
   type SendResult,
-  type StateUpdate,
 } from '../../channel.js';
 import { openTelegramConfig, TelegramConfigError, type TelegramOpenConfig } from './telegram-config.js';
 import {
@@ -16,6 +15,7 @@ import {
   type TelegramSentMessage,
 } from './telegram-client.js';
 import { messageIdOf, parseUpdate, providerIdOf } from './telegram-updates.js';
+import { startRetries } from '../start-retries.js';
 
 /**
  * A Telegram bot as a Channel (docs/channels.md "Telegram"). Starting checks the token (getMe) and points the
@@ -70,19 +70,10 @@ const fileMethod = (media: MediaPayload & { asVoice?: boolean }) => {
 
 export const telegramChannel = (ctx: TelegramContext): TelegramChannel => {
   let api: TelegramClient | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  let retryDelay = ctx.retryMs ?? 5_000;
-  let stopped = false;
-
-  const clearRetry = () => {
-    if (retry) clearTimeout(retry);
-    retry = undefined;
-  };
+  const retries = startRetries(ctx.sink, ctx.retryMs);
   const disconnected = (reason: Reason, detail?: string) => {
-    clearRetry();
     api = undefined;
-    const s: StateUpdate = { status: 'DISCONNECTED', data: { reason, ...(detail ? { detail } : {}) } };
-    return ctx.sink.state(s);
+    return retries.disconnected(reason, detail);
   };
   const ready = (): TelegramClient => {
     if (!api) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'Telegram connection not started');
@@ -113,8 +104,7 @@ export const telegramChannel = (ctx: TelegramContext): TelegramChannel => {
     kind: 'telegram',
 
     async start() {
-      stopped = false;
-      clearRetry();
+      retries.begin();
       let cfg: TelegramOpenConfig;
       try {
         cfg = openTelegramConfig(ctx.config, ctx.box);
@@ -136,26 +126,17 @@ export const telegramChannel = (ctx: TelegramContext): TelegramChannel => {
           // HTTPS on 443, 80, 88 or 8443).
           return disconnected(me ? 'webhook_refused' : 'token_rejected', err.message);
         }
-        if (stopped) return;
-        await ctx.sink.state({
-          status: 'TIMEOUT',
-          data: { reason: 'telegram_unreachable', detail: (err as Error).message },
-        });
-        retry = setTimeout(() => void channel.start().catch(() => undefined), retryDelay);
-        retry.unref?.();
-        retryDelay = Math.min(retryDelay * 2, 5 * 60_000);
-        return;
+        return retries.later('telegram_unreachable', err, () => channel.start());
       }
-      if (stopped) return;
-      retryDelay = ctx.retryMs ?? 5_000;
+      if (retries.stopped) return;
+      retries.connected();
       api = client;
       await ctx.sink.state({ status: 'CONNECTED', ...(me?.username ? { number: `@${me.username}` } : {}) });
     },
 
     async stop() {
       // The webhook stays: the process taking the connection over points it at the same URL.
-      stopped = true;
-      clearRetry();
+      retries.stop();
       api = undefined;
     },
 
