@@ -44,7 +44,8 @@ await runHistoryBench({
       {
         name: 'ticketsPendingChannel',
         token: admin,
-        path: () => `/api/tickets?status=pending&showAll=true&channels=${encodeURIComponent('["simulator"]')}`,
+        path: () =>
+          `/api/tickets?status=pending&showAll=true&channels=${encodeURIComponent('["simulator"]')}`,
         check: (j) => (j as { tickets: unknown[] }).tickets.length,
       },
       // #32.7 Custom-field filters (jsonb containment, GIN): a common value on a list, a rare one on all.

@@ -108,7 +108,9 @@ export async function testApp(
   } = {},
 ): Promise<TestApp> {
   const database =
-    opts.databaseUrl !== undefined ? await scratchDatabase(opts.databaseUrl ?? undefined) : await freshDatabase();
+    opts.databaseUrl !== undefined
+      ? await scratchDatabase(opts.databaseUrl ?? undefined)
+      : await freshDatabase();
   const { dataDir, config } = testConfig(opts.env);
   await seed(database.db, {
     superuserEmail: SUPER.email,

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMPANY_ADMIN_PASSWORD, createCompany, fileBrowser, screenshot, signInPage, SUPER_USER } from './browser.js';
+import {
+  COMPANY_ADMIN_PASSWORD,
+  createCompany,
+  fileBrowser,
+  screenshot,
+  signInPage,
+  SUPER_USER,
+} from './browser.js';
 
 // #35.4 A company admin exports the company from Settings → Privacy (progress, then the download); the super
 // user imports that archive from Settings → Companies and reads the report; a cut archive is refused with

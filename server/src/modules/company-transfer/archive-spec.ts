@@ -47,7 +47,14 @@ export const TABLES: TableSpec[] = [
     id: true,
     reset: { integration_id: null, prompt_id: null, rr_last_user_id: null },
   },
-  { name: 'queue_options', scope: own, key: ['id'], id: true, refs: { queue_id: 'queues' }, self: 'parent_id' },
+  {
+    name: 'queue_options',
+    scope: own,
+    key: ['id'],
+    id: true,
+    refs: { queue_id: 'queues' },
+    self: 'parent_id',
+  },
   {
     name: 'whatsapps',
     scope: own,

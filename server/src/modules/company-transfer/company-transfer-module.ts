@@ -69,7 +69,8 @@ export const companyTransferModule = (deps: {
           schema: { documentedBody: ONE_FILE_BODY, response: { 201: CompanyImportReport } },
         },
         async (req, reply) => {
-          if (!req.isMultipart()) throw new AppError('ERR_VALIDATION', 400, 'multipart/form-data with a file expected');
+          if (!req.isMultipart())
+            throw new AppError('ERR_VALIDATION', 400, 'multipart/form-data with a file expected');
           const dir = join(deps.dataDir, 'company-imports');
           await mkdir(dir, { recursive: true });
           const path = join(dir, `${randomUUID()}.tar`);

@@ -4,7 +4,14 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectError, reachablePostgres, testApp, waitFor, type Session, type TestApp } from '../../../test/helpers.js';
+import {
+  expectError,
+  reachablePostgres,
+  testApp,
+  waitFor,
+  type Session,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { systemClock } from '../../lib/clock.js';
 import { mediaStore } from '../../messaging/media-store.js';
 import { MANIFEST, TABLES } from './archive-spec.js';
@@ -20,15 +27,23 @@ const pg = await reachablePostgres();
 const otherUrl = process.env.DATABASE_URL ? null : pg;
 const tmp = mkdtempSync(join(tmpdir(), 'recado-transfer-'));
 
-const rows = async (t: TestApp, text: string, params: unknown[] = []) => (await t.database.raw(text, params)).rows;
+const rows = async (t: TestApp, text: string, params: unknown[] = []) =>
+  (await t.database.raw(text, params)).rows;
 const one = async (t: TestApp, text: string, params: unknown[] = []) => (await rows(t, text, params))[0]!;
 
 /** A company with a bit of everything, written as the app stores it. */
 async function seedCompany(t: TestApp, companyId: number, admin: Session) {
   const agent = await t.user(admin, 'user');
   const media = mediaStore(t.dataDir);
-  const q = await one(t, `insert into queues (company_id, name, color) values ($1, 'Vendas', '#112233') returning id`, [companyId]);
-  await t.database.raw(`insert into queue_options (company_id, queue_id, title, option) values ($1, $2, 'Preços', '1')`, [companyId, q.id]);
+  const q = await one(
+    t,
+    `insert into queues (company_id, name, color) values ($1, 'Vendas', '#112233') returning id`,
+    [companyId],
+  );
+  await t.database.raw(
+    `insert into queue_options (company_id, queue_id, title, option) values ($1, $2, 'Preços', '1')`,
+    [companyId, q.id],
+  );
   const w = await one(
     t,
     `insert into whatsapps (company_id, name, channel, status, token) values ($1, 'Loja', 'baileys', 'CONNECTED', 'secret-token') returning id`,
@@ -36,7 +51,11 @@ async function seedCompany(t: TestApp, companyId: number, admin: Session) {
   );
   await t.database.raw(`insert into whatsapp_queues (whatsapp_id, queue_id) values ($1, $2)`, [w.id, q.id]);
   await t.database.raw(`insert into user_queues (user_id, queue_id) values ($1, $2)`, [agent.user.id, q.id]);
-  const tag = await one(t, `insert into tags (company_id, name, color) values ($1, 'VIP', '#ff0000') returning id`, [companyId]);
+  const tag = await one(
+    t,
+    `insert into tags (company_id, name, color) values ($1, 'VIP', '#ff0000') returning id`,
+    [companyId],
+  );
   const qmPath = await media.save(companyId, Buffer.from('quick media bytes'), 'q.txt', 'quick');
   await t.database.raw(
     `insert into quick_messages (company_id, user_id, shortcode, message, media_path, media_name) values ($1, $2, 'oi', 'Olá, tudo bem?', $3, 'q.txt')`,
@@ -52,7 +71,10 @@ async function seedCompany(t: TestApp, companyId: number, admin: Session) {
       `insert into contacts (company_id, name, number, custom_fields) values ($1, $2, $3, '{"cpf":"123"}') returning id`,
       [companyId, name, number],
     );
-    await t.database.raw(`insert into contact_custom_fields (contact_id, name, value) values ($1, 'Cidade', 'Recife')`, [c.id]);
+    await t.database.raw(
+      `insert into contact_custom_fields (contact_id, name, value) values ($1, 'Cidade', 'Recife')`,
+      [c.id],
+    );
     contacts.push(c.id as number);
   }
   const photo = await media.save(companyId, Buffer.from('a jpeg, nearly'), 'foto.jpg');
@@ -98,7 +120,11 @@ async function seedCompany(t: TestApp, companyId: number, admin: Session) {
       [companyId, contactId, ticket.id, agent.user.id, w.id],
     );
   }
-  const list = await one(t, `insert into contact_lists (company_id, name) values ($1, 'Clientes') returning id`, [companyId]);
+  const list = await one(
+    t,
+    `insert into contact_lists (company_id, name) values ($1, 'Clientes') returning id`,
+    [companyId],
+  );
   await t.database.raw(
     `insert into contact_list_items (company_id, contact_list_id, name, number) values ($1, $2, 'Ana', '5511900000001')`,
     [companyId, list.id],
@@ -115,7 +141,9 @@ async function picture(t: TestApp, companyId: number) {
   const counts: Record<string, number> = {};
   for (const spec of TABLES) {
     const scope = spec.scope.replaceAll('$company', String(companyId));
-    counts[spec.name] = Number((await one(t, `select count(*)::int as n from ${spec.name} t where ${scope}`)).n);
+    counts[spec.name] = Number(
+      (await one(t, `select count(*)::int as n from ${spec.name} t where ${scope}`)).n,
+    );
   }
   const conversations = await rows(
     t,
@@ -159,7 +187,11 @@ async function download(t: TestApp, s: Session, id: number, file: string) {
 async function upload(t: TestApp, s: Session, file: string) {
   const form = new FormData();
   form.append('file', new Blob([readFileSync(file)]), 'company.tar');
-  return fetch(`${t.url}/api/company-imports`, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: form });
+  return fetch(`${t.url}/api/company-imports`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.token}` },
+    body: form,
+  });
 }
 
 /** A copy of the archive with one entry's bytes changed by `edit` (and its header rewritten to match). */
@@ -205,8 +237,16 @@ describe.skipIf(!pg)('company export and import (#35.4)', async () => {
 
     // Another company's admin sees nothing of it; the super user cannot be asked for by a company admin.
     await expectError(await source.as(b.admin).get(`/company-exports/${exp.id}`), 404, 'ERR_NOT_FOUND');
-    await expectError(await source.as(b.admin).get(`/company-exports/${exp.id}/archive`), 404, 'ERR_NOT_FOUND');
-    await expectError(await source.as(b.admin).post('/company-exports', { companyId: a.id }), 403, 'ERR_NO_PERMISSION');
+    await expectError(
+      await source.as(b.admin).get(`/company-exports/${exp.id}/archive`),
+      404,
+      'ERR_NOT_FOUND',
+    );
+    await expectError(
+      await source.as(b.admin).post('/company-exports', { companyId: a.id }),
+      403,
+      'ERR_NO_PERMISSION',
+    );
     const list = await (await source.as(b.admin).get('/company-exports')).json();
     expect(list.map((e: { id: number }) => e.id)).not.toContain(exp.id);
     // A plain user cannot export; an admin cannot import.
@@ -235,22 +275,52 @@ describe.skipIf(!pg)('company export and import (#35.4)', async () => {
     expect(report.tables.messages).toBe(12);
 
     // Media copied under the new company, same bytes; connections disconnected; users without a password.
-    const m = await one(target, `select media_url from messages where company_id = $1 and media_url is not null`, [report.companyId]);
+    const m = await one(
+      target,
+      `select media_url from messages where company_id = $1 and media_url is not null`,
+      [report.companyId],
+    );
     expect(String(m.media_url).startsWith(`${report.companyId}/`)).toBe(true);
-    expect(readFileSync(mediaStore(target.dataDir).fullPath(String(m.media_url))).toString()).toBe('a jpeg, nearly');
-    const w = await one(target, `select status, token from whatsapps where company_id = $1`, [report.companyId]);
+    expect(readFileSync(mediaStore(target.dataDir).fullPath(String(m.media_url))).toString()).toBe(
+      'a jpeg, nearly',
+    );
+    const w = await one(target, `select status, token from whatsapps where company_id = $1`, [
+      report.companyId,
+    ]);
     expect(w).toEqual({ status: 'DISCONNECTED', token: '' });
     const agentEmail = seeded.agent.user.email;
-    const login = await target.request('POST', '/auth/login', { body: { email: agentEmail, password: 'User@123' } });
+    const login = await target.request('POST', '/auth/login', {
+      body: { email: agentEmail, password: 'User@123' },
+    });
     expect(login.status).toBe(401);
     // The app's "forgot password" is how they get in: it knows the imported user.
     const forgot = await target.request('POST', `/forgetpassword/${encodeURIComponent(agentEmail)}`);
     expect(forgot.status, await forgot.clone().text()).toBe(200);
 
     // The audit logs: the export on the source company's, the import on the platform's.
-    expect((await rows(source, `select 1 from audit_log where company_id = $1 and action = 'export.company'`, [a.id])).length).toBe(1);
-    expect((await rows(source, `select 1 from audit_log where company_id = $1 and action = 'export.company_download'`, [a.id])).length).toBe(1);
-    expect((await rows(target, `select 1 from audit_log where action = 'company.imported' and target_id = $1`, [String(report.companyId)])).length).toBe(1);
+    expect(
+      (
+        await rows(source, `select 1 from audit_log where company_id = $1 and action = 'export.company'`, [
+          a.id,
+        ])
+      ).length,
+    ).toBe(1);
+    expect(
+      (
+        await rows(
+          source,
+          `select 1 from audit_log where company_id = $1 and action = 'export.company_download'`,
+          [a.id],
+        )
+      ).length,
+    ).toBe(1);
+    expect(
+      (
+        await rows(target, `select 1 from audit_log where action = 'company.imported' and target_id = $1`, [
+          String(report.companyId),
+        ])
+      ).length,
+    ).toBe(1);
 
     // Bad archives: refused with the file named, and nothing imported.
     const companies = async () => Number((await one(target, 'select count(*)::int as n from companies')).n);
@@ -259,13 +329,23 @@ describe.skipIf(!pg)('company export and import (#35.4)', async () => {
     const bytes = readFileSync(file);
     const truncated = join(tmp, 'truncated.tar');
     writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
-    const t1 = await expectError(await upload(target, await target.superuser(), truncated), 400, 'ERR_ARCHIVE_TRUNCATED');
+    const t1 = await expectError(
+      await upload(target, await target.superuser(), truncated),
+      400,
+      'ERR_ARCHIVE_TRUNCATED',
+    );
     expect(t1.details.file).toBeTruthy();
 
     const tampered = await rewrite(file, join(tmp, 'tampered.tar'), (name, data) =>
-      name === 'tables/messages.jsonl' ? Buffer.from(data.toString().replace('mensagem 3', 'mensagem X')) : data,
+      name === 'tables/messages.jsonl'
+        ? Buffer.from(data.toString().replace('mensagem 3', 'mensagem X'))
+        : data,
     );
-    const t2 = await expectError(await upload(target, await target.superuser(), tampered), 400, 'ERR_ARCHIVE_TAMPERED');
+    const t2 = await expectError(
+      await upload(target, await target.superuser(), tampered),
+      400,
+      'ERR_ARCHIVE_TAMPERED',
+    );
     expect(t2.details).toMatchObject({ file: 'tables/messages.jsonl', table: 'messages' });
 
     const newer = await rewrite(file, join(tmp, 'newer.tar'), (name, data) =>
@@ -304,7 +384,11 @@ describe.skipIf(!pg)('company export and import (#35.4)', async () => {
       m.tables.messages.bytes = broken.length;
       return Buffer.from(JSON.stringify(m));
     });
-    const t3 = await expectError(await upload(target, await target.superuser(), badLine), 400, 'ERR_ARCHIVE_CORRUPT');
+    const t3 = await expectError(
+      await upload(target, await target.superuser(), badLine),
+      400,
+      'ERR_ARCHIVE_CORRUPT',
+    );
     expect(t3.details).toEqual({ file: 'tables/messages.jsonl', table: 'messages', line: 5 });
 
     expect({ companies: await companies(), messages: await messages() }).toEqual(n0);
@@ -347,7 +431,10 @@ describe.skipIf(!pg)('company export and import (#35.4)', async () => {
     await companyExportService(base).run(id);
     const done = await one(source, `select status, progress from company_exports where id = $1`, [id]);
     expect(done.status).toBe('done');
-    const p = (typeof done.progress === 'string' ? JSON.parse(done.progress) : done.progress) as { resumes: number; done: Record<string, number> };
+    const p = (typeof done.progress === 'string' ? JSON.parse(done.progress) : done.progress) as {
+      resumes: number;
+      done: Record<string, number>;
+    };
     expect(p.resumes).toBe(1);
     expect(p.done.messages).toBe(12);
     const file = await download(source, a.admin, id, join(tmp, 'resumed.tar'));
@@ -355,7 +442,13 @@ describe.skipIf(!pg)('company export and import (#35.4)', async () => {
       if (e.name !== 'tables/messages.jsonl') continue;
       const chunks: Buffer[] = [];
       for await (const c of e.body()) chunks.push(c);
-      const ids = chunks.length ? Buffer.concat(chunks).toString().trim().split('\n').map((l) => JSON.parse(l).id) : [];
+      const ids = chunks.length
+        ? Buffer.concat(chunks)
+            .toString()
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l).id)
+        : [];
       expect(ids).toHaveLength(12);
       expect(new Set(ids).size).toBe(12);
     }

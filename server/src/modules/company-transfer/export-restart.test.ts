@@ -26,7 +26,10 @@ it('an export killed mid-table continues after a restart, without duplicates', a
   // Enough messages that the export takes a while (set-based, straight into the database).
   await withDatabase(async (db) => {
     const c = (
-      await db.raw(`insert into contacts (company_id, name, number) values ($1, 'Cliente', '5511999990000') returning id`, [companyId])
+      await db.raw(
+        `insert into contacts (company_id, name, number) values ($1, 'Cliente', '5511999990000') returning id`,
+        [companyId],
+      )
     ).rows[0]!.id;
     const t = (
       await db.raw(
@@ -70,7 +73,9 @@ it('an export killed mid-table continues after a restart, without duplicates', a
   expect(done.resumes).toBeGreaterThanOrEqual(1);
   expect(Number(done.rowsWritten)).toBeGreaterThanOrEqual(Number(mid.rowsWritten));
 
-  const res = await fetch(`${third.base}/company-exports/${id}/archive`, { headers: { authorization: `Bearer ${t3}` } });
+  const res = await fetch(`${third.base}/company-exports/${id}/archive`, {
+    headers: { authorization: `Bearer ${t3}` },
+  });
   expect(res.status).toBe(200);
   const file = join(mkdtempSync(join(tmpdir(), 'recado-export-restart-')), 'a.tar');
   writeFileSync(file, Buffer.from(await res.arrayBuffer()));

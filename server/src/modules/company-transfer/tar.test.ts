@@ -21,7 +21,11 @@ async function entriesOf(file: string) {
 describe('the archive tar (ustar) writer and reader', () => {
   const long = `media/files/12/messages/2026-11/${'x'.repeat(90)}/${'y'.repeat(60)}.jpg`;
   const file = join(dir, 'a.tar');
-  const body = (s: string) => [tarHeader(s === 'b' ? long : s, Buffer.byteLength(s + '-data')), Buffer.from(s + '-data'), tarPadding(Buffer.byteLength(s + '-data'))];
+  const body = (s: string) => [
+    tarHeader(s === 'b' ? long : s, Buffer.byteLength(s + '-data')),
+    Buffer.from(s + '-data'),
+    tarPadding(Buffer.byteLength(s + '-data')),
+  ];
   writeFileSync(file, Buffer.concat([...body('manifest.json'), ...body('b'), TAR_END]));
 
   it('reads back what it wrote, names past 100 bytes through the ustar prefix', async () => {

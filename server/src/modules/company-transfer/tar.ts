@@ -46,10 +46,7 @@ export const TAR_END = Buffer.alloc(BLOCK * 2);
 
 /** Why an archive is refused: truncated, corrupt (structure), tampered (checksums), newer format. */
 export type ArchiveProblem =
-  | 'ERR_ARCHIVE_TRUNCATED'
-  | 'ERR_ARCHIVE_CORRUPT'
-  | 'ERR_ARCHIVE_TAMPERED'
-  | 'ERR_ARCHIVE_VERSION';
+  'ERR_ARCHIVE_TRUNCATED' | 'ERR_ARCHIVE_CORRUPT' | 'ERR_ARCHIVE_TAMPERED' | 'ERR_ARCHIVE_VERSION';
 
 export const archiveError = (
   code: ArchiveProblem,
@@ -79,7 +76,9 @@ export class FileReader {
       const { bytesRead } = await this.fh.read(b, 0, this.chunk, this.position);
       if (bytesRead === 0) this.eof = true;
       this.position += bytesRead;
-      this.buf = this.buf.length ? Buffer.concat([this.buf, b.subarray(0, bytesRead)]) : b.subarray(0, bytesRead);
+      this.buf = this.buf.length
+        ? Buffer.concat([this.buf, b.subarray(0, bytesRead)])
+        : b.subarray(0, bytesRead);
     }
   }
   /** Up to `n` bytes (fewer only at the end of the file). */
@@ -127,9 +126,11 @@ export async function* readTar(path: string): AsyncGenerator<TarEntry> {
       const base = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
       const prefix = header.subarray(345, 500).toString('utf8').replace(/\0.*$/s, '');
       const name = prefix ? `${prefix}/${base}` : base;
-      if (stored !== sum) throw archiveError('ERR_ARCHIVE_CORRUPT', `bad tar header after ${last}`, { file: last });
+      if (stored !== sum)
+        throw archiveError('ERR_ARCHIVE_CORRUPT', `bad tar header after ${last}`, { file: last });
       const size = parseOctal(header.subarray(124, 136));
-      if (!Number.isFinite(size)) throw archiveError('ERR_ARCHIVE_CORRUPT', `bad size of ${name}`, { file: name });
+      if (!Number.isFinite(size))
+        throw archiveError('ERR_ARCHIVE_CORRUPT', `bad size of ${name}`, { file: name });
       last = name;
       let left = size;
       const dataOffset = r.offset;

@@ -228,14 +228,20 @@ describe('web push', () => {
     await db.update(tickets).set({ queueId: q1!.id }).where(eq(tickets.id, ticket.id));
     await t.as(c.admin).post(`/simulator/${w.id}/inbound`, { from: number, body: 'segunda' });
     const [toOne] = await waitFor(() => (pOne.pushes().length ? pOne.pushes() : null));
-    expect(pOne.read(toOne!)).toMatchObject({ title: 'Customer waiting: Maria · Simulator', body: 'segunda' });
+    expect(pOne.read(toOne!)).toMatchObject({
+      title: 'Customer waiting: Maria · Simulator',
+      body: 'segunda',
+    });
     await waitFor(() => pAdmin.pushes().length === 2);
     // Taken by one: only one hears the next message.
     const taken = await t.as(one).put(`/tickets/${ticket.id}`, { status: 'open', userId: one.user.id });
     expect(taken.status, await taken.clone().text()).toBe(200);
     await t.as(c.admin).post(`/simulator/${w.id}/inbound`, { from: number, body: 'terceira' });
     await waitFor(() => pOne.pushes().length === 2);
-    expect(pOne.read(pOne.pushes()[1]!)).toMatchObject({ title: 'New message: Maria · Simulator', body: 'terceira' });
+    expect(pOne.read(pOne.pushes()[1]!)).toMatchObject({
+      title: 'New message: Maria · Simulator',
+      body: 'terceira',
+    });
     await settle();
     expect(pTwo.pushes()).toHaveLength(0);
     expect(pAdmin.pushes()).toHaveLength(2);

@@ -143,12 +143,16 @@ export function CompanyImportDialog({ open, onClose }: { open: boolean; onClose:
                 ))}
                 {report.tables.users ? (
                   <li>
-                    <Typography variant="body2">{t('importUsersNoPassword', { count: report.tables.users })}</Typography>
+                    <Typography variant="body2">
+                      {t('importUsersNoPassword', { count: report.tables.users })}
+                    </Typography>
                   </li>
                 ) : null}
                 {report.tables.whatsapps ? (
                   <li>
-                    <Typography variant="body2">{t('importConnections', { count: report.tables.whatsapps })}</Typography>
+                    <Typography variant="body2">
+                      {t('importConnections', { count: report.tables.whatsapps })}
+                    </Typography>
                   </li>
                 ) : null}
               </Box>
@@ -160,7 +164,12 @@ export function CompanyImportDialog({ open, onClose }: { open: boolean; onClose:
         <Button onClick={close} disabled={working}>
           {t('close')}
         </Button>
-        <Button variant="contained" onClick={run} disabled={!file || working} data-testid="company-import-start">
+        <Button
+          variant="contained"
+          onClick={run}
+          disabled={!file || working}
+          data-testid="company-import-start"
+        >
           {t('importStart')}
         </Button>
       </DialogActions>

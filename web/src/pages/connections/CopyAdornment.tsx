@@ -24,4 +24,3 @@ export function CopyAdornment({ value }: { value: string }) {
     </InputAdornment>
   );
 }
-
