@@ -70,7 +70,9 @@ try {
       select ${C}, 'Cliente ' || g, '5511' || (900000000 + g)::text, jsonb_build_object('codigo', g)
       from generate_series(1, ${CONTACTS}) g`,
   );
-  const { min: c0 } = await one<{ min: number }>(`select min(id) as min from contacts where company_id = ${C}`);
+  const { min: c0 } = await one<{ min: number }>(
+    `select min(id) as min from contacts where company_id = ${C}`,
+  );
   await step(
     `${TICKETS} tickets`,
     `insert into tickets (company_id, contact_id, whatsapp_id, status, last_message, last_message_at, created_at,
@@ -80,7 +82,9 @@ try {
         now() - g * interval '1 minute', now() - g * interval '1 minute', 'B' || lpad(g::text, 7, '0')
       from generate_series(1, ${TICKETS}) g`,
   );
-  const { min: t0 } = await one<{ min: number }>(`select min(id) as min from tickets where company_id = ${C}`);
+  const { min: t0 } = await one<{ min: number }>(
+    `select min(id) as min from tickets where company_id = ${C}`,
+  );
   await step(
     'ticket tags',
     `insert into tags (company_id, name, color) values (${C}, 'Bench', '#123456');
@@ -134,10 +138,12 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   serverPid = child.pid!;
-  const app = { close: async () => {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-  } };
+  const app = {
+    close: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
   const json = async (method: string, path: string, token?: string, body?: unknown) => {
     const r = await fetch(`${base}${path}`, {
       method,
@@ -150,7 +156,10 @@ try {
     return { status: r.status, body: (await r.json()) as Record<string, unknown> };
   };
   try {
-    const login = await json('POST', '/auth/login', undefined, { email: 'super@bench.local', password: 'Bench@12345' });
+    const login = await json('POST', '/auth/login', undefined, {
+      email: 'super@bench.local',
+      password: 'Bench@12345',
+    });
     const token = String(login.body.token);
     const rssBefore = procMb(serverPid, 'VmRSS') * MB;
     peak = 0;
@@ -167,16 +176,22 @@ try {
       if (status.status === 'failed') throw new Error(`export failed: ${String(status.error)}`);
       if (performance.now() - lastLog > 10_000) {
         lastLog = performance.now();
-        log(`  export: ${String(status.phase)} ${String(status.rowsWritten)} rows, rss ${Math.round(peak / MB)} MB`);
+        log(
+          `  export: ${String(status.phase)} ${String(status.rowsWritten)} rows, rss ${Math.round(peak / MB)} MB`,
+        );
       }
     }
     const archive = join(dataDir, 'bench-archive.tar');
-    const dl = await fetch(`${base}/company-exports/${id}/archive`, { headers: { authorization: `Bearer ${token}` } });
+    const dl = await fetch(`${base}/company-exports/${id}/archive`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     await pipeline(Readable.fromWeb(dl.body as never), createWriteStream(archive));
     const exportSeconds = (performance.now() - e0) / 1000;
     const exportPeak = peak;
     const archiveBytes = statSync(archive).size;
-    log(`export: ${round(exportSeconds)} s, ${round(archiveBytes / MB)} MB, peak rss ${Math.round(exportPeak / MB)} MB`);
+    log(
+      `export: ${round(exportSeconds)} s, ${round(archiveBytes / MB)} MB, peak rss ${Math.round(exportPeak / MB)} MB`,
+    );
 
     peak = 0;
     const i0 = performance.now();
@@ -188,31 +203,33 @@ try {
         'content-type: application/x-tar\r\n\r\n',
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    const { status: importStatus, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request(
-        `${base}/company-imports`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${token}`,
-            'content-type': `multipart/form-data; boundary=${boundary}`,
-            'content-length': head.length + archiveBytes + tail.length,
+    const { status: importStatus, text } = await new Promise<{ status: number; text: string }>(
+      (resolve, reject) => {
+        const req = http.request(
+          `${base}/company-imports`,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${token}`,
+              'content-type': `multipart/form-data; boundary=${boundary}`,
+              'content-length': head.length + archiveBytes + tail.length,
+            },
           },
-        },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (d: string) => (body += d));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: body }));
-        },
-      );
-      req.on('error', reject);
-      req.write(head);
-      const file = createReadStream(archive);
-      file.on('error', reject);
-      file.on('end', () => req.end(tail));
-      file.pipe(req, { end: false });
-    });
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (d: string) => (body += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text: body }));
+          },
+        );
+        req.on('error', reject);
+        req.write(head);
+        const file = createReadStream(archive);
+        file.on('error', reject);
+        file.on('end', () => req.end(tail));
+        file.pipe(req, { end: false });
+      },
+    );
     const report = JSON.parse(text) as { companyId: number; tables: Record<string, number> };
     if (importStatus !== 201) throw new Error(`import: ${importStatus} ${text}`);
     const importSeconds = (performance.now() - i0) / 1000;

@@ -97,7 +97,8 @@ export function companyExportService(deps: CompanyExportDeps) {
   const root = join(deps.dataDir, 'company-exports');
   const workDir = (id: number) => join(root, String(id));
   const archiveOf = (id: number) => join(root, `${id}.tar`);
-  const mediaPartFile = (id: number, part: string) => join(workDir(id), `${part.replace(/[^\w.-]/g, '_')}.jsonl`);
+  const mediaPartFile = (id: number, part: string) =>
+    join(workDir(id), `${part.replace(/[^\w.-]/g, '_')}.jsonl`);
 
   const toAnswer = (r: typeof companyExports.$inferSelect): CompanyExport => {
     const p = (r.progress ?? {}) as ExportProgress;
@@ -392,7 +393,11 @@ export function companyExportService(deps: CompanyExportDeps) {
           .insert(companyExports)
           .values({ companyId, requestedBy: t.userId, progress: { tablesTotal: TABLES.length } })
           .returning();
-        await deps.jobs.schedule(exportJob, { key: `export:${r!.id}`, payload: { exportId: r!.id }, companyId }, tx);
+        await deps.jobs.schedule(
+          exportJob,
+          { key: `export:${r!.id}`, payload: { exportId: r!.id }, companyId },
+          tx,
+        );
         return r!;
       });
       return toAnswer(row);

@@ -91,7 +91,9 @@ export async function verifyArchive(path: string): Promise<Manifest> {
     for await (const entry of readTar(path)) {
       if (!manifest) {
         if (entry.name !== MANIFEST)
-          throw archiveError('ERR_ARCHIVE_CORRUPT', `the archive must start with ${MANIFEST}`, { file: entry.name });
+          throw archiveError('ERR_ARCHIVE_CORRUPT', `the archive must start with ${MANIFEST}`, {
+            file: entry.name,
+          });
         const chunks: Buffer[] = [];
         for await (const c of entry.body()) chunks.push(c);
         try {
@@ -100,7 +102,9 @@ export async function verifyArchive(path: string): Promise<Manifest> {
           throw archiveError('ERR_ARCHIVE_CORRUPT', `${MANIFEST} is not JSON`, { file: MANIFEST });
         }
         if (manifest?.format !== ARCHIVE_FORMAT || typeof manifest.version !== 'number' || !manifest.tables)
-          throw archiveError('ERR_ARCHIVE_CORRUPT', `${MANIFEST} is not a Recado archive's`, { file: MANIFEST });
+          throw archiveError('ERR_ARCHIVE_CORRUPT', `${MANIFEST} is not a Recado archive's`, {
+            file: MANIFEST,
+          });
         if (manifest.version > ARCHIVE_VERSION)
           throw archiveError(
             'ERR_ARCHIVE_VERSION',
@@ -134,7 +138,9 @@ export async function verifyArchive(path: string): Promise<Manifest> {
       }
       if (entry.name.startsWith(MEDIA_PREFIX)) {
         if (!mediaIndex)
-          throw archiveError('ERR_ARCHIVE_CORRUPT', `${entry.name} comes before ${MEDIA_INDEX}`, { file: entry.name });
+          throw archiveError('ERR_ARCHIVE_CORRUPT', `${entry.name} comes before ${MEDIA_INDEX}`, {
+            file: entry.name,
+          });
         if (!indexLines) {
           // A second reader walks the media index in step with the files (they are in its order).
           const fh = await open(path, 'r');
@@ -153,7 +159,9 @@ export async function verifyArchive(path: string): Promise<Manifest> {
           );
         }
         const next = await indexLines.next();
-        const want = next.done ? undefined : (JSON.parse(next.value.line) as { path: string; sha256: string });
+        const want = next.done
+          ? undefined
+          : (JSON.parse(next.value.line) as { path: string; sha256: string });
         const h = createHash('sha256');
         for await (const c of entry.body()) h.update(c);
         if (!want || MEDIA_PREFIX + want.path !== entry.name || h.digest('hex') !== want.sha256)
@@ -173,9 +181,13 @@ export async function verifyArchive(path: string): Promise<Manifest> {
     if (!seen.has(t.file))
       throw archiveError('ERR_ARCHIVE_TRUNCATED', `${t.file} is missing`, { file: t.file, table: name });
   if (!seen.has(MEDIA_INDEX) || mediaSeen !== manifest.media.files)
-    throw archiveError('ERR_ARCHIVE_TRUNCATED', `media files missing (${mediaSeen} of ${manifest.media.files})`, {
-      file: MEDIA_INDEX,
-    });
+    throw archiveError(
+      'ERR_ARCHIVE_TRUNCATED',
+      `media files missing (${mediaSeen} of ${manifest.media.files})`,
+      {
+        file: MEDIA_INDEX,
+      },
+    );
   return manifest;
 }
 
@@ -278,7 +290,8 @@ export function companyImportService(deps: CompanyImportDeps) {
               if (o[col] != null) o[col] = maps.get(target)?.get(o[col]) ?? null;
             if (spec.self && o[spec.self] != null) {
               const to = map.get(o[spec.self]);
-              if (to === undefined) pending.push({ table: spec.name, column: spec.self, id: o.id as number, old: o[spec.self] });
+              if (to === undefined)
+                pending.push({ table: spec.name, column: spec.self, id: o.id as number, old: o[spec.self] });
               o[spec.self] = to ?? null;
             }
             for (const [col, v] of Object.entries(spec.reset ?? {})) if (cols.has(col)) o[col] = v;
@@ -287,10 +300,14 @@ export function companyImportService(deps: CompanyImportDeps) {
           });
           if (spec.name === 'companies') {
             const o = out[0]!;
-            const [clash] = await exec(sql`select 1 from companies where lower(name) = lower(${String(o.name)})`);
+            const [clash] = await exec(
+              sql`select 1 from companies where lower(name) = lower(${String(o.name)})`,
+            );
             if (clash) {
               o.name = `${String(o.name)} (import ${newCompany})`;
-              notes.push(`a company named "${String(r0(rows).name)}" exists here: imported as "${String(o.name)}"`);
+              notes.push(
+                `a company named "${String(r0(rows).name)}" exists here: imported as "${String(o.name)}"`,
+              );
             }
             const [plan] = await exec(sql`select id from plans where id = ${Number(o.plan_id ?? 0)}`);
             if (!plan) {
@@ -377,7 +394,9 @@ export function companyImportService(deps: CompanyImportDeps) {
               details: { file: tm.file, table: name },
             });
         if (counts.whatsapps)
-          notes.push(`${counts.whatsapps} connection(s) imported DISCONNECTED: each needs a new QR scan or credentials`);
+          notes.push(
+            `${counts.whatsapps} connection(s) imported DISCONNECTED: each needs a new QR scan or credentials`,
+          );
         if (counts.users)
           notes.push(`${counts.users} user(s) have no password: each chooses one with "forgot password"`);
         await recordAudit(tx, {
@@ -386,7 +405,12 @@ export function companyImportService(deps: CompanyImportDeps) {
           action: 'company.imported',
           targetType: 'company',
           targetId: newCompany,
-          after: { source: manifest.source, sourceCompanyId: manifest.company.id, tables: counts, mediaFiles },
+          after: {
+            source: manifest.source,
+            sourceCompanyId: manifest.company.id,
+            tables: counts,
+            mediaFiles,
+          },
         });
       });
     } catch (err) {
