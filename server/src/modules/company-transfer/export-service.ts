@@ -12,6 +12,7 @@ import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import type { Clock } from '../../lib/clock.js';
+import { heapPacer } from '../../lib/heap-pacer.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import { and, eq, lt, inArray } from 'drizzle-orm';
 import {
@@ -99,6 +100,8 @@ export function companyExportService(deps: CompanyExportDeps) {
   const archiveOf = (id: number) => join(root, `${id}.tar`);
   const mediaPartFile = (id: number, part: string) =>
     join(workDir(id), `${part.replace(/[^\w.-]/g, '_')}.jsonl`);
+  // The pages' garbage collected as it goes (lib/heap-pacer.ts): the RSS stays near the live size.
+  const pace = heapPacer();
 
   const toAnswer = (r: typeof companyExports.$inferSelect): CompanyExport => {
     const p = (r.progress ?? {}) as ExportProgress;
@@ -169,6 +172,7 @@ export function companyExportService(deps: CompanyExportDeps) {
           progress.current = cur;
           progress.rowsWritten = (progress.rowsWritten ?? 0) + page.lines.length;
           await setProgress(id, progress);
+          await pace();
         }
       } finally {
         await out.close();
@@ -285,6 +289,7 @@ export function companyExportService(deps: CompanyExportDeps) {
       for await (const c of createReadStream(file, { highWaterMark: 256 * 1024 })) {
         await write(c as Buffer);
         copied += (c as Buffer).length;
+        await pace();
       }
       if (copied !== bytes) throw new Error(`${file} changed while it was archived`);
       await write(tarPadding(bytes));

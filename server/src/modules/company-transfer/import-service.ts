@@ -8,6 +8,7 @@ import { executeRows } from '../../db/rows.js';
 import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import type { Clock } from '../../lib/clock.js';
+import { heapPacer } from '../../lib/heap-pacer.js';
 import type { MediaStore } from '../../messaging/media-store.js';
 import { recordAudit } from '../audit/record.js';
 import {
@@ -81,6 +82,7 @@ const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * Throws ERR_ARCHIVE_* naming the file (and line); answers the manifest.
  */
 export async function verifyArchive(path: string): Promise<Manifest> {
+  const pace = heapPacer();
   let manifest: Manifest | undefined;
   const seen = new Set<string>();
   let mediaIndex: { offset: number; size: number } | undefined;
@@ -125,7 +127,10 @@ export async function verifyArchive(path: string): Promise<Manifest> {
           }
         };
         // Lines are counted here; each is parsed by the import itself (a line that is not JSON fails it, named).
-        for await (const c of hashed()) for (let i = c.indexOf(10); i >= 0; i = c.indexOf(10, i + 1)) rows++;
+        for await (const c of hashed()) {
+          for (let i = c.indexOf(10); i >= 0; i = c.indexOf(10, i + 1)) rows++;
+          await pace();
+        }
         const expectedRows = table ? table[1].rows : manifest.media.files;
         if (h.digest('hex') !== expected.sha256 || entry.size !== expected.bytes || rows !== expectedRows)
           throw archiveError('ERR_ARCHIVE_TAMPERED', `${entry.name} does not match the manifest's checksum`, {
@@ -227,6 +232,8 @@ export function companyImportService(deps: CompanyImportDeps) {
     if (!t.super) throw new AppError('ERR_NO_PERMISSION', 403);
     const started = Date.now();
     const manifest = await verifyArchive(path);
+    // The batches' garbage collected as it goes (lib/heap-pacer.ts): the RSS stays near the live size.
+    const pace = heapPacer();
     let newCompany = 0;
     let companyName = '';
     const counts: Record<string, number> = {};
@@ -373,6 +380,7 @@ export function companyImportService(deps: CompanyImportDeps) {
               await insertBatch(spec, batch, first);
               batch = [];
               first = n + 1;
+              await pace();
             }
           }
           if (batch.length) await insertBatch(spec, batch, first);
