@@ -16,18 +16,29 @@ const { startServer, companyWithSimulator, withDatabase } = await restartHarness
   env: { ALLOW_PRIVATE_URLS: 'true' },
 });
 
-test('a kill -9 between the commit and the dispatch loses neither the timeline entry nor the webhook', async () => {
-  const first = await startServer({ RECADO_TEST_CRASH_AFTER_COMMIT: 'ticket.announced' });
-  const c = await companyWithSimulator(first.base, {
-    name: 'Outbox Crash',
-    email: 'admin@outbox-crash.test',
-  });
+/**
+ * A server that kills itself right after `crash` is staged and committed, and a company on it with a simulator
+ * connection and a webhook for `event`.
+ */
+async function crashingCompany(crash: string, name: string, email: string, event: string) {
+  const first = await startServer({ RECADO_TEST_CRASH_AFTER_COMMIT: crash });
+  const c = await companyWithSimulator(first.base, { name, email });
   const hook = await call(first.base, 'POST', '/webhooks', c.token, {
     name: 'ERP',
     url: receiver.url,
-    events: ['ticket.updated'],
+    events: [event],
   });
   expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+  return { first, c };
+}
+
+test('a kill -9 between the commit and the dispatch loses neither the timeline entry nor the webhook', async () => {
+  const { first, c } = await crashingCompany(
+    'ticket.announced',
+    'Outbox Crash',
+    'admin@outbox-crash.test',
+    'ticket.updated',
+  );
   const number = '5511987650001';
   expect(
     (
@@ -113,17 +124,12 @@ test('a kill -9 between the commit and the dispatch loses neither the timeline e
 // only; the sweep rebuilds the event from them): a kill -9 right after that commit, before the dispatch, still
 // gives the ticket its "created" entry and the integrator its `message.created` webhook, each once.
 test('a kill -9 right after an inbound message is stored loses neither its timeline entry nor its webhook', async () => {
-  const first = await startServer({ RECADO_TEST_CRASH_AFTER_COMMIT: 'message.stored' });
-  const c = await companyWithSimulator(first.base, {
-    name: 'Outbox Inbound Crash',
-    email: 'admin@outbox-inbound.test',
-  });
-  const hook = await call(first.base, 'POST', '/webhooks', c.token, {
-    name: 'ERP',
-    url: receiver.url,
-    events: ['message.created'],
-  });
-  expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+  const { first, c } = await crashingCompany(
+    'message.stored',
+    'Outbox Inbound Crash',
+    'admin@outbox-inbound.test',
+    'message.created',
+  );
   // The simulator's entry answers 202 once the message is handed in; the process dies right after storing it.
   await call(first.base, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
     from: '5511987650002',
@@ -188,17 +194,12 @@ test('a kill -9 right after an inbound message is stored loses neither its timel
 // A delivery ack's `message.acked` row commits with the ack (ids and the ack only): a kill -9 right after it
 // still gives the integrator its `message.ack` webhook, once.
 test('a kill -9 right after an ack is stored loses not its webhook', async () => {
-  const first = await startServer({ RECADO_TEST_CRASH_AFTER_COMMIT: 'message.acked' });
-  const c = await companyWithSimulator(first.base, {
-    name: 'Outbox Ack Crash',
-    email: 'admin@outbox-ack.test',
-  });
-  const hook = await call(first.base, 'POST', '/webhooks', c.token, {
-    name: 'ERP',
-    url: receiver.url,
-    events: ['message.ack'],
-  });
-  expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+  const { first, c } = await crashingCompany(
+    'message.acked',
+    'Outbox Ack Crash',
+    'admin@outbox-ack.test',
+    'message.ack',
+  );
   await call(first.base, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
     from: '5511987650003',
     body: 'Oi',
