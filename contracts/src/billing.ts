@@ -158,6 +158,19 @@ export function zonedDate(now: Date, timeZone: string): string {
 }
 
 /**
+ * The instant after which a company due on `dueDate` is blocked (subscriptionState's `blocked`: now is later
+ * than this), on its calendar; null: no dueDate, never blocked. A send path may keep this number and compare
+ * the clock with it instead of computing the zone's calendar on every call.
+ */
+export function blockedAfter(dueDate: string | null, timeZone = 'UTC'): number | null {
+  if (!dueDate) return null;
+  const graceEnds = new Date(
+    Date.parse(`${dueDate.slice(0, 10)}T00:00:00Z`) + EXPIRY_GRACE_DAYS * DAY,
+  ).toISOString();
+  return zonedMidnight(graceEnds, timeZone);
+}
+
+/**
  * docs/product.md#errors, docs/billing.md: the app is blocked once now is past dueDate plus one day, and the
  * days left or overdue are counted, on the company's calendar (its `timezone` setting; UTC when not given).
  */
@@ -170,8 +183,7 @@ export function subscriptionState(
   const due = company.dueDate.slice(0, 10);
   const today = zonedDate(now, timeZone);
   const daysLeft = Math.round((Date.parse(`${due}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / DAY);
-  const graceEnds = new Date(Date.parse(`${due}T00:00:00Z`) + EXPIRY_GRACE_DAYS * DAY).toISOString();
-  const blocked = now.getTime() > zonedMidnight(graceEnds, timeZone);
+  const blocked = now.getTime() > blockedAfter(company.dueDate, timeZone)!;
   return {
     blocked,
     reason: blocked ? (company.trialPeriod ? 'trial_expired' : 'subscription_expired') : null,

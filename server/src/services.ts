@@ -125,8 +125,8 @@ export function makeServices(deps: {
     log,
     listen: deps.listen,
     outboundPollMs: deps.outboundPollMs,
-    // Read at send time: billing is made below.
-    blocked: (companyId) => billing.isBlocked(companyId),
+    // Read at send time: billing is made below. Cached a few seconds per company (BillingService.sendBlocked).
+    blocked: (companyId) => billing.sendBlocked(companyId),
   });
   const ratings = ratingService({ db, events, clock, jobs, messages, log });
   const tickets = ticketService({ db, events, log, bus, clock });
@@ -343,10 +343,16 @@ export function makeServices(deps: {
         secret: config.appSecret,
       }),
     }),
-    companies: companyService({ db, events }),
+    companies: companyService({ db, events, changed: (id) => billing.forgetSendCheck(id) }),
     plans: planService({ db }),
     users: userService({ db, events, bus }),
-    settings: settingService({ db, events, box, allowPrivateUrls: config.allowPrivateUrls }),
+    settings: settingService({
+      db,
+      events,
+      box,
+      allowPrivateUrls: config.allowPrivateUrls,
+      changed: (companyId, key) => key === 'timezone' && billing.forgetSendCheck(companyId),
+    }),
     helps: helpService({ db }),
     contacts,
     // #32.8 and #32.9 (docs/productivity.md): contact merge, pinned tickets, forwarding.

@@ -36,11 +36,17 @@ const phone = async (s: { admin: Session; whatsappId: number }, number: string) 
     body: string;
   }[];
 
-const block = (companyId: number) =>
-  db
+/**
+ * Written past the services, as another process would: the HTTP guard reads it at once; the send path's cached
+ * check (billing's sendBlocked) would within its TTL, so it is told here instead of waiting.
+ */
+const block = async (companyId: number) => {
+  await db
     .update(companies)
     .set({ dueDate: dayOffset(-3) })
     .where(eq(companies.id, companyId));
+  t.app.services.billing.forgetSendCheck(companyId);
+};
 
 const late = await setup('Atrasada');
 const onTime = await setup('EmDia');

@@ -7,6 +7,7 @@ import {
   PAGE_SIZE,
   SETTING_DEFAULTS,
   addRecurrence,
+  blockedAfter,
   subscriptionState,
   type CheckoutInput,
   type Invoice,
@@ -34,6 +35,9 @@ import { containsText, isDbId } from '../../lib/sql.js';
 import type { Events } from '../../realtime/events.js';
 import { readSetting } from '../settings/setting-service.js';
 import { ASAAS_CYCLES, AsaasError, asaasClient, type AsaasClient } from './asaas-client.js';
+
+/** How long the send path keeps a company's blocking instant (sendBlocked): other processes' changes wait this. */
+export const SEND_CHECK_TTL_MS = 5_000;
 
 /** Invoices are created this many days ahead of the company's dueDate. */
 export const INVOICE_LEAD_DAYS = 10;
@@ -146,6 +150,42 @@ export function billingService(deps: {
     );
   }
   const isBlocked = async (companyId: number) => (await state(companyId)).blocked;
+
+  /**
+   * The send path's check (every message deliver stores asks it): the instant after which the company is
+   * blocked, kept per company for SEND_CHECK_TTL_MS of real time, so a send costs a comparison, not a
+   * statement and a calendar computation. The instant itself does not age (the clock crossing it blocks at
+   * once); what the TTL bounds is a change of dueDate, trial or timezone: this module's own writes (a payment,
+   * a refund), the companies module's and the timezone setting's in this process forget the entry at once
+   * (`forgetSendCheck`); another process's writes are seen within the TTL. The HTTP guard and the paused jobs
+   * keep reading the database (`isBlocked`).
+   */
+  const sendChecks = new Map<number, { until: number; after: Promise<number | null> }>();
+  async function sendBlocked(companyId: number): Promise<boolean> {
+    const now = performance.now();
+    let hit = sendChecks.get(companyId);
+    if (!hit || hit.until <= now) {
+      const after = db
+        .select({
+          dueDate: companies.dueDate,
+          timezone: sql<string | null>`(select s.value from ${settings} s
+            where s.company_id = ${companies.id} and s.key = 'timezone')`,
+        })
+        .from(companies)
+        .where(eq(companies.id, companyId))
+        .then(([c]) => blockedAfter(c?.dueDate ?? null, c?.timezone || SETTING_DEFAULTS.timezone));
+      hit = { until: now + SEND_CHECK_TTL_MS, after };
+      sendChecks.set(companyId, hit);
+      // A failed read is not kept: the next send reads again.
+      after.catch(() => {
+        if (sendChecks.get(companyId) === hit) sendChecks.delete(companyId);
+      });
+    }
+    const after = await hit.after;
+    return after !== null && clock.now().getTime() > after;
+  }
+  /** This process changed the company's dueDate, trial or timezone: the next send reads them again. */
+  const forgetSendCheck = (companyId: number) => void sendChecks.delete(companyId);
 
   /**
    * Jobs of a blocked company (campaign sends, schedules) wait instead of running: the run puts itself
@@ -527,6 +567,8 @@ export function billingService(deps: {
     jobs: { invoices: invoiceJob },
     state,
     isBlocked,
+    sendBlocked,
+    forgetSendCheck,
     pausedWhileBlocked,
     generateInvoices,
 
@@ -777,6 +819,8 @@ export function billingService(deps: {
         return 'processed' as const;
       });
       if (outcome === 'ignored') log.warn({ event, paymentId: payment?.id }, 'asaas webhook: event ignored');
+      // A payment or refund moved the dueDate (after its commit: a send in between may have read the old one).
+      for (const e of emits) forgetSendCheck(e.companyId);
       for (const e of emits) events.toCompany(e.companyId, 'payment', e.payload);
       log.info({ event, eventId: id, outcome }, 'asaas webhook');
       return outcome;

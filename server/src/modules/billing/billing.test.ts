@@ -617,6 +617,36 @@ describe('blocking', () => {
     expect(me.company.subscription.daysOverdue).toBe(Math.max(0, -expected));
   });
 
+  test("the send path's check: cached per company, exact at the instant, forgotten on this process's writes", async () => {
+    const c = await t.company('SendCheck', { planId: 1 });
+    const billing = t.app.services.billing;
+    const su = await t.superuser();
+    expect((await t.as(c.admin).put('/settings/timezone', { value: 'UTC' })).status).toBe(200);
+    await setDue(c.id, 5);
+    expect(await billing.sendBlocked(c.id)).toBe(false);
+    // Written past the services (another process): the cached answer stands until the TTL.
+    await setDue(c.id, -3);
+    expect(await billing.sendBlocked(c.id)).toBe(false);
+    expect(await billing.isBlocked(c.id)).toBe(true);
+    // The companies module's write in this process: seen at once.
+    const put = await t.as(su).put(`/companies/${c.id}`, { dueDate: dayOffset(-3) });
+    expect(put.status, await put.clone().text()).toBe(200);
+    expect(await billing.sendBlocked(c.id)).toBe(true);
+    const due = dayOffset(30);
+    await setDue(c.id, 30);
+    billing.forgetSendCheck(c.id);
+    expect(await billing.sendBlocked(c.id)).toBe(false);
+    // The instant is kept, not the answer: the clock passing dueDate + 1 day blocks without a new read.
+    const now = clock.now().getTime();
+    clock.set(new Date(now + 33 * DAY));
+    try {
+      expect(await billing.sendBlocked(c.id)).toBe(true);
+      expect(subscriptionState({ dueDate: due, trialPeriod: false }, clock.now()).blocked).toBe(true);
+    } finally {
+      clock.set(new Date(now));
+    }
+  });
+
   test('the super user is never blocked; a company on time is not either', async () => {
     const c = await t.company('OnTime');
     expect((await t.as(c.admin).post('/tags', { name: 'Okay' })).status).toBe(201);

@@ -50,7 +50,16 @@ function mapUniqueErrors(err: unknown): never {
   throw err;
 }
 
-export function companyService({ db, events }: { db: Db; events: Events }) {
+export function companyService({
+  db,
+  events,
+  changed,
+}: {
+  db: Db;
+  events: Events;
+  /** A company's row was updated (billing's send check forgets its cached dueDate). */
+  changed?: (companyId: number) => void;
+}) {
   const get = async (id: number) => {
     const [row] = await db
       .select({ company: companies, plan: { id: plans.id, name: plans.name } })
@@ -151,6 +160,7 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
       } catch (err) {
         mapUniqueErrors(err);
       }
+      changed?.(id);
       const company = await get(id);
       events.toCompany(id, 'company', { action: 'update', company });
       // A deactivated company is signed out at once: its sessions are revoked and its sockets closed.
@@ -173,6 +183,7 @@ export function companyService({ db, events }: { db: Db; events: Events }) {
       checkWeek(schedules);
       await get(id);
       await db.update(companies).set({ schedules, updatedAt: new Date() }).where(eq(companies.id, id));
+      changed?.(id);
       const company = await get(id);
       events.toCompany(id, 'company', { action: 'update', company });
       return company;

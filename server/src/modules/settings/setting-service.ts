@@ -53,11 +53,14 @@ export function settingService({
   events,
   box,
   allowPrivateUrls = false,
+  changed,
 }: {
   db: Db;
   events: Events;
   box: SecretBox;
   allowPrivateUrls?: boolean;
+  /** A setting of the company was written (billing's send check forgets a cached timezone). */
+  changed?: (companyId: number, key: SettingKey) => void;
 }) {
   return {
     async list(t: Tenant): Promise<Setting[]> {
@@ -123,6 +126,7 @@ export function settingService({
           target: [settings.companyId, settings.key],
           set: { value: stored, updatedAt: new Date() },
         });
+      changed?.(t.companyId, key);
       const setting = maskSecretSetting({ key, value });
       // A super-only value (a gateway token) goes to super users' sockets only, never to the whole company.
       if (SUPER_ONLY_SETTINGS.includes(key))
