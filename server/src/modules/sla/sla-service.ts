@@ -103,6 +103,9 @@ const targetsOf = (p: PolicyRow | null): Targets | null =>
       }
     : null;
 
+/** How long a process keeps a company's SLA policies (policiesOf). */
+export const POLICY_CACHE_TTL_MS = 5_000;
+
 const sameTime = (a: Date | null | undefined, b: Date | null | undefined) =>
   (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
@@ -122,6 +125,31 @@ export function slaService(deps: {
   const { db, events, clock, log } = deps;
 
   // ---- policies ------------------------------------------------------------------------------------------
+
+  /**
+   * The company's policies as the clocks use them (every customer message and ticket announcement asks), kept
+   * per company for POLICY_CACHE_TTL_MS of real time. This module's writes forget the entry at once; another
+   * process's are seen within the TTL, and the resync a change schedules runs again after it (resyncCompany).
+   */
+  const policyCache = new Map<number, { until: number; rows: Promise<PolicyRow[]> }>();
+  function policiesOf(companyId: number): Promise<PolicyRow[]> {
+    const now = performance.now();
+    const hit = policyCache.get(companyId);
+    if (hit && hit.until > now) return hit.rows;
+    // A real promise (a query builder runs again each time it is awaited).
+    const rows = db
+      .select()
+      .from(slaPolicies)
+      .where(eq(slaPolicies.companyId, companyId))
+      .then((r) => r);
+    const entry = { until: now + POLICY_CACHE_TTL_MS, rows };
+    policyCache.set(companyId, entry);
+    rows.catch(() => {
+      if (policyCache.get(companyId) === entry) policyCache.delete(companyId);
+    });
+    return rows;
+  }
+  const forgetPolicies = (companyId: number) => void policyCache.delete(companyId);
 
   async function policyRow(t: Tenant, id: number) {
     const [r] = await db
@@ -161,7 +189,15 @@ export function slaService(deps: {
    * row while it waits make one pass.
    */
   async function resyncCompany(companyId: number) {
+    forgetPolicies(companyId);
     await deps.jobs.schedule(resyncJob, { key: String(companyId), payload: { companyId }, companyId });
+    // Another process's listener may apply the old policies until its cache's TTL: a second pass after it.
+    await deps.jobs.schedule(resyncJob, {
+      key: `${companyId}:late`,
+      runAt: new Date(clock.now().getTime() + POLICY_CACHE_TTL_MS + 1_000),
+      payload: { companyId },
+      companyId,
+    });
   }
 
   const RESYNC_BATCH = 200;
@@ -169,6 +205,8 @@ export function slaService(deps: {
     kind: 'sla.resync',
     payload: z.object({ companyId: z.number().int() }),
     handler: async ({ payload: { companyId } }) => {
+      // The policies as they are now, not as this process's cache last saw them.
+      forgetPolicies(companyId);
       for (let after = 0; ;) {
         const open = await db
           .select({ id: tickets.id })
@@ -242,7 +280,7 @@ export function slaService(deps: {
    * screens show changed.
    */
   async function handle(companyId: number, ticketId: number, event: SlaEvent): Promise<void> {
-    const policies = await db.select().from(slaPolicies).where(eq(slaPolicies.companyId, companyId));
+    const policies = await policiesOf(companyId);
     for (let attempt = 0; attempt < 6; attempt++) {
       const [row] = await db
         .select()

@@ -452,6 +452,33 @@ describe('SLA clocks', { timeout: 120_000 }, () => {
     expect((await view(b.admin, ticket.id)).sla.firstResponseDueAt).toBeNull();
   });
 
+  test('policies are cached per process: a sync another process made with the old ones is redone after the TTL', async () => {
+    clock.set(new Date('2026-11-25T13:00:00Z'));
+    const q = await queue(b.admin);
+    const ticket = await openTicket(b, q);
+    const other = await secondProcess(t, { clock, jobs: { autoStart: false } });
+    try {
+      // The other process has read the company's policies (none for this queue) before the change.
+      await other.app.services.sla.handle(b.id, ticket.id, { type: 'sync' });
+      await policy(b.admin, { firstResponseMinutes: 15, queueIds: [q] });
+      await settle();
+      expect((await row(ticket.id)).firstResponseDueAt?.toISOString()).toBe('2026-11-25T13:15:00.000Z');
+      // Within its cache's TTL, the other process syncs the ticket with what it read: no policy, no due time.
+      await other.app.services.sla.handle(b.id, ticket.id, { type: 'sync' });
+      const [late] = await db
+        .select()
+        .from(jobsTable)
+        .where(and(eq(jobsTable.kind, 'sla.resync'), eq(jobsTable.key, `${b.id}:late`)));
+      expect(late?.runAt.getTime()).toBeGreaterThan(clock.now().getTime());
+      // The change's second pass, after the TTL, reads the policies again.
+      clock.set(new Date(late!.runAt.getTime() + 1));
+      await settle();
+      expect((await row(ticket.id)).firstResponseDueAt?.toISOString()).toBe('2026-11-25T13:15:00.000Z');
+    } finally {
+      await other.close();
+    }
+  });
+
   test('the alert is queued in the claim transaction: a crash after the claim still alerts, once', async () => {
     clock.set(new Date('2026-11-25T13:00:00Z'));
     const q = await queue(b.admin);
