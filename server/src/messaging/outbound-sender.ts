@@ -295,6 +295,32 @@ export function outboundSender(deps: OutboundSenderDeps) {
     return draining;
   }
 
+  /** `enqueue` for several messages of one connection, in order: one INSERT; their ids in the same order. */
+  async function enqueueMany(
+    tx: Tx,
+    rows: { messageId: number; companyId: number; whatsappId: number; job: OutboundJob }[],
+    here: boolean,
+  ): Promise<number[]> {
+    if (!rows.length) return [];
+    const claimedAt = here ? new Date() : null;
+    const inserted = await tx
+      .insert(outboundQueue)
+      .values(
+        rows.map((row) => ({
+          ...row,
+          status: here ? ('sending' as const) : ('pending' as const),
+          claimedBy: here ? me() : null,
+          claimedAt,
+        })),
+      )
+      .returning({ id: outboundQueue.id, messageId: outboundQueue.messageId });
+    if (!here)
+      for (const whatsappId of new Set(rows.map((r) => r.whatsappId)))
+        await tx.execute(sql`select pg_notify(${OUTBOUND_CHANNEL}, ${String(whatsappId)})`);
+    const byMessage = new Map(inserted.map((q) => [q.messageId, q.id]));
+    return rows.map((r) => byMessage.get(r.messageId)!);
+  }
+
   return {
     /**
      * In the caller's transaction: the job of a stored message. `here` (the session runs in this process)
@@ -306,18 +332,11 @@ export function outboundSender(deps: OutboundSenderDeps) {
       row: { messageId: number; companyId: number; whatsappId: number; job: OutboundJob },
       here: boolean,
     ): Promise<number> {
-      const [q] = await tx
-        .insert(outboundQueue)
-        .values({
-          ...row,
-          status: here ? 'sending' : 'pending',
-          claimedBy: here ? me() : null,
-          claimedAt: here ? new Date() : null,
-        })
-        .returning({ id: outboundQueue.id });
-      if (!here) await tx.execute(sql`select pg_notify(${OUTBOUND_CHANNEL}, ${String(row.whatsappId)})`);
-      return q!.id;
+      const [id] = await enqueueMany(tx, [row], here);
+      return id!;
     },
+
+    enqueueMany,
 
     /**
      * Sends a row `enqueue` stored claimed by this process. The caller announces the outcome (onDone is not

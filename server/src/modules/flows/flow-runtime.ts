@@ -26,7 +26,7 @@ import {
   whatsapps,
 } from '../../db/schema/index.js';
 import { executeRows } from '../../db/rows.js';
-import type { Tx } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { defineJob, noPayload } from '../../jobs/job-queue.js';
 import { mimeOf } from '../../http/uploads.js';
 import type { Events } from '../../realtime/events.js';
@@ -341,6 +341,26 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
   // ---- the step ------------------------------------------------------------------------------------------
 
   /**
+   * Nodes that only talk (or decide from what the run holds): their messages may wait for the step's batch.
+   * Any other node (an HTTP call, a transfer, a wait, a tag…) sends what was said before it first.
+   */
+  function speaksOnly(node: FlowNode): boolean {
+    switch (node.type) {
+      case 'start':
+      case 'question':
+      case 'condition':
+      case 'randomizer':
+        return true;
+      case 'message':
+        return !node.data.fileListId;
+      case 'set':
+        return node.data.actions.every((a) => a.kind === 'variable');
+      default:
+        return false;
+    }
+  }
+
+  /**
    * Claims the run for one move: bumps `seq` from what was read (and records the message id), so two
    * processes or a redelivery cannot both move it. Null: someone else moved it, it ended, or the message was
    * already taken.
@@ -470,6 +490,20 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     let failedNode: FlowNode | undefined;
     let startFlow: number | null = null;
     let timer: { name: string; at: Date } | undefined;
+    const pending: {
+      body: string;
+      interactive?: FlowSendOptions['interactive'];
+      nodeId: string;
+      vars: Record<string, unknown>;
+    }[] = [];
+    let flush: (save?: (tx: Tx) => Promise<void>) => Promise<void> = async () => undefined;
+    /** In the transaction storing a node's messages: the run stands ON that node (a crash never asks twice). */
+    const checkpoint = async (tx: Tx, at: string, v: Record<string, unknown>) => {
+      await tx
+        .update(flowRuns)
+        .set({ currentNodeId: at, variables: v, nodeState: {}, status: 'running' })
+        .where(and(eq(flowRuns.id, run.id), eq(flowRuns.seq, run.seq)));
+    };
 
     const graph = await graphOf(run);
     const row =
@@ -482,6 +516,33 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     } else {
       let extra = row.extra;
       let executed = 0;
+      // The step's messages not stored yet (docs/flows.md "A step's messages"): stored and sent together,
+      // in one transaction with the run's position — at the step's end, or before a node that acts outside
+      // the conversation (an HTTP call, a transfer, a wait…) so that what was said before it is out first.
+      flush = async (save) => {
+        if (!pending.length) return;
+        const batch = pending.splice(0);
+        const last = batch[batch.length - 1]!;
+        try {
+          await deps.messages.deliverMany(
+            companyId,
+            row.ticket,
+            batch.map((b) => ({
+              body: b.body,
+              userId: null,
+              data: { flowRunId: run.id },
+              ...(b.interactive ? { interactive: b.interactive } : {}),
+            })),
+            { contact: row.contact, channel: row.connection?.channel },
+            save ?? ((tx) => checkpoint(tx, last.nodeId, last.vars)),
+          );
+        } catch (err) {
+          // The node that said it fails (as when its message went out alone).
+          throw Object.assign(err instanceof Error ? err : new Error(String(err)), {
+            flowNodeId: last.nodeId,
+          });
+        }
+      };
       while (nodeId) {
         const node = graph.nodes.find((n) => n.id === nodeId);
         if (!node) {
@@ -501,6 +562,14 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
           tell(run, node.id, 'running', vars);
         }
         let result: FlowExecResult;
+        try {
+          if (!speaksOnly(node)) await flush();
+        } catch (err) {
+          status = 'failed';
+          failedNode = graph.nodes.find((n) => n.id === (err as { flowNodeId?: string }).flowNodeId) ?? node;
+          error = err instanceof Error ? err.message : String(err);
+          break;
+        }
         try {
           if (node.type === 'transfer' && node.data.target === 'flow') {
             // Another flow: this run ends, the other starts on the same ticket (see below).
@@ -532,21 +601,21 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
               render,
               // The message and the run's position are stored together: a crash right after a send
               // leaves the run ON this node (its message out), never before it (asked twice).
-              send: (text, o) =>
-                send(
-                  companyId,
-                  row.ticket,
-                  run.id,
-                  text,
-                  o,
-                  async (tx) => {
-                    await tx
-                      .update(flowRuns)
-                      .set({ currentNodeId: node.id, variables: vars, nodeState: {}, status: 'running' })
-                      .where(and(eq(flowRuns.id, run.id), eq(flowRuns.seq, run.seq)));
-                  },
-                  { contact: row.contact, channel: row.connection?.channel },
-                ),
+              // A text joins the step's batch (stored with the run's position when the step ends or before
+              // a node that acts outside); files still go one by one, after the batch.
+              send: async (text, o = {}) => {
+                if (!o.fileListId) {
+                  const body = numberedOptions(text, o.options ?? []);
+                  if (body.trim())
+                    pending.push({ body, interactive: o.interactive, nodeId: node.id, vars: { ...vars } });
+                  return;
+                }
+                await flush();
+                await send(companyId, row.ticket, run.id, text, o, (tx) => checkpoint(tx, node.id, vars), {
+                  contact: row.contact,
+                  channel: row.connection?.channel,
+                });
+              },
               note: (text) => note(companyId, row.ticket, text),
               deps,
             };
@@ -601,31 +670,60 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       }
     }
 
+    /** The run's new position (and its timer), in the caller's transaction or alone. */
+    const save = async (on: Tx | Db) => {
+      const ended = status === 'completed' || status === 'failed';
+      const [row] = await on
+        .update(flowRuns)
+        .set({
+          currentNodeId: nodeId,
+          variables: vars,
+          nodeState: ended ? {} : nodeState,
+          status,
+          error: error ?? null,
+          updatedAt: clock.now(),
+          ...(ended ? { endedAt: clock.now() } : {}),
+        })
+        .where(and(eq(flowRuns.id, run.id), eq(flowRuns.seq, run.seq)))
+        .returning();
+      if (row && timer && !ended)
+        await deps.jobs.schedule(
+          timerJob,
+          {
+            key: `run:${run.id}`,
+            runAt: timer.at,
+            companyId,
+            payload: { runId: run.id, seq: run.seq, name: timer.name },
+          },
+          on,
+        );
+      return row;
+    };
+    let saved: RunRow | undefined;
+    let savedWithMessages = false;
+    if (pending.length) {
+      // The step's last messages and its new position: one transaction.
+      try {
+        await flush(async (tx) => {
+          saved = await save(tx);
+          savedWithMessages = true;
+        });
+      } catch (err) {
+        // Not stored (refused before), or stored and not sent: the run fails at the node that said it.
+        failedNode =
+          graph?.nodes.find((n) => n.id === (err as { flowNodeId?: string }).flowNodeId) ?? failedNode;
+        nodeId = failedNode?.id ?? nodeId;
+        status = 'failed';
+        error = err instanceof Error ? err.message : String(err);
+        savedWithMessages = false;
+      }
+    }
     const ended = status === 'completed' || status === 'failed';
     if (status === 'failed')
       steps.push({ nodeId: failedNode?.id ?? nodeId ?? '', kind: 'end', exit: 'failed' });
-    const [saved] = await db
-      .update(flowRuns)
-      .set({
-        currentNodeId: nodeId,
-        variables: vars,
-        nodeState: ended ? {} : nodeState,
-        status,
-        error: error ?? null,
-        updatedAt: clock.now(),
-        ...(ended ? { endedAt: clock.now() } : {}),
-      })
-      .where(and(eq(flowRuns.id, run.id), eq(flowRuns.seq, run.seq)))
-      .returning();
+    if (!savedWithMessages) saved = await save(db);
     if (!saved) return undefined; // cancelled meanwhile (a person took the ticket)
-    if (timer && !ended)
-      await deps.jobs.schedule(timerJob, {
-        key: `run:${run.id}`,
-        runAt: timer.at,
-        companyId,
-        payload: { runId: run.id, seq: run.seq, name: timer.name },
-      });
-    else if (ended) await deps.jobs.cancel(timerJob, `run:${run.id}`).catch(() => undefined);
+    if (ended) await deps.jobs.cancel(timerJob, `run:${run.id}`).catch(() => undefined);
 
     tell(run, ended ? null : nodeId, status, vars, undefined, error);
     if (steps.length)

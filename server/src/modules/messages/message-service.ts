@@ -199,6 +199,34 @@ export function messageService(deps: {
   });
   const channelFor = (ticket: TicketRow) => commands.actions(ticket.whatsappId);
 
+  /** One outbound message as `deliver` takes it. */
+  type DeliverContent = {
+    body: string;
+    file?: OutboundFile;
+    /** #32.9 A file already in the media store (a forward reuses it: no copy, no download). */
+    stored?: { path: string; mimetype: string; filename: string };
+    /** #32.9 Sent as a forward (data.forwarded; the channel marks it where it can). */
+    forwarded?: boolean;
+    quotedMsgId?: number | null;
+    userId: number | null;
+    /** Stored with the message (an automation marks its answers: `{ automation: kind }`). */
+    data?: Record<string, unknown>;
+    /** A Cloud API template (`body` is then its rendered text); the only thing allowed outside the window. */
+    template?: TemplateSend;
+    /**
+     * Reply buttons or a list (flows' options on the Cloud API): sent as such where the channel has them;
+     * `body` (the same choice as numbered text) is what is stored and what other channels send.
+     */
+    interactive?: InteractiveSend;
+    /** Runs inside the transaction that stores the message and its outbox row: a caller records the
+     *  hand-over atomically (a scheduled message marks itself handed over, so a crash never sends twice). */
+    onStored?: (tx: Tx, messageId: number) => Promise<void>;
+    /** #35.2 A person's message without a user (the external API): the consent rule applies as for `userId`. */
+    human?: boolean;
+  };
+  /** What the caller holds already (the flow runtime: the ticket's contact and connection's channel). */
+  type DeliverKnown = { contact?: typeof contacts.$inferSelect; channel?: string };
+
   /**
    * Stores, sends and records one outbound message. `userId` null means the system (bot, greeting).
    * The message and its outbox job are stored in one transaction. When the connection's session runs in
@@ -209,41 +237,39 @@ export function messageService(deps: {
   async function deliver(
     companyId: number,
     ticket: TicketRow,
-    content: {
-      body: string;
-      file?: OutboundFile;
-      /** #32.9 A file already in the media store (a forward reuses it: no copy, no download). */
-      stored?: { path: string; mimetype: string; filename: string };
-      /** #32.9 Sent as a forward (data.forwarded; the channel marks it where it can). */
-      forwarded?: boolean;
-      quotedMsgId?: number | null;
-      userId: number | null;
-      /** Stored with the message (an automation marks its answers: `{ automation: kind }`). */
-      data?: Record<string, unknown>;
-      /** A Cloud API template (`body` is then its rendered text); the only thing allowed outside the window. */
-      template?: TemplateSend;
-      /**
-       * Reply buttons or a list (flows' options on the Cloud API): sent as such where the channel has them;
-       * `body` (the same choice as numbered text) is what is stored and what other channels send.
-       */
-      interactive?: InteractiveSend;
-      /** Runs inside the transaction that stores the message and its outbox row: a caller records the
-       *  hand-over atomically (a scheduled message marks itself handed over, so a crash never sends twice). */
-      onStored?: (tx: Tx, messageId: number) => Promise<void>;
-      /** #35.2 A person's message without a user (the external API): the consent rule applies as for `userId`. */
-      human?: boolean;
-    },
-    /** What the caller holds already (the flow runtime: the ticket's contact and connection's channel). */
-    known: { contact?: typeof contacts.$inferSelect; channel?: string } = {},
-  ) {
+    content: DeliverContent,
+    known: DeliverKnown = {},
+  ): Promise<MessageView> {
+    const [view] = await deliverMany(companyId, ticket, [content], known);
+    return view!;
+  }
+
+  /**
+   * `deliver` for several messages of one ticket, in order (a flow's step: docs/flows.md "A step's
+   * messages"): the checks once, the messages, their outbox jobs and the ticket's last message in one
+   * transaction of one INSERT each, `onBatchStored` in that transaction (the run's new position commits with
+   * its messages), one read of the ticket's view for the announcements; then each is sent in order, and the
+   * first failure throws once all were tried.
+   */
+  async function deliverMany(
+    companyId: number,
+    ticket: TicketRow,
+    items: DeliverContent[],
+    known: DeliverKnown = {},
+    onBatchStored?: (tx: Tx, messageIds: number[]) => Promise<void>,
+  ): Promise<MessageView[]> {
+    if (!items.length) return [];
     // Every send of a blocked company stops here, whoever asked: bot, automations, timers, ratings, schedules.
     if (await deps.blocked?.(companyId)) throw subscriptionExpired();
     // #35.2 No person writes to a contact whose required consent is pending or refused (docs/privacy.md).
-    if ((content.userId != null || content.human) && !ticket.isGroup)
+    if (items.some((c) => c.userId != null || c.human) && !ticket.isGroup)
       await assertHumanReplyAllowed(db, companyId, ticket.contactId);
     // #32.4 {{protocol}} in any text sent on a ticket (greetings, bot texts, quick messages, closing message).
-    if (!content.template && content.body)
-      content = { ...content, body: await withTicketVariables(db, companyId, ticket, content.body) };
+    const contents: DeliverContent[] = [];
+    for (const c of items)
+      contents.push(
+        !c.template && c.body ? { ...c, body: await withTicketVariables(db, companyId, ticket, c.body) } : c,
+      );
     const whatsappId = ticket.whatsappId;
     if (!whatsappId) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'The ticket has no connection');
     const here = Boolean(deps.sessions()?.get(whatsappId));
@@ -258,34 +284,36 @@ export function messageService(deps: {
     }
     let channel = known.channel;
     let messageTag: 'HUMAN_AGENT' | undefined;
-    if (!content.template) {
+    if (contents.some((c) => !c.template)) {
       const window = await conversationWindow(companyId, ticket, known.channel);
       channel = window.channel;
-      // #34 Instagram/Messenger: 7 days after the customer's last message nothing may go out; between 24 hours
-      // and 7 days only a person's reply, tagged HUMAN_AGENT (automatic messages are refused like the Cloud API's).
-      if (isHumanAgentChannel(window.channel)) {
-        if (!window.open)
-          throw new AppError(
-            'ERR_OUTSIDE_HUMAN_AGENT_WINDOW',
-            409,
-            `More than ${HUMAN_AGENT_DAYS} days since the customer last wrote: no reply can be sent until they write again`,
-            { lastInboundAt: window.lastInboundAt },
-          );
-        if (window.tag && content.userId == null && !content.human)
+      for (const content of contents.filter((c) => !c.template)) {
+        // #34 Instagram/Messenger: 7 days after the customer's last message nothing may go out; between 24 hours
+        // and 7 days only a person's reply, tagged HUMAN_AGENT (automatic messages are refused like the Cloud API's).
+        if (isHumanAgentChannel(window.channel)) {
+          if (!window.open)
+            throw new AppError(
+              'ERR_OUTSIDE_HUMAN_AGENT_WINDOW',
+              409,
+              `More than ${HUMAN_AGENT_DAYS} days since the customer last wrote: no reply can be sent until they write again`,
+              { lastInboundAt: window.lastInboundAt },
+            );
+          if (window.tag && content.userId == null && !content.human)
+            throw new AppError(
+              'ERR_OUTSIDE_WINDOW',
+              409,
+              'More than 24 hours since the customer last wrote: only a person may answer (HUMAN_AGENT)',
+              { lastInboundAt: window.lastInboundAt },
+            );
+          if (window.tag) messageTag = window.tag;
+        } else if (!window.open)
           throw new AppError(
             'ERR_OUTSIDE_WINDOW',
             409,
-            'More than 24 hours since the customer last wrote: only a person may answer (HUMAN_AGENT)',
+            'More than 24 hours since the customer last wrote: only an approved template can be sent',
             { lastInboundAt: window.lastInboundAt },
           );
-        if (window.tag) messageTag = window.tag;
-      } else if (!window.open)
-        throw new AppError(
-          'ERR_OUTSIDE_WINDOW',
-          409,
-          'More than 24 hours since the customer last wrote: only an approved template can be sent',
-          { lastInboundAt: window.lastInboundAt },
-        );
+      }
     }
     const [contact] =
       known.contact?.id === ticket.contactId
@@ -308,112 +336,162 @@ export function messageService(deps: {
         400,
         identityKind ? `The contact has no ${identityKind} identity` : undefined,
       );
-    let quoted: MessageRow | undefined;
-    if (content.quotedMsgId) {
-      [quoted] = await db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.id, content.quotedMsgId), eq(messages.ticketId, ticket.id)));
-      if (!quoted) throw new AppError('ERR_VALIDATION', 400, 'quoted message not in this ticket');
+    const prepared: {
+      content: DeliverContent;
+      quoted: MessageRow | undefined;
+      job: OutboundJob;
+      values: typeof messages.$inferInsert;
+      preview: string;
+    }[] = [];
+    for (const content of contents) {
+      let quoted: MessageRow | undefined;
+      if (content.quotedMsgId) {
+        [quoted] = await db
+          .select()
+          .from(messages)
+          .where(and(eq(messages.id, content.quotedMsgId), eq(messages.ticketId, ticket.id)));
+        if (!quoted) throw new AppError('ERR_VALIDATION', 400, 'quoted message not in this ticket');
+      }
+      let mediaUrl: string | null = content.stored?.path ?? null;
+      if (content.file) mediaUrl = await deps.media.save(companyId, content.file.data, content.file.filename);
+      const fileMeta = content.file ?? content.stored;
+      const tag = content.template ? undefined : messageTag;
+      const job: OutboundJob = {
+        to,
+        body: content.body,
+        ...(fileMeta && mediaUrl
+          ? {
+              file: {
+                path: mediaUrl,
+                mimetype: fileMeta.mimetype,
+                filename: fileMeta.filename,
+                ...(content.file?.asVoice !== undefined ? { asVoice: content.file.asVoice } : {}),
+              },
+            }
+          : {}),
+        ...(quoted?.providerId ? { quotedProviderId: quoted.providerId } : {}),
+        ...(content.forwarded ? { forwarded: true } : {}),
+        ...(content.template ? { template: content.template } : {}),
+        ...(content.interactive ? { interactive: content.interactive } : {}),
+        ...(tag ? { messageTag: tag } : {}),
+      };
+      const values: typeof messages.$inferInsert = {
+        companyId,
+        ticketId: ticket.id,
+        contactId: ticket.contactId,
+        whatsappId,
+        providerId: `local-${randomUUID()}`,
+        body: content.body,
+        mediaType: fileMeta ? mediaTypeOf(fileMeta.mimetype) : null,
+        mediaUrl,
+        mediaName: fileMeta?.filename ?? null,
+        fromMe: true,
+        ack: 0,
+        read: true,
+        quotedMsgId: quoted?.id ?? null,
+        userId: content.userId,
+        ...(content.data || content.template || content.forwarded
+          ? {
+              data: {
+                ...content.data,
+                ...(content.forwarded ? { forwarded: true } : {}),
+                ...(content.template
+                  ? { template: { name: content.template.name, language: content.template.language.code } }
+                  : {}),
+              },
+            }
+          : {}),
+      };
+      const preview = (content.body || (fileMeta ? `[${mediaTypeOf(fileMeta.mimetype)}]` : '')).slice(0, 255);
+      prepared.push({ content, quoted, job, values, preview });
     }
-    let mediaUrl: string | null = content.stored?.path ?? null;
-    if (content.file) mediaUrl = await deps.media.save(companyId, content.file.data, content.file.filename);
-    const fileMeta = content.file ?? content.stored;
-    const localId = `local-${randomUUID()}`;
-    const preview = (content.body || (fileMeta ? `[${mediaTypeOf(fileMeta.mimetype)}]` : '')).slice(0, 255);
-    const job: OutboundJob = {
-      to,
-      body: content.body,
-      ...(fileMeta && mediaUrl
-        ? {
-            file: {
-              path: mediaUrl,
-              mimetype: fileMeta.mimetype,
-              filename: fileMeta.filename,
-              ...(content.file?.asVoice !== undefined ? { asVoice: content.file.asVoice } : {}),
-            },
-          }
-        : {}),
-      ...(quoted?.providerId ? { quotedProviderId: quoted.providerId } : {}),
-      ...(content.forwarded ? { forwarded: true } : {}),
-      ...(content.template ? { template: content.template } : {}),
-      ...(content.interactive ? { interactive: content.interactive } : {}),
-      ...(messageTag ? { messageTag } : {}),
-    };
-    const { row, queueId, meta } = await db.transaction(async (tx) => {
-      const [m] = await tx
+    const stored = await db.transaction(async (tx) => {
+      const inserted = await tx
         .insert(messages)
-        .values({
-          companyId,
-          ticketId: ticket.id,
-          contactId: ticket.contactId,
-          whatsappId,
-          providerId: localId,
-          body: content.body,
-          mediaType: fileMeta ? mediaTypeOf(fileMeta.mimetype) : null,
-          mediaUrl,
-          mediaName: fileMeta?.filename ?? null,
-          fromMe: true,
-          ack: 0,
-          read: true,
-          quotedMsgId: quoted?.id ?? null,
-          userId: content.userId,
-          ...(content.data || content.template || content.forwarded
-            ? {
-                data: {
-                  ...content.data,
-                  ...(content.forwarded ? { forwarded: true } : {}),
-                  ...(content.template
-                    ? { template: { name: content.template.name, language: content.template.language.code } }
-                    : {}),
-                },
-              }
-            : {}),
-        })
+        .values(prepared.map((p) => p.values))
         .returning();
+      // In the order given (RETURNING's order is not promised): each row by its local id.
+      const byLocalId = new Map(inserted.map((m) => [m.providerId, m]));
+      const rows = prepared.map((p) => byLocalId.get(p.values.providerId!)!);
+      const personal = rows.find((m, i) => prepared[i]!.content.userId != null);
       await tx
         .update(tickets)
         .set({
-          lastMessage: preview,
+          lastMessage: prepared[prepared.length - 1]!.preview,
           lastMessageAt: new Date(),
           updatedAt: new Date(),
           // A person's first message is the ticket's first response (docs/metrics.md); the bot's are not.
-          ...(content.userId != null
+          ...(personal
             ? {
-                firstResponseAt: sql`coalesce(${tickets.firstResponseAt}, ${m!.createdAt.toISOString()}::timestamptz)`,
+                firstResponseAt: sql`coalesce(${tickets.firstResponseAt}, ${personal.createdAt.toISOString()}::timestamptz)`,
               }
             : {}),
         })
         .where(eq(tickets.id, ticket.id));
-      const queueId = await outbound.enqueue(tx, { messageId: m!.id, companyId, whatsappId, job }, here);
-      if (content.onStored) await content.onStored(tx, m!.id);
-      const [meta] =
-        (await deps.bus?.stage?.(tx, [
-          { event: 'message.sent', payload: { companyId, ticketId: ticket.id, message: m! } },
-        ])) ?? [];
-      return { row: m!, queueId, meta };
+      const queueIds = await outbound.enqueueMany(
+        tx,
+        rows.map((m, i) => ({ messageId: m.id, companyId, whatsappId, job: prepared[i]!.job })),
+        here,
+      );
+      for (const [i, m] of rows.entries()) await prepared[i]!.content.onStored?.(tx, m.id);
+      if (onBatchStored)
+        await onBatchStored(
+          tx,
+          rows.map((m) => m.id),
+        );
+      const metas =
+        (await deps.bus?.stage?.(
+          tx,
+          rows.map((m) => ({
+            event: 'message.sent' as const,
+            payload: { companyId, ticketId: ticket.id, message: m },
+          })),
+        )) ?? [];
+      return rows.map((row, i) => ({ row, queueId: queueIds[i]!, meta: metas[i] }));
     });
-    const created = await emitMessageWith(companyId, ticket, 'create', row, {
-      contact: { id: contact.id, name: contact.name },
-      quoted,
-    });
-    deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row }, meta);
-    if (!here) return created.message;
-    const outcome = await outbound.sendNow(queueId, { messageId: row.id, whatsappId, job });
-    const [after] = outcome.message
-      ? [{ ...row, ...outcome.message }]
-      : await db.select().from(messages).where(eq(messages.id, row.id));
-    // The same message a moment later: its ticket view and relations as the create announced them.
-    const { message: view } = await emitMessageWith(
-      companyId,
-      ticket,
-      'update',
-      after!,
-      { contact: created.message.contact, quoted },
-      { view: created.view },
-    );
-    if (!outcome.ok) throw new AppError(outcome.code as ErrorCode, 400, outcome.reason);
-    return view;
+    const created: { message: MessageView; quoted: MessageRow | undefined }[] = [];
+    /** The ticket's view the first announcement read: the others (and the updates) reuse it. */
+    let viewOf: { view: TicketView | undefined } | undefined;
+    for (const [i, { row, meta }] of stored.entries()) {
+      const quoted = prepared[i]!.quoted;
+      const c = await emitMessageWith(
+        companyId,
+        ticket,
+        'create',
+        row,
+        { contact: { id: contact.id, name: contact.name }, quoted },
+        viewOf,
+      );
+      viewOf ??= { view: c.view };
+      created.push({ message: c.message, quoted });
+      deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row }, meta);
+    }
+    if (!here) return created.map((c) => c.message);
+    const views: MessageView[] = [];
+    let failure: AppError | undefined;
+    for (const [i, { row, queueId }] of stored.entries()) {
+      const outcome = await outbound.sendNow(queueId, {
+        messageId: row.id,
+        whatsappId,
+        job: prepared[i]!.job,
+      });
+      const [after] = outcome.message
+        ? [{ ...row, ...outcome.message }]
+        : await db.select().from(messages).where(eq(messages.id, row.id));
+      // The same message a moment later: its ticket view and relations as the create announced them.
+      const { message: view } = await emitMessageWith(
+        companyId,
+        ticket,
+        'update',
+        after!,
+        { contact: created[i]!.message.contact, quoted: created[i]!.quoted },
+        viewOf,
+      );
+      views.push(view);
+      if (!outcome.ok) failure ??= new AppError(outcome.code as ErrorCode, 400, outcome.reason);
+    }
+    if (failure) throw failure;
+    return views;
   }
 
   /** The owner process sent (or failed to send) a message stored elsewhere: announce it like a direct send. */
@@ -437,6 +515,7 @@ export function messageService(deps: {
 
   return {
     deliver,
+    deliverMany,
     conversationWindow,
     /** The outbox worker: app.ts starts it with the sessions and stops it on close. */
     outbound,
