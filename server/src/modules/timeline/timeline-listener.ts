@@ -13,6 +13,12 @@ import { actorKindOf, entriesOfChange, type TimelineService } from './timeline-s
  * and flow steps come from their own events. Notes, ratings and the bot's menu choices are recorded inline,
  * in the change's own statement or transaction (their announcements say `recorded`).
  */
+type NodeLabel = { type: string | null; label: string | null };
+/** Entries kept per map below before it starts over (a bound, not a policy). */
+const CACHE_MAX = 2000;
+/** How long a flow's name is kept: a rename elsewhere shows in new entries within this. */
+const FLOW_NAME_TTL_MS = 5_000;
+
 export function timelineListeners(
   bus: DomainBus,
   deps: { db: Db; timeline: Pick<TimelineService, 'named'> },
@@ -20,6 +26,56 @@ export function timelineListeners(
   const { db, timeline } = deps;
   // They write the record: the outbox replays them after a crash, keyed on the event's outbox id.
   const durable = { durable: true };
+
+  /**
+   * A run's flow and version never change, nor does a version's graph: both kept (the labels only). The
+   * flow's name can: kept FLOW_NAME_TTL_MS. A run's first step reads all three in one statement; its next
+   * ones, none (the name again once it is older than its TTL).
+   */
+  const runs = new Map<number, { companyId: number; flowId: number; versionId: number | null }>();
+  const versions = new Map<number, Map<string, NodeLabel>>();
+  const names = new Map<number, { name: string; until: number }>();
+  const labelsOf = (graph: { nodes?: unknown } | null | undefined) => {
+    const nodes = (graph?.nodes ?? []) as { id: string; type?: string; data?: { label?: string } }[];
+    return new Map(nodes.map((n) => [n.id, { type: n.type ?? null, label: n.data?.label ?? null }]));
+  };
+  const keep = <K, V>(m: Map<K, V>, k: K, v: V) => {
+    if (m.size >= CACHE_MAX) m.clear();
+    m.set(k, v);
+  };
+  async function flowOfRun(companyId: number, runId: number) {
+    const now = performance.now();
+    const known = runs.get(runId);
+    if (known && known.companyId === companyId) {
+      const nodes = known.versionId === null ? new Map<string, NodeLabel>() : versions.get(known.versionId);
+      let name = names.get(known.flowId);
+      if (nodes && (!name || name.until <= now)) {
+        const [f] = await db
+          .select({ name: flows.name })
+          .from(flows)
+          .where(and(eq(flows.id, known.flowId), eq(flows.companyId, companyId)));
+        if (f) keep(names, known.flowId, (name = { name: f.name, until: now + FLOW_NAME_TTL_MS }));
+      }
+      if (nodes && name) return { name: name.name, nodes };
+    }
+    const [run] = await db
+      .select({
+        flowId: flowRuns.flowId,
+        versionId: flowRuns.versionId,
+        name: flows.name,
+        graph: flowVersions.graph,
+      })
+      .from(flowRuns)
+      .innerJoin(flows, eq(flows.id, flowRuns.flowId))
+      .leftJoin(flowVersions, eq(flowVersions.id, flowRuns.versionId))
+      .where(and(eq(flowRuns.id, runId), eq(flowRuns.companyId, companyId)));
+    if (!run) return undefined;
+    const nodes = labelsOf(run.graph);
+    keep(runs, runId, { companyId, flowId: run.flowId, versionId: run.versionId });
+    if (run.versionId !== null && run.graph) keep(versions, run.versionId, nodes);
+    keep(names, run.flowId, { name: run.name, until: now + FLOW_NAME_TTL_MS });
+    return { name: run.name, nodes };
+  }
 
   bus.on(
     'ticket.announced',
@@ -170,16 +226,10 @@ export function timelineListeners(
       const entered = e.steps.filter((s) => s.kind === 'enter' && s.nodeId !== 'start');
       if (!entered.length) return;
       // The nodes' labels of the version the run runs on.
-      const [run] = await db
-        .select({ name: flows.name, graph: flowVersions.graph })
-        .from(flowRuns)
-        .innerJoin(flows, eq(flows.id, flowRuns.flowId))
-        .leftJoin(flowVersions, eq(flowVersions.id, flowRuns.versionId))
-        .where(and(eq(flowRuns.id, e.runId), eq(flowRuns.companyId, e.companyId)));
-      const nodes = (run?.graph?.nodes ?? []) as { id: string; type?: string; data?: { label?: string } }[];
+      const run = await flowOfRun(e.companyId, e.runId);
       const label = (id: string) => {
-        const n = nodes.find((x) => x.id === id);
-        return { id, type: n?.type ?? null, label: n?.data?.label ?? null };
+        const n = run?.nodes.get(id);
+        return { id, type: n?.type ?? null, label: n?.label ?? null };
       };
       await recordTicketEvent(db, {
         outboxId,

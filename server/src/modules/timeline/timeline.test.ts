@@ -297,6 +297,38 @@ describe('ticket timeline', () => {
     expect(flow.data).toMatchObject({ nodes: [{ id: 'hello', label: 'Boas-vindas' }] });
   });
 
+  test("a run's later steps are labelled too (from the version the listener kept)", async () => {
+    const c = await t.company('TimelineFlowSteps');
+    const { whatsappId } = await kit.setup(c.admin, [{ name: 'Fila' }]);
+    const flow = await flowApi(t, c.admin).onConnection(
+      whatsappId,
+      chain([
+        { id: 'ask', type: 'question', label: 'Nome', data: { text: 'Seu nome?', variable: 'name' } },
+        { id: 'bye', type: 'message', label: 'Despedida', data: { text: 'Até logo' } },
+      ]),
+    );
+    const number = newNumber();
+    await kit.say(c.admin, whatsappId, number, 'Oi');
+    const ticket = await kit.ticketOf(c.id, whatsappId, number);
+    await waitFor(
+      async () => (await eventsOf(c.admin, ticket.id)).some((e) => e.type === 'flow') || undefined,
+    );
+    await kit.say(c.admin, whatsappId, number, 'Maria');
+    const entries = await waitFor(async () => {
+      const list = (await eventsOf(c.admin, ticket.id)).filter((e) => e.type === 'flow');
+      return list.length === 2 && list;
+    });
+    const nodes = entries.map((e) => (e.data as { nodes: unknown[] }).nodes).flat();
+    expect(nodes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: 'ask', label: 'Nome' }),
+        expect.objectContaining({ id: 'bye', label: 'Despedida' }),
+      ]),
+    );
+    for (const e of entries) expect(e.data).toMatchObject({ flow: { id: flow.id } });
+    expect(entries.every((e) => (e.data as { flow: { name: string | null } }).flow.name)).toBe(true);
+  });
+
   test('an SLA breach is on the timeline, by the system', async () => {
     const c = await t.company('TimelineSla');
     const q = await queue(c.admin, 'Fila SLA');
