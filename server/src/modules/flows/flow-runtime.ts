@@ -25,7 +25,7 @@ import {
   tickets,
   whatsapps,
 } from '../../db/schema/index.js';
-import { executeRows } from '../../db/rows.js';
+import { executeRows, preparedQuery } from '../../db/rows.js';
 import type { Db, Tx } from '../../db/client.js';
 import { defineJob, noPayload } from '../../jobs/job-queue.js';
 import { mimeOf } from '../../http/uploads.js';
@@ -55,6 +55,46 @@ const TIMER_KEY = '__timer';
 /** processed_message_ids keeps this many of the latest message ids. */
 const PROCESSED_KEEP = 50;
 const ACTIVE: FlowRunStatus[] = ['running', 'waiting', 'held'];
+
+/** A step's ticket, contact (with its custom fields) and connection: one prepared statement (flowRuntime). */
+const loadTicketQuery = preparedQuery((db: Db) =>
+  db
+    .select({
+      ticket: tickets,
+      contact: contacts,
+      connection: whatsapps,
+      extra: sql<unknown>`coalesce((select json_agg(json_build_object('name', f.name, 'value', f.value) order by f.id)
+          from ${contactCustomFields} f where f.contact_id = ${contacts.id}), '[]'::json)`,
+    })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+    .where(
+      and(eq(tickets.id, sql.placeholder('ticketId')), eq(tickets.companyId, sql.placeholder('companyId'))),
+    )
+    .prepare('flow_load_ticket'),
+);
+
+/** The claim of an active run for a customer message (the common claim): one prepared statement. */
+const claimForMessageQuery = preparedQuery((db: Db) =>
+  db
+    .update(flowRuns)
+    .set({
+      seq: sql`${flowRuns.seq} + 1`,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      processedMessageIds: sql`(array_append(${flowRuns.processedMessageIds}, ${sql.placeholder('mid')}::text))[greatest(1, cardinality(${flowRuns.processedMessageIds}) + 2 - ${PROCESSED_KEEP}):]`,
+    })
+    .where(
+      and(
+        eq(flowRuns.id, sql.placeholder('id')),
+        eq(flowRuns.seq, sql.placeholder('seq')),
+        inArray(flowRuns.status, ACTIVE),
+        sql`not (${sql.placeholder('mid')}::text = any(${flowRuns.processedMessageIds}))`,
+      ),
+    )
+    .returning()
+    .prepare('flow_claim_for_message'),
+);
 
 /** Start-node triggers as stored on flows.triggers at publish. */
 export interface FlowTriggers {
@@ -112,18 +152,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
   };
   /** The ticket and everything a step reads about it, in one statement. */
   async function loadTicket(companyId: number, ticketId: number): Promise<Loaded | null> {
-    const [row] = await db
-      .select({
-        ticket: tickets,
-        contact: contacts,
-        connection: whatsapps,
-        extra: sql<unknown>`coalesce((select json_agg(json_build_object('name', f.name, 'value', f.value) order by f.id)
-          from ${contactCustomFields} f where f.contact_id = ${contacts.id}), '[]'::json)`,
-      })
-      .from(tickets)
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
-      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+    const [row] = await loadTicketQuery(db).execute({ companyId, ticketId });
     if (!row) return null;
     const extra = (typeof row.extra === 'string' ? JSON.parse(row.extra) : row.extra) as Loaded['extra'];
     return { ticket: row.ticket, contact: row.contact, connection: row.connection, extra };
@@ -371,6 +400,15 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     statuses: FlowRunStatus[] = ACTIVE,
   ): Promise<RunRow | null> {
     const mid = messageId === undefined ? null : String(messageId);
+    if (mid && statuses === ACTIVE) {
+      const [claimed] = await claimForMessageQuery(db).execute({
+        id: run.id,
+        seq: run.seq,
+        mid,
+        now: clock.now().toISOString(),
+      });
+      return claimed ?? null;
+    }
     const [claimed] = await db
       .update(flowRuns)
       .set({
