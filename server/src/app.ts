@@ -474,6 +474,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       withInboundEvents(services.pipeline, {
         bus: services.bus,
         ackIntercepts: modules.flatMap((m) => m.ackIntercepts ?? []),
+        ackClaims: modules.flatMap((m) => m.ackClaims ?? []),
         log: app.log,
       }),
       lidMap({ db: database.db, merge: services.contactMerge, contacts: services.contacts, log: app.log }),

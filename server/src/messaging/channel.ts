@@ -1,5 +1,6 @@
 import { CHANNEL_KINDS } from '@recado/contracts';
 import type { SecretBox } from '../lib/crypto.js';
+import type { SQL } from 'drizzle-orm';
 
 /**
  * The one interface the product talks to for every messaging channel (Baileys, Cloud API, simulator).
@@ -115,6 +116,12 @@ export interface AckUpdate {
   ack: number;
   /** Why a send failed (ack 0), as the provider said. */
   data?: Record<string, unknown>;
+  /**
+   * #31 The channel's own write for this ack, run in the pipeline's ack statement rather than as a statement of
+   * its own (the simulator's phone row): `cte` a data-modifying statement with `returning`; nothing else of
+   * the ack happens when it returns no row; `seen` gets its first returned row (as JSON) after the statement.
+   */
+  own?: { cte: SQL; seen(row: Record<string, unknown> | undefined): void | Promise<void> };
 }
 
 export interface StateUpdate {

@@ -19,6 +19,7 @@ import type { Events } from '../realtime/events.js';
 import { ticketEventRooms } from '../realtime/room-policy.js';
 import { readSetting } from '../modules/settings/setting-service.js';
 import type { AckUpdate, InboundMessage } from './channel.js';
+import type { AckClaim } from './inbound-events.js';
 import type { MediaStore } from './media-store.js';
 import type { ConnectionRef } from './session-manager.js';
 import { cleanDeep, cleanText, truncate } from '../lib/text.js';
@@ -789,33 +790,57 @@ export function inboundPipeline(deps: {
       }
       return results;
     },
-    /** Acks only move forward (a late "delivered" never overwrites "read"); a failure (0) marks the message. */
-    async ack(ref: ConnectionRef, a: AckUpdate): Promise<void> {
+    /**
+     * Acks only move forward (a late "delivered" never overwrites "read"); a failure (0) marks the message.
+     * #31 One statement: the channel's own row (`a.own`) and the claims (a campaign send's row) are CTEs of it;
+     * the message is updated only when the channel's row was found and no claim took the ack.
+     */
+    async ack(ref: ConnectionRef, a: AckUpdate, claims: AckClaim[] = []): Promise<void> {
       const failed = a.ack === 0;
       // #32 The ack's message.acked outbox row commits with the ack (ids only; the sweep rebuilds the event).
       const outboxId = !failed && stagesAcked() ? randomUUID() : null;
       const now = new Date().toISOString();
-      const [raw] = await executeRows<{ m: Record<string, unknown> }>(
+      const guard = a.own ? sql`exists (select 1 from ack_own)` : sql`true`;
+      const taking = claims.flatMap((c) => {
+        const cte = c.cte(ref, a, guard);
+        return cte ? [{ claim: c, cte }] : [];
+      });
+      const ctes: SQL[] = [];
+      if (a.own) ctes.push(sql`ack_own as (${a.own.cte})`);
+      taking.forEach(({ cte }, i) => ctes.push(sql`${sql.raw(`ack_claim${i}`)} as (${cte})`));
+      const untaken = taking.map((_, i) => sql` and not exists (select 1 from ${sql.raw(`ack_claim${i}`)})`);
+      ctes.push(sql`u as (update messages set ${
+        failed
+          ? sql`data = coalesce(data, '{}'::jsonb) || ${JSON.stringify(failureData(a.data))}::jsonb`
+          : sql`ack = ${a.ack}`
+      }, updated_at = ${now}::timestamptz
+          where whatsapp_id = ${ref.id} and provider_id = ${a.providerId}
+            and ${failed ? sql`ack <= 1` : sql`ack < ${a.ack}`} and ${guard}${sql.join(untaken, sql``)}
+          returning *)`);
+      if (outboxId)
+        ctes.push(sql`ob as (insert into event_outbox (id, company_id, event, payload, created_at)
+          select ${outboxId}::uuid, u.company_id, 'message.acked',
+            json_build_object('$rebuild', json_build_object('messageId', u.id, 'ack', u.ack))::text,
+            ${now}::timestamptz
+          from u)`);
+      const extra = [
+        ...(a.own ? [sql`, (select row_to_json(ack_own) from ack_own limit 1) as own`] : []),
+        ...taking.map(
+          (_, i) =>
+            sql`, (select json_agg(${sql.raw(`ack_claim${i}`)}) from ${sql.raw(`ack_claim${i}`)}) as ${sql.raw(`claim${i}`)}`,
+        ),
+      ];
+      const [raw] = await executeRows<Record<string, unknown> & { m: Record<string, unknown> | null }>(
         db,
-        sql`with u as (update messages set ${
-          failed
-            ? sql`data = coalesce(data, '{}'::jsonb) || ${JSON.stringify(failureData(a.data))}::jsonb`
-            : sql`ack = ${a.ack}`
-        }, updated_at = ${now}::timestamptz
-            where whatsapp_id = ${ref.id} and provider_id = ${a.providerId}
-              and ${failed ? sql`ack <= 1` : sql`ack < ${a.ack}`}
-            returning *)${
-              outboxId
-                ? sql`, ob as (insert into event_outbox (id, company_id, event, payload, created_at)
-                    select ${outboxId}::uuid, u.company_id, 'message.acked',
-                      json_build_object('$rebuild', json_build_object('messageId', u.id, 'ack', u.ack))::text,
-                      ${now}::timestamptz
-                    from u)`
-                : sql``
-            }
-          select row_to_json(u) as m from u`,
+        sql`with ${sql.join(ctes, sql`, `)}
+          select (select row_to_json(u) from u limit 1) as m${sql.join(extra, sql``)}`,
       );
-      const updated = raw ? rowOf(messages, raw.m) : undefined;
+      const json = <T>(v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+      taking.forEach(({ claim }, i) => {
+        const rows = json<Record<string, unknown>[] | null>(raw?.[`claim${i}`]);
+        if (rows?.length) claim.taken(ref, rows);
+      });
+      const updated = raw?.m ? rowOf(messages, json<Record<string, unknown>>(raw.m)) : undefined;
       if (updated) {
         events.toRoom(rooms.ticket(ref.companyId, updated.ticketId), ref.companyId, 'appMessage', {
           action: 'update',
@@ -828,6 +853,7 @@ export function inboundPipeline(deps: {
             outboxId ? { outboxId, at: new Date(now) } : undefined,
           );
       }
+      if (a.own) await a.own.seen(json<Record<string, unknown> | null>(raw?.own) ?? undefined);
     },
   };
   return pipeline;

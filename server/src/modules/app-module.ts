@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { DomainBus } from '../events/domain-events.js';
 import type { JobDefinition } from '../jobs/job-queue.js';
-import type { AckIntercept } from '../messaging/inbound-events.js';
+import type { AckClaim, AckIntercept } from '../messaging/inbound-events.js';
 import type { RoomGuards } from '../realtime/room-policy.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- plugins of either type provider
@@ -27,4 +27,6 @@ export interface AppModule {
   rooms?: RoomGuards;
   /** Acks of messages the module sent without a message row (campaigns), checked before the pipeline. */
   ackIntercepts?: AckIntercept[];
+  /** The same, run inside the pipeline's ack statement (one statement per ack): preferred. */
+  ackClaims?: AckClaim[];
 }

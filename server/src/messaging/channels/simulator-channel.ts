@@ -452,17 +452,23 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
       message: await viewWithQuote(db, whatsappId, row),
     });
     // The customer's phone confirms delivery shortly after, as a real one would.
+    // #31 Its row and the message's ack in one statement (the pipeline's, with this row as a CTE). Read
+    // already (ack 3): the read acked the message then, and "delivered" changes nothing there.
     later(deps.deliveryDelayMs ?? 300, async () => {
-      const [updated] = await db
-        .update(simulatorMessages)
-        .set({ ack: sql`greatest(${simulatorMessages.ack}, 2)` })
-        .where(eq(simulatorMessages.id, row!.id))
-        .returning();
-      if (!updated) return;
-      await sink.ack({ providerId, ack: updated.ack });
-      deps.notify(companyId, whatsappId, {
-        action: 'update',
-        message: await viewWithQuote(db, whatsappId, updated),
+      await sink.ack({
+        providerId,
+        ack: 2,
+        own: {
+          cte: sql`update simulator_messages set ack = greatest(ack, 2) where id = ${row!.id} returning *`,
+          seen: async (raw) => {
+            if (!raw) return;
+            const updated = rowOf(simulatorMessages, raw);
+            deps.notify(companyId, whatsappId, {
+              action: 'update',
+              message: await viewWithQuote(db, whatsappId, updated),
+            });
+          },
+        },
       });
     });
     return { providerId, timestamp: row!.createdAt };

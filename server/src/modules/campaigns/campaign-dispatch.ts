@@ -10,8 +10,9 @@ import { z } from 'zod';
 import { defineJob, type JobQueue, type JobRecord } from '../../jobs/job-queue.js';
 import type { Events } from '../../realtime/events.js';
 import type { MediaStore } from '../../messaging/media-store.js';
-import type { AckUpdate, Channel, InboundMessage } from '../../messaging/channel.js';
+import type { Channel, InboundMessage } from '../../messaging/channel.js';
 import { ChannelError } from '../../messaging/channel.js';
+import type { AckClaim } from '../../messaging/inbound-events.js';
 import type { ConnectionRef, SessionManager } from '../../messaging/session-manager.js';
 import { readCampaignSettings } from '../campaign-settings/campaign-setting-service.js';
 import { countsOf, withNames, type CampaignRow, type ShippingRow } from './campaign-queries.js';
@@ -506,42 +507,34 @@ export function campaignDispatch(deps: DispatchDeps) {
 
   /**
    * Ack ≥ 2 from the channel: the campaign message reached the phone. Ack 0 (the Cloud API's `failed`
-   * status): Meta gave up on it; the row fails with Meta's code and words (131026, 131047…).
+   * status): Meta gave up on it; the row fails with Meta's code and words (131026, 131047…). #31 A CTE of the
+   * pipeline's ack statement (one statement per ack, the campaign's update and the message's together), from
+   * the same statuses as before, so a campaign row is still delivered (or failed) once; when it returns a
+   * row the message update of that statement does nothing.
    */
-  async function onAck(ref: ConnectionRef, a: AckUpdate): Promise<boolean> {
-    if (a.ack === 0) {
-      const { error, errorCode } = failureData(a.data);
-      const at = now();
-      const failed = await db
-        .update(campaignShippings)
-        .set({ status: 'failed', error: truncate(error, 500), errorCode: errorCode ?? null, updatedAt: at })
-        .where(
-          and(
-            eq(campaignShippings.companyId, ref.companyId),
-            eq(campaignShippings.providerId, a.providerId),
-            inArray(campaignShippings.status, ['claimed', 'sent', 'delivered']),
-          ),
-        )
-        .returning({ campaignId: campaignShippings.campaignId });
-      for (const r of failed) progress(ref.companyId, r.campaignId);
-      return failed.length > 0;
-    }
-    if (a.ack < 2) return false;
-    const at = now();
-    const rows = await db
-      .update(campaignShippings)
-      .set({ status: 'delivered', deliveredAt: at, updatedAt: at })
-      .where(
-        and(
-          eq(campaignShippings.companyId, ref.companyId),
-          eq(campaignShippings.providerId, a.providerId),
-          inArray(campaignShippings.status, ['claimed', 'sent']),
-        ),
-      )
-      .returning({ campaignId: campaignShippings.campaignId });
-    for (const r of rows) progress(ref.companyId, r.campaignId);
-    return rows.length > 0;
-  }
+  const ackClaim: AckClaim = {
+    cte(ref, a, guard) {
+      const at = now().toISOString();
+      if (a.ack === 0) {
+        const { error, errorCode } = failureData(a.data);
+        return sql`update campaign_shippings
+          set status = 'failed', error = ${truncate(error, 500)}, error_code = ${errorCode ?? null},
+            updated_at = ${at}::timestamptz
+          where company_id = ${ref.companyId} and provider_id = ${a.providerId}
+            and status in ('claimed', 'sent', 'delivered') and ${guard}
+          returning campaign_id`;
+      }
+      if (a.ack < 2) return null;
+      return sql`update campaign_shippings
+        set status = 'delivered', delivered_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
+        where company_id = ${ref.companyId} and provider_id = ${a.providerId}
+          and status in ('claimed', 'sent') and ${guard}
+        returning campaign_id`;
+    },
+    taken(ref, rows) {
+      for (const r of rows) progress(ref.companyId, Number(r.campaign_id));
+    },
+  };
 
   /** How long a connection's "anyone asked to confirm?" answer is kept (docs/campaigns.md). */
   const CONFIRM_CHECK_MS = 5000;
@@ -648,7 +641,7 @@ export function campaignDispatch(deps: DispatchDeps) {
       await scheduleSend(c, token, 0, now(), executor);
     },
 
-    onAck,
+    ackClaim,
     onInbound,
     emit,
 

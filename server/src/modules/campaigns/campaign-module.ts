@@ -1,7 +1,7 @@
 import type { JobDefinition } from '../../jobs/job-queue.js';
 import type { AppModule } from '../app-module.js';
 import type { CampaignDispatch } from './campaign-dispatch.js';
-import { campaignAckIntercept, campaignListeners } from './campaign-listener.js';
+import { campaignListeners } from './campaign-listener.js';
 import { campaignRoutes } from './campaign-routes.js';
 import type { CampaignService } from './campaign-service.js';
 
@@ -15,5 +15,6 @@ export const campaignModule = (
   routes: [campaignRoutes(campaigns)],
   listeners: (bus) => campaignListeners(bus, dispatch),
   jobs: paused(Object.values(dispatch.jobs)),
-  ackIntercepts: [campaignAckIntercept(dispatch)],
+  // #31 In the pipeline's ack statement (a CTE), not a statement of its own before it.
+  ackClaims: [dispatch.ackClaim],
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { contacts, messages, tickets } from '../../db/schema/index.js';
+import { contacts, messages, simulatorMessages, tickets } from '../../db/schema/index.js';
 import { collectEvents, nextEvent, testApp, type Session, waitFor } from '../../../test/helpers.js';
 
 const t = await testApp();
@@ -150,5 +150,51 @@ describe('simulator connection', () => {
     await waitFor(
       async () => (await db.select().from(messages).where(eq(messages.whatsappId, w.id))).length === 1,
     );
+  });
+});
+
+describe('acks (#31: one statement per ack)', () => {
+  test("delivery moves the phone's row and the message together; a claim that takes an ack leaves the message", async () => {
+    const a = await t.company('SimAck');
+    const w = await simulatorConnection(a.admin);
+    const contact = await (
+      await t.as(a.admin).post('/contacts', { name: 'Cliente', number: '5511977001122' })
+    ).json();
+    const opened = await t
+      .as(a.admin)
+      .post('/tickets', { contactId: contact.id, whatsappId: w.id, status: 'open' });
+    expect(opened.status, await opened.clone().text()).toBe(201);
+    const ticket = (await opened.json()) as { id: number };
+    const res = await t.as(a.admin).post(`/messages/${ticket.id}`, { body: 'Olá' });
+    expect(res.status, await res.clone().text()).toBeLessThan(300);
+    const sent = await waitFor(async () => {
+      const [m] = await db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
+      return m?.ack === 2 ? m : undefined;
+    });
+    const [phone] = await db
+      .select()
+      .from(simulatorMessages)
+      .where(and(eq(simulatorMessages.whatsappId, w.id), eq(simulatorMessages.providerId, sent.providerId!)));
+    expect(phone?.ack).toBe(2);
+
+    // The same statement with a claim: one that returns a row took the ack (the message stays at 2)...
+    const ref = { id: w.id, companyId: a.id, channel: 'simulator', channelConfig: {} };
+    const took: unknown[][] = [];
+    const claim = (rows: number) => ({
+      cte: () => sql`select g as n from generate_series(1, ${rows}) g`,
+      taken: (_: unknown, r: unknown[]) => void took.push(r),
+    });
+    await t.app.services.pipeline.ack(ref, { providerId: sent.providerId!, ack: 3 }, [claim(1)]);
+    const ackOf = async () =>
+      (await db.select({ ack: messages.ack }).from(messages).where(eq(messages.id, sent.id)))[0]!.ack;
+    expect(await ackOf()).toBe(2);
+    expect(took).toEqual([[{ n: 1 }]]);
+    // ...one that returns none did not: the message moves.
+    await t.app.services.pipeline.ack(ref, { providerId: sent.providerId!, ack: 3 }, [claim(0)]);
+    expect(await ackOf()).toBe(3);
+    expect(took).toHaveLength(1);
   });
 });
