@@ -1,6 +1,6 @@
 import { fillPlaceholders, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from './client.js';
+import type { Db, Tx } from './client.js';
 
 const dialect = new PgDialect();
 
@@ -71,18 +71,21 @@ export function rowOf<T extends PgTable>(table: T, raw: Record<string, unknown>)
 }
 
 /**
- * A drizzle prepared query (`.prepare(name)` with `sql.placeholder`s) made once per database handle: a hot
+ * A drizzle prepared query (`.prepare(name)` with `sql.placeholder`s) made once per database connection: a hot
  * statement skips building its SQL on every call (for a five-join select, most of its client CPU) and, on
- * PostgreSQL, parsing and planning it (named statements are prepared once per connection). A transaction's
- * handle gets its own (made on first use), so a statement runs where it was asked to.
+ * PostgreSQL, parsing and planning it (named statements are prepared once per connection). It is kept per
+ * connection the handle runs on — the pool for `db`, the pooled client a transaction holds (the same client
+ * object comes back with the next transaction that checks it out) — so a statement always runs where it was
+ * asked to, inside the caller's transaction when given one.
  */
-export function preparedQuery<Q>(build: (db: Db) => Q): (db: Db) => Q {
+export function preparedQuery<Q>(build: (db: Db) => Q): (db: Db | Tx) => Q {
   const made = new WeakMap<object, Q>();
   return (db) => {
-    let q = made.get(db);
+    const key = (db as unknown as { session?: { client?: object } }).session?.client ?? db;
+    let q = made.get(key);
     if (!q) {
-      q = build(db);
-      made.set(db, q);
+      q = build(db as Db);
+      made.set(key, q);
     }
     return q;
   };

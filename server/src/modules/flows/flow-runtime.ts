@@ -75,6 +75,24 @@ const loadTicketQuery = preparedQuery((db: Db) =>
     .prepare('flow_load_ticket'),
 );
 
+/** A step's end: the run's new position, on the `seq` it claimed (`endedAt` only when it ended). */
+const saveRunQuery = preparedQuery((db: Db) =>
+  db
+    .update(flowRuns)
+    .set({
+      currentNodeId: sql`${sql.placeholder('nodeId')}`,
+      variables: sql`${sql.placeholder('vars')}::jsonb`,
+      nodeState: sql`${sql.placeholder('nodeState')}::jsonb`,
+      status: sql`${sql.placeholder('status')}`,
+      error: sql`${sql.placeholder('error')}`,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      endedAt: sql`coalesce(${sql.placeholder('endedAt')}::timestamptz, ${flowRuns.endedAt})`,
+    })
+    .where(and(eq(flowRuns.id, sql.placeholder('id')), eq(flowRuns.seq, sql.placeholder('seq'))))
+    .returning()
+    .prepare('flow_save_run'),
+);
+
 /** The claim of an active run for a customer message (the common claim): one prepared statement. */
 const claimForMessageQuery = preparedQuery((db: Db) =>
   db
@@ -711,19 +729,18 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     /** The run's new position (and its timer), in the caller's transaction or alone. */
     const save = async (on: Tx | Db) => {
       const ended = status === 'completed' || status === 'failed';
-      const [row] = await on
-        .update(flowRuns)
-        .set({
-          currentNodeId: nodeId,
-          variables: vars,
-          nodeState: ended ? {} : nodeState,
-          status,
-          error: error ?? null,
-          updatedAt: clock.now(),
-          ...(ended ? { endedAt: clock.now() } : {}),
-        })
-        .where(and(eq(flowRuns.id, run.id), eq(flowRuns.seq, run.seq)))
-        .returning();
+      const now = clock.now().toISOString();
+      const [row] = await saveRunQuery(on).execute({
+        id: run.id,
+        seq: run.seq,
+        nodeId,
+        vars: JSON.stringify(vars),
+        nodeState: JSON.stringify(ended ? {} : nodeState),
+        status,
+        error: error ?? null,
+        now,
+        endedAt: ended ? now : null,
+      });
       if (row && timer && !ended)
         await deps.jobs.schedule(
           timerJob,

@@ -17,6 +17,7 @@ import {
 import type { MessageTemplateService } from '../message-templates/message-template-service.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Db, Tx } from '../../db/client.js';
+import { preparedQuery } from '../../db/rows.js';
 import { contacts, messages, tickets, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { subscriptionExpired } from '../../http/subscription-block.js';
@@ -49,6 +50,20 @@ import { assertHumanReplyAllowed } from '../privacy/consent-gate.js';
 import type { OutboxBus } from '../../events/outbox.js';
 
 type TicketRow = typeof tickets.$inferSelect;
+
+/** The ticket's last message after a send (and its first response, when a person sent one): prepared. */
+const lastMessageQuery = preparedQuery((db: Db) =>
+  db
+    .update(tickets)
+    .set({
+      lastMessage: sql`${sql.placeholder('preview')}`,
+      lastMessageAt: sql`${sql.placeholder('now')}::timestamptz`,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      firstResponseAt: sql`coalesce(${tickets.firstResponseAt}, ${sql.placeholder('firstResponse')}::timestamptz)`,
+    })
+    .where(eq(tickets.id, sql.placeholder('id')))
+    .prepare('ticket_last_message'),
+);
 
 export interface OutboundFile extends MediaPayload {
   asVoice?: boolean;
@@ -414,20 +429,13 @@ export function messageService(deps: {
       const byLocalId = new Map(inserted.map((m) => [m.providerId, m]));
       const rows = prepared.map((p) => byLocalId.get(p.values.providerId!)!);
       const personal = rows.find((m, i) => prepared[i]!.content.userId != null);
-      await tx
-        .update(tickets)
-        .set({
-          lastMessage: prepared[prepared.length - 1]!.preview,
-          lastMessageAt: new Date(),
-          updatedAt: new Date(),
-          // A person's first message is the ticket's first response (docs/metrics.md); the bot's are not.
-          ...(personal
-            ? {
-                firstResponseAt: sql`coalesce(${tickets.firstResponseAt}, ${personal.createdAt.toISOString()}::timestamptz)`,
-              }
-            : {}),
-        })
-        .where(eq(tickets.id, ticket.id));
+      await lastMessageQuery(tx).execute({
+        id: ticket.id,
+        preview: prepared[prepared.length - 1]!.preview,
+        now: new Date().toISOString(),
+        // A person's first message is the ticket's first response (docs/metrics.md); the bot's are not.
+        firstResponse: personal ? personal.createdAt.toISOString() : null,
+      });
       const queueIds = await outbound.enqueueMany(
         tx,
         rows.map((m, i) => ({ messageId: m.id, companyId, whatsappId, job: prepared[i]!.job })),
