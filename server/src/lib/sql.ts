@@ -11,6 +11,14 @@ export const containsPattern = (text: string): string => `%${text.replace(/[\\%_
 export const containsText = (value: SQLWrapper, search: string): SQL =>
   sql`search_norm(${value}) like search_norm(${containsPattern(search)})`;
 
+/**
+ * containsText for a column that already holds search_norm() of the text (a stored generated column, such as
+ * messages.body_search, migration 0065): only the search is normalised, the row's value is read as it is, and
+ * the trigram index on that column serves it (docs/search.md).
+ */
+export const containsNormalised = (normalised: SQLWrapper, search: string): SQL =>
+  sql`${normalised} like search_norm(${containsPattern(search)})`;
+
 /** The largest value of a PostgreSQL `integer` (serial ids): a larger id names no row. */
 export const MAX_DB_ID = 2_147_483_647;
 export const isDbId = (n: number): boolean => Number.isInteger(n) && n > 0 && n <= MAX_DB_ID;

@@ -215,7 +215,9 @@ export function companyImportService(deps: CompanyImportDeps) {
   async function columnsOf(tx: Tx, table: string) {
     const rows = await executeRows<{ c: string }>(
       tx as unknown as Db,
-      sql`select column_name as c from information_schema.columns where table_schema = current_schema() and table_name = ${table}`,
+      // Generated columns (messages.body_search) are computed by the database, never written.
+      sql`select column_name as c from information_schema.columns where table_schema = current_schema()
+        and table_name = ${table} and is_generated = 'NEVER'`,
     );
     return new Set(rows.map((r) => r.c));
   }

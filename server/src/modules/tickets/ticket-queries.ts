@@ -14,7 +14,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { contacts, queues, settings, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { containsText } from '../../lib/sql.js';
+import { containsNormalised, containsText } from '../../lib/sql.js';
 import { executeRows } from '../../db/rows.js';
 import { pinnedTicketIds } from '../ticket-pins/pin-queries.js';
 import { customFieldFilterWhere } from '../custom-fields/custom-field-service.js';
@@ -281,6 +281,39 @@ export function slaFilterWhere(filter: 'at_risk' | 'breached', now: Date): SQL {
   return sql`(${tickets.slaAtRiskAt} <= ${at} and ${nearest} > ${at} and cardinality(${tickets.slaBreached}) = 0)`;
 }
 
+/**
+ * Up to this many matching messages, the search's message way is the tickets of those messages, read first
+ * from the trigram index (messageSearchTickets); more, and it stays a query walking the list's order.
+ */
+const RARE_MESSAGE_MATCHES = 2000;
+
+/**
+ * The tickets whose messages contain `search` (the company's, accent and case blind: the stored normalised
+ * text, docs/search.md), each with its newest matching message (the result's `searchMatch`), when at most
+ * RARE_MESSAGE_MATCHES messages do; undefined when more do. One statement on `messages_body_search_idx`.
+ * Asked first because the one query cannot be trusted to choose: for a rare text (~1,000 matches in
+ * 1,000,000 messages) the planner often walked the list's order probing each ticket's messages (≈6,500
+ * tickets, 77,000 message reads, 150-300 ms) instead of reading the index (≈4 ms); the estimate that decides
+ * it comes from a sample of the table and swings from one ANALYZE to the next.
+ */
+async function messageSearchTickets(
+  db: Db,
+  companyId: number,
+  search: string,
+): Promise<Map<number, number> | undefined> {
+  const rows = await executeRows<{ ticket_id: number; id: number | string; n: number | string }>(
+    db,
+    sql`select x.ticket_id, x.id, x.n from (
+        select m.ticket_id, m.id, count(*) over () as n,
+          row_number() over (partition by m.ticket_id order by m.created_at desc, m.id desc) as r
+        from (select m.ticket_id, m.id, m.created_at from messages m where m.company_id = ${companyId}
+          and ${containsNormalised(sql`m.body_search`, search)} limit ${RARE_MESSAGE_MATCHES + 1}) m
+      ) x where x.r = 1`,
+  );
+  if (rows.length && Number(rows[0]!.n) > RARE_MESSAGE_MATCHES) return undefined;
+  return new Map(rows.map((r) => [Number(r.ticket_id), Number(r.id)]));
+}
+
 export const ticketQueries = {
   async byId(db: Db, companyId: number, id: number): Promise<TicketView | undefined> {
     const [r] = await selectViews(db).where(and(eq(tickets.id, id), eq(tickets.companyId, companyId)));
@@ -326,12 +359,15 @@ export const ticketQueries = {
         )}))`,
       );
     const search = q.searchParam.trim();
+    // A rare text's tickets and their newest matching message (messageSearchTickets); undefined: common.
+    let messageTickets: Map<number, number> | undefined;
     if (search) {
       // The contact's name or number, or any message's text, contains the search. Each way is its own
       // query reading a page's worth in list order, and their union is the candidates: per way, the
       // planner picks between a trigram index (rare text) and the list index (common text), which one OR
-      // across tables never lets it do.
+      // across tables never lets it do. The messages' way is decided here instead (messageSearchTickets).
       const digits = search.replace(/\D/g, '');
+      messageTickets = await messageSearchTickets(db, v.companyId, search);
       const filter = and(...conds);
       const enough = q.pageNumber * TICKET_PAGE_SIZE + 1;
       const way = (join: SQL, match: SQL) =>
@@ -353,11 +389,19 @@ export const ticketQueries = {
               )})`,
             )
           : undefined,
-        way(
-          sql``,
-          sql`${tickets.id} in (select m.ticket_id from messages m where m.company_id = ${v.companyId}
-            and ${containsText(sql`m.body`, search)})`,
-        ),
+        // Any message's text: the tickets read first when the text is rare (none: no way); a common text
+        // keeps the walk in list order, which finds a page's worth among the first tickets.
+        messageTickets === undefined
+          ? way(
+              sql``,
+              sql`${tickets.id} in (select m.ticket_id from messages m where m.company_id = ${v.companyId}
+                and ${containsNormalised(sql`m.body_search`, search)})`,
+            )
+          : messageTickets.size
+            ? // One array parameter, not one parameter per id: binding and planning a list of a thousand
+              // parameters cost the statement ≈5 ms.
+              way(sql``, sql`${tickets.id} = any(${`{${[...messageTickets.keys()].join(',')}}`}::int[])`)
+            : undefined,
       ].filter((w): w is SQL => Boolean(w));
       conds.push(sql`${tickets.id} in (select hits.id from (${sql.join(ways, sql` union `)}) hits)`);
     }
@@ -382,17 +426,27 @@ export const ticketQueries = {
       ...rows.slice(0, TICKET_PAGE_SIZE).map((r) => ({ ...toTicketView(r as ViewRow), pinned: false })),
     ];
     if (search && page.length) {
-      // Each result shows the message that matched (its newest one), not merely its last message: one
-      // statement for the page, on the (ticket, created_at) index.
-      const matches = await executeRows<{ ticket_id: number; id: number | string; body: string }>(
-        db,
-        sql`select distinct on (m.ticket_id) m.ticket_id, m.id, m.body from messages m
-          where m.company_id = ${v.companyId} and m.ticket_id in (${sql.join(
-            page.map((p) => sql`${p.id}`),
-            sql`, `,
-          )}) and ${containsText(sql`m.body`, search)}
-          order by m.ticket_id, m.created_at desc, m.id desc`,
-      );
+      // Each result shows the message that matched (its newest one), not merely its last message. A rare
+      // text's newest matches are known already (the page's bodies read by id); a common one's are found
+      // for the page in one statement, on the (ticket, created_at) index.
+      const newest = messageTickets
+        ? page.map((p) => messageTickets!.get(p.id)).filter((id): id is number => id !== undefined)
+        : undefined;
+      const matches =
+        newest && !newest.length
+          ? []
+          : await executeRows<{ ticket_id: number; id: number | string; body: string }>(
+              db,
+              newest
+                ? sql`select m.ticket_id, m.id, m.body from messages m
+                    where m.id = any(${`{${newest.join(',')}}`}::bigint[]) and m.company_id = ${v.companyId}`
+                : sql`select distinct on (m.ticket_id) m.ticket_id, m.id, m.body from messages m
+                    where m.company_id = ${v.companyId} and m.ticket_id in (${sql.join(
+                      page.map((p) => sql`${p.id}`),
+                      sql`, `,
+                    )}) and ${containsNormalised(sql`m.body_search`, search)}
+                    order by m.ticket_id, m.created_at desc, m.id desc`,
+            );
       const byTicket = new Map(matches.map((m) => [Number(m.ticket_id), m]));
       for (const ticket of page) {
         const m = byTicket.get(ticket.id);

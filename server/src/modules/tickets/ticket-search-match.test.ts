@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { messages, tickets } from '../../db/schema/index.js';
 import { testApp, unique, waitFor, type Session } from '../../../test/helpers.js';
 
@@ -75,5 +75,32 @@ describe('ticket search results', () => {
     expect(fromB.map((x) => x.id)).toEqual([other]);
     expect(fromB[0]!.searchMatch?.body).toBe('reembolso da outra empresa');
     expect((await search(A.admin, 'reembolso')).map((x) => x.id)).toEqual([id]);
+  });
+
+  test('a common text (over 2,000 matching messages) finds the same tickets and matches as a rare one', async () => {
+    // Up to 2,000 matching messages the search reads them first (their tickets and newest matches); more,
+    // and it walks the list's order instead (ticket-queries.ts, messageSearchTickets). Both ways answer alike.
+    const C = await t.company('Comum');
+    const wid = await simulator(C.admin);
+    const x = await conversation(C.admin, C.id, wid, 'Xavier', ['Olá, sobre o pedido antigo', 'Obrigado']);
+    await db.execute(sql`insert into messages (company_id, ticket_id, contact_id, whatsapp_id, provider_id, body,
+        created_at, updated_at)
+      select company_id, id, contact_id, whatsapp_id, 'bulk-' || g, 'PEDIDO número ' || g,
+        now() - interval '1 day', now() - interval '1 day'
+      from tickets, generate_series(1, 2001) g where id = ${x}`);
+    const y = await conversation(C.admin, C.id, await simulator(C.admin), 'Yara', ['Um pédido novo']);
+    const common = await search(C.admin, 'pedido');
+    expect(common.map((r) => r.id).sort()).toEqual([x, y].sort());
+    expect(common.find((r) => r.id === x)?.searchMatch?.body).toBe('Olá, sobre o pedido antigo');
+    expect(common.find((r) => r.id === y)?.searchMatch?.body).toBe('Um pédido novo');
+    // A rare text of the same company: read first, same shape.
+    const rare = await search(C.admin, 'ANTIGO');
+    expect(rare.map((r) => r.id)).toEqual([x]);
+    expect(rare[0]!.searchMatch?.body).toBe('Olá, sobre o pedido antigo');
+    // Another company's messages never count, either way.
+    const D = await t.company('Vizinha');
+    await conversation(D.admin, D.id, await simulator(D.admin), 'Davi', ['pedido da vizinha']);
+    expect((await search(C.admin, 'pedido')).map((r) => r.id).sort()).toEqual([x, y].sort());
+    expect((await search(D.admin, 'pedido')).map((r) => r.searchMatch?.body)).toEqual(['pedido da vizinha']);
   });
 });

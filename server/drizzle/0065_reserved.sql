@@ -1,2 +1,0 @@
--- Reserved for this session's work; replaced when it needs a schema change.
-SELECT 1;
