@@ -1057,12 +1057,18 @@ export function automationService(deps: AutomationDeps) {
       return true;
     },
 
-    /** The bot put a ticket in a queue (the customer chose it): that queue's automation takes it from here. */
-    async onQueued(companyId: number, ticketId: number) {
-      const [t] = await db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+    /**
+     * The bot put a ticket in a queue (the customer chose it): that queue's automation takes it from here.
+     * `known`: the row as the caller's update just returned it (#31: not read again).
+     */
+    async onQueued(companyId: number, ticketId: number, known?: TicketRow) {
+      const [t] =
+        known?.id === ticketId && known.companyId === companyId
+          ? [known]
+          : await db
+              .select()
+              .from(tickets)
+              .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
       if (!t || !free(t) || t.queueId === null) return;
       const target = await dueTarget(t, await stateOf(t.id));
       if (!target) return;

@@ -19,6 +19,7 @@ import {
   ticketTags,
   users,
 } from '../../../db/schema/index.js';
+import { executeRows, rowOf } from '../../../db/rows.js';
 import { ticketQueries } from '../../tickets/ticket-queries.js';
 import { applyCustomFields, customFieldDefinitionsOf } from '../../custom-fields/custom-field-service.js';
 import { readSettings } from '../../settings/setting-service.js';
@@ -209,7 +210,11 @@ registerFlowNodeExecutor('condition', {
   },
 });
 
-async function announceTicket(ctx: Ctx, before: TicketRow, action: 'update' | 'transfer' | 'close') {
+async function announceTicket(
+  ctx: Ctx,
+  before: Pick<TicketRow, 'id' | 'status' | 'queueId' | 'userId'>,
+  action: 'update' | 'transfer' | 'close',
+) {
   const view = await ticketQueries.byId(ctx.deps.db, ctx.companyId, before.id);
   if (view)
     ctx.deps.emitTicket(ctx.companyId, view, {
@@ -315,12 +320,7 @@ registerFlowNodeExecutor('transfer', {
   async execute(ctx) {
     const { db, clock } = ctx.deps;
     const d = ctx.node.data;
-    const [before] = await db
-      .select()
-      .from(tickets)
-      .where(and(eq(tickets.id, ctx.ticket.id), eq(tickets.companyId, ctx.companyId)));
-    if (!before) throw new Error('the ticket is gone');
-    let queueId = before.queueId;
+    let queueId: number | null = null;
     if (d.queueId) {
       const [q] = await db
         .select({ id: queues.id })
@@ -340,18 +340,27 @@ registerFlowNodeExecutor('transfer', {
       userId = u.id;
     } else if (!d.queueId) throw new Error('no queue chosen');
     await ctx.note(ctx.render(d.note));
-    const [after] = await db
-      .update(tickets)
-      .set({
-        queueId,
-        userId,
-        status: userId ? 'open' : 'pending',
-        chatbot: false,
-        updatedAt: clock.now(),
-      })
-      .where(and(eq(tickets.id, before.id), eq(tickets.companyId, ctx.companyId)))
-      .returning();
-    if (!after) throw new Error('the ticket is gone');
+    // #31 The ticket as it was and as it is now, from the update itself (no read before it); no queue
+    // chosen (to an attendant): it stays in its queue.
+    const [moved] = await executeRows<{ after: Record<string, unknown>; before: Record<string, unknown> }>(
+      db,
+      sql`with b as (select id, status, user_id, queue_id from tickets
+            where id = ${ctx.ticket.id} and company_id = ${ctx.companyId}),
+          a as (update tickets t set queue_id = ${queueId ?? sql`b.queue_id`}, user_id = ${userId},
+              status = ${userId ? 'open' : 'pending'}, chatbot = false, updated_at = ${clock.now().toISOString()}::timestamptz
+            from b where t.id = b.id returning t.*)
+        select row_to_json(a) as after, row_to_json(b) as before from a, b`,
+    );
+    if (!moved) throw new Error('the ticket is gone');
+    const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+    const after = rowOf(tickets, json(moved.after));
+    const was = json(moved.before);
+    const before = {
+      id: after.id,
+      status: was.status as string,
+      userId: was.user_id as number | null,
+      queueId: was.queue_id as number | null,
+    };
     await db.insert(ticketHistories).values({
       companyId: ctx.companyId,
       ticketId: after.id,
@@ -370,7 +379,8 @@ registerFlowNodeExecutor('transfer', {
     await announceTicket(ctx, before, 'transfer');
     // Into a queue, waiting for anyone: the queue's own automation (AI prompt, Typebot, n8n…) takes it the
     // same way it does when the bot's menu puts the customer there (the bot's onQueued hook).
-    if (!userId && after.queueId !== null) await ctx.deps.automation?.onQueued(ctx.companyId, after.id);
+    if (!userId && after.queueId !== null)
+      await ctx.deps.automation?.onQueued(ctx.companyId, after.id, after);
     return { end: 'transferred' };
   },
 });
