@@ -15,7 +15,7 @@ import type { Db } from '../../db/client.js';
 import { contacts, queues, settings, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { containsNormalised, containsText } from '../../lib/sql.js';
-import { executeRows } from '../../db/rows.js';
+import { executeRows, preparedQuery } from '../../db/rows.js';
 import { pinnedTicketIds } from '../ticket-pins/pin-queries.js';
 import { customFieldFilterWhere } from '../custom-fields/custom-field-service.js';
 
@@ -116,6 +116,16 @@ export function selectViews(db: Db) {
     .leftJoin(users, eq(users.id, tickets.userId))
     .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
 }
+
+/**
+ * One ticket's view by id: read on every announcement (each message a ticket sends or receives), so it is a
+ * prepared statement (db/rows preparedQuery): built once, not planned again.
+ */
+const viewByIdQuery = preparedQuery((db: Db) =>
+  selectViews(db)
+    .where(and(eq(tickets.id, sql.placeholder('id')), eq(tickets.companyId, sql.placeholder('companyId'))))
+    .prepare('ticket_view_by_id'),
+);
 
 export interface Viewer extends VisibilityViewer {
   userId: number;
@@ -316,7 +326,7 @@ async function messageSearchTickets(
 
 export const ticketQueries = {
   async byId(db: Db, companyId: number, id: number): Promise<TicketView | undefined> {
-    const [r] = await selectViews(db).where(and(eq(tickets.id, id), eq(tickets.companyId, companyId)));
+    const [r] = await viewByIdQuery(db).execute({ id, companyId });
     return r ? toTicketView(r as ViewRow) : undefined;
   },
   async byUuid(db: Db, companyId: number, uuid: string): Promise<TicketView | undefined> {
