@@ -299,29 +299,31 @@ const RARE_MESSAGE_MATCHES = 2000;
 
 /**
  * The tickets whose messages contain `search` (the company's, accent and case blind: the stored normalised
- * text, docs/search.md), each with its newest matching message (the result's `searchMatch`), when at most
- * RARE_MESSAGE_MATCHES messages do; undefined when more do. One statement on `messages_body_search_idx`.
- * Asked first because the one query cannot be trusted to choose: for a rare text (~1,000 matches in
- * 1,000,000 messages) the planner often walked the list's order probing each ticket's messages (≈6,500
- * tickets, 77,000 message reads, 150-300 ms) instead of reading the index (≈4 ms); the estimate that decides
- * it comes from a sample of the table and swings from one ANALYZE to the next.
+ * text, docs/search.md), each with the ids of its matching messages, when at most RARE_MESSAGE_MATCHES
+ * messages match; undefined when more do. One statement on `messages_body_search_idx`. Asked first because
+ * the one query cannot be trusted to choose: for a rare text (~1,000 matches in 1,000,000 messages) the
+ * planner often walked the list's order probing each ticket's messages (≈6,500 tickets, 77,000 message
+ * reads, 150-300 ms) instead of reading the index (≈2 ms); the estimate that decides it comes from a sample
+ * of the table and swings from one ANALYZE to the next.
  */
 async function messageSearchTickets(
   db: Db,
   companyId: number,
   search: string,
-): Promise<Map<number, number> | undefined> {
-  const rows = await executeRows<{ ticket_id: number; id: number | string; n: number | string }>(
+): Promise<Map<number, number[]> | undefined> {
+  const rows = await executeRows<{ ticket_id: number; id: number | string }>(
     db,
-    sql`select x.ticket_id, x.id, x.n from (
-        select m.ticket_id, m.id, count(*) over () as n,
-          row_number() over (partition by m.ticket_id order by m.created_at desc, m.id desc) as r
-        from (select m.ticket_id, m.id, m.created_at from messages m where m.company_id = ${companyId}
-          and ${containsNormalised(sql`m.body_search`, search)} limit ${RARE_MESSAGE_MATCHES + 1}) m
-      ) x where x.r = 1`,
+    sql`select m.ticket_id, m.id from messages m where m.company_id = ${companyId}
+      and ${containsNormalised(sql`m.body_search`, search)} limit ${RARE_MESSAGE_MATCHES + 1}`,
   );
-  if (rows.length && Number(rows[0]!.n) > RARE_MESSAGE_MATCHES) return undefined;
-  return new Map(rows.map((r) => [Number(r.ticket_id), Number(r.id)]));
+  if (rows.length > RARE_MESSAGE_MATCHES) return undefined;
+  const byTicket = new Map<number, number[]>();
+  for (const r of rows) {
+    const ids = byTicket.get(Number(r.ticket_id));
+    if (ids) ids.push(Number(r.id));
+    else byTicket.set(Number(r.ticket_id), [Number(r.id)]);
+  }
+  return byTicket;
 }
 
 export const ticketQueries = {
@@ -369,8 +371,8 @@ export const ticketQueries = {
         )}))`,
       );
     const search = q.searchParam.trim();
-    // A rare text's tickets and their newest matching message (messageSearchTickets); undefined: common.
-    let messageTickets: Map<number, number> | undefined;
+    // A rare text's tickets and their matching messages (messageSearchTickets); undefined: a common text.
+    let messageTickets: Map<number, number[]> | undefined;
     if (search) {
       // The contact's name or number, or any message's text, contains the search. Each way is its own
       // query reading a page's worth in list order, and their union is the candidates: per way, the
@@ -436,26 +438,25 @@ export const ticketQueries = {
       ...rows.slice(0, TICKET_PAGE_SIZE).map((r) => ({ ...toTicketView(r as ViewRow), pinned: false })),
     ];
     if (search && page.length) {
-      // Each result shows the message that matched (its newest one), not merely its last message. A rare
-      // text's newest matches are known already (the page's bodies read by id); a common one's are found
-      // for the page in one statement, on the (ticket, created_at) index.
-      const newest = messageTickets
-        ? page.map((p) => messageTickets!.get(p.id)).filter((id): id is number => id !== undefined)
-        : undefined;
+      // Each result shows the message that matched (its newest one), not merely its last message: one
+      // statement for the page. A rare text's matches are known by id already; a common one's are found for
+      // the page's tickets on the (ticket, created_at) index.
+      const known = messageTickets && page.flatMap((p) => messageTickets!.get(p.id) ?? []);
       const matches =
-        newest && !newest.length
+        known && !known.length
           ? []
           : await executeRows<{ ticket_id: number; id: number | string; body: string }>(
               db,
-              newest
-                ? sql`select m.ticket_id, m.id, m.body from messages m
-                    where m.id = any(${`{${newest.join(',')}}`}::bigint[]) and m.company_id = ${v.companyId}`
-                : sql`select distinct on (m.ticket_id) m.ticket_id, m.id, m.body from messages m
-                    where m.company_id = ${v.companyId} and m.ticket_id in (${sql.join(
-                      page.map((p) => sql`${p.id}`),
-                      sql`, `,
-                    )}) and ${containsNormalised(sql`m.body_search`, search)}
-                    order by m.ticket_id, m.created_at desc, m.id desc`,
+              sql`select distinct on (m.ticket_id) m.ticket_id, m.id, m.body from messages m
+                where m.company_id = ${v.companyId} and ${
+                  known
+                    ? sql`m.id = any(${`{${known.join(',')}}`}::bigint[])`
+                    : sql`m.ticket_id in (${sql.join(
+                        page.map((p) => sql`${p.id}`),
+                        sql`, `,
+                      )}) and ${containsNormalised(sql`m.body_search`, search)}`
+                }
+                order by m.ticket_id, m.created_at desc, m.id desc`,
             );
       const byTicket = new Map(matches.map((m) => [Number(m.ticket_id), m]));
       for (const ticket of page) {
