@@ -48,7 +48,7 @@ import { flowService } from './modules/flows/flow-service.js';
 import { helpService } from './modules/helps/help-service.js';
 import { messageTemplateService } from './modules/message-templates/message-template-service.js';
 import { macroService } from './modules/macros/macro-service.js';
-import { messageService, type MessageService } from './modules/messages/message-service.js';
+import { messageService, rebuildSent, type MessageService } from './modules/messages/message-service.js';
 import { voiceNotes } from './modules/messages/voice-note.js';
 import { planService } from './modules/plans/plan-service.js';
 import { promptService } from './modules/prompts/prompt-service.js';
@@ -113,6 +113,7 @@ export function makeServices(deps: {
   // An inbound message's record (timeline, webhooks) that a crash left behind: its row holds only ids.
   bus.rebuildWith('message.stored', rebuildStored(db));
   bus.rebuildWith('message.acked', rebuildAcked(db));
+  bus.rebuildWith('message.sent', rebuildSent(db));
   const messages: MessageService = messageService({
     templates,
     clock,

@@ -76,6 +76,11 @@ export interface JobQueue {
     job: { key?: string; runAt?: Date; payload: P; companyId?: number },
     executor?: unknown,
   ): Promise<void>;
+  /** `schedule` as a statement (same checks) for the caller to run in its own statement or transaction. */
+  scheduleStatement<P>(
+    definition: JobDefinition<P>,
+    job: { key?: string; runAt?: Date; payload: P; companyId?: number },
+  ): SQL;
   cancel(definition: Pick<JobDefinition, 'kind'>, key: string): Promise<void>;
   /**
    * Claims every due job (runAt <= clock.now()) and runs its handler; returns how many ran, not counting
@@ -182,21 +187,25 @@ export function jobQueue(deps: {
     job: { kind: string; key?: string; runAt?: Date; payload?: unknown; companyId?: number },
     executor?: unknown,
   ) {
-    const on = (executor as Db | undefined) ?? db;
+    await exec(insertStatement(job), (executor as Db | undefined) ?? db);
+  }
+
+  /** The INSERT (an upsert with a key) that schedules a job, for a caller's own statement or transaction. */
+  function insertStatement(job: {
+    kind: string;
+    key?: string;
+    runAt?: Date;
+    payload?: unknown;
+    companyId?: number;
+  }): SQL {
     const runAt = job.runAt ?? clock.now();
     const payload = JSON.stringify(job.payload ?? {});
     const maxAttempts = registry.get(job.kind)?.maxAttempts ?? 5;
     const values = sql`(${job.kind}, ${job.key ?? null}, ${job.companyId ?? null}, ${payload}::jsonb,
       ${iso(runAt)}, ${maxAttempts}, ${requestContext.reqId() ?? null})`;
-    if (job.key === undefined) {
-      await exec(
-        sql`insert into jobs (kind, key, company_id, payload, run_at, max_attempts, request_id) values ${values}`,
-        on,
-      );
-      return;
-    }
-    await exec(
-      sql`insert into jobs (kind, key, company_id, payload, run_at, max_attempts, request_id) values ${values}
+    if (job.key === undefined)
+      return sql`insert into jobs (kind, key, company_id, payload, run_at, max_attempts, request_id) values ${values}`;
+    return sql`insert into jobs (kind, key, company_id, payload, run_at, max_attempts, request_id) values ${values}
         on conflict (kind, key) where key is not null do update set
           run_at = excluded.run_at, payload = excluded.payload, company_id = excluded.company_id,
           request_id = excluded.request_id,
@@ -204,9 +213,19 @@ export function jobQueue(deps: {
           status = case when jobs.status = 'running' then 'running' else 'queued' end,
           attempts = case when jobs.status = 'running' then jobs.attempts else 0 end,
           last_error = case when jobs.status = 'running' then jobs.last_error else null end,
-          done_at = null`,
-      on,
-    );
+          done_at = null`;
+  }
+
+  /** `schedule` as a statement: the caller runs it (in its own statement's CTE, or its transaction). */
+  function scheduleStatement<P>(
+    definition: JobDefinition<P>,
+    input: { key?: string; runAt?: Date; payload: unknown; companyId?: number },
+  ): SQL {
+    return insertStatement({
+      ...input,
+      kind: definition.kind,
+      payload: definition.payload.parse(input.payload),
+    });
   }
 
   async function cancel(definition: Pick<JobDefinition, 'kind'>, key: string) {
@@ -402,6 +421,7 @@ export function jobQueue(deps: {
     processId: me,
     register,
     schedule,
+    scheduleStatement,
     cancel,
     // One pass at a time in a process: a call made during a pass runs its own pass after it.
     runDue() {

@@ -338,6 +338,9 @@ export function outboundSender(deps: OutboundSenderDeps) {
 
     enqueueMany,
 
+    /** Who claims the rows this process stores for its own sessions (`enqueue` with `here`). */
+    claimant: () => me(),
+
     /**
      * Sends a row `enqueue` stored claimed by this process. The caller announces the outcome (onDone is not
      * called): the answer carries the message as the outcome left it.

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   FLOW_TRY_EVENT,
@@ -25,7 +25,7 @@ import {
   tickets,
   whatsapps,
 } from '../../db/schema/index.js';
-import { executeRows, preparedQuery } from '../../db/rows.js';
+import { executeRows, preparedQuery, rowOf } from '../../db/rows.js';
 import type { Db, Tx } from '../../db/client.js';
 import { defineJob, noPayload } from '../../jobs/job-queue.js';
 import { mimeOf } from '../../http/uploads.js';
@@ -56,6 +56,9 @@ const TIMER_KEY = '__timer';
 const PROCESSED_KEEP = 50;
 const ACTIVE: FlowRunStatus[] = ['running', 'waiting', 'held'];
 
+/** What commits with a step's messages (messageService.deliverMany's `also`). */
+type FlushAlso = { name: string; returning?: SQL; others?: SQL[] };
+
 /** A step's ticket, contact (with its custom fields) and connection: one prepared statement (flowRuntime). */
 const loadTicketQuery = preparedQuery((db: Db) =>
   db
@@ -73,24 +76,6 @@ const loadTicketQuery = preparedQuery((db: Db) =>
       and(eq(tickets.id, sql.placeholder('ticketId')), eq(tickets.companyId, sql.placeholder('companyId'))),
     )
     .prepare('flow_load_ticket'),
-);
-
-/** A step's end: the run's new position, on the `seq` it claimed (`endedAt` only when it ended). */
-const saveRunQuery = preparedQuery((db: Db) =>
-  db
-    .update(flowRuns)
-    .set({
-      currentNodeId: sql`${sql.placeholder('nodeId')}`,
-      variables: sql`${sql.placeholder('vars')}::jsonb`,
-      nodeState: sql`${sql.placeholder('nodeState')}::jsonb`,
-      status: sql`${sql.placeholder('status')}`,
-      error: sql`${sql.placeholder('error')}`,
-      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
-      endedAt: sql`coalesce(${sql.placeholder('endedAt')}::timestamptz, ${flowRuns.endedAt})`,
-    })
-    .where(and(eq(flowRuns.id, sql.placeholder('id')), eq(flowRuns.seq, sql.placeholder('seq'))))
-    .returning()
-    .prepare('flow_save_run'),
 );
 
 /** The claim of an active run for a customer message (the common claim): one prepared statement. */
@@ -552,7 +537,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       nodeId: string;
       vars: Record<string, unknown>;
     }[] = [];
-    let flush: (save?: (tx: Tx) => Promise<void>) => Promise<void> = async () => undefined;
+    let flush: (also?: FlushAlso) => Promise<Record<string, unknown> | null> = async () => null;
     /** In the transaction storing a node's messages: the run stands ON that node (a crash never asks twice). */
     const checkpoint = async (tx: Tx, at: string, v: Record<string, unknown>) => {
       await tx
@@ -575,12 +560,12 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       // The step's messages not stored yet (docs/flows.md "A step's messages"): stored and sent together,
       // in one transaction with the run's position — at the step's end, or before a node that acts outside
       // the conversation (an HTTP call, a transfer, a wait…) so that what was said before it is out first.
-      flush = async (save) => {
-        if (!pending.length) return;
+      flush = async (also) => {
+        if (!pending.length) return null;
         const batch = pending.splice(0);
         const last = batch[batch.length - 1]!;
         try {
-          await deps.messages.deliverMany(
+          const stored = await deps.messages.deliverMany(
             companyId,
             row.ticket,
             batch.map((b) => ({
@@ -590,8 +575,15 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
               ...(b.interactive ? { interactive: b.interactive } : {}),
             })),
             { contact: row.contact, channel: row.connection?.channel },
-            save ?? ((tx) => checkpoint(tx, last.nodeId, last.vars)),
+            also ?? {
+              name: 'flow_checkpoint',
+              others: [
+                sql`update flow_runs set current_node_id = ${last.nodeId}, variables = ${JSON.stringify(last.vars)}::jsonb,
+                  node_state = '{}'::jsonb, status = 'running' where id = ${run.id} and seq = ${run.seq}`,
+              ],
+            },
           );
+          return stored.also;
         } catch (err) {
           // The node that said it fails (as when its message went out alone).
           throw Object.assign(err instanceof Error ? err : new Error(String(err)), {
@@ -726,43 +718,42 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       }
     }
 
-    /** The run's new position (and its timer), in the caller's transaction or alone. */
-    const save = async (on: Tx | Db) => {
+    /** The run's timer job, while it waits (keyed by run; its `seq` makes a stale one do nothing). */
+    const timerInput = () => ({
+      key: `run:${run.id}`,
+      runAt: timer!.at,
+      companyId,
+      payload: { runId: run.id, seq: run.seq, name: timer!.name },
+    });
+    /** The run's new position, on the `seq` it claimed (`ended_at` only when it ended). */
+    const saveStatement = () => {
       const ended = status === 'completed' || status === 'failed';
       const now = clock.now().toISOString();
-      const [row] = await saveRunQuery(on).execute({
-        id: run.id,
-        seq: run.seq,
-        nodeId,
-        vars: JSON.stringify(vars),
-        nodeState: JSON.stringify(ended ? {} : nodeState),
-        status,
-        error: error ?? null,
-        now,
-        endedAt: ended ? now : null,
-      });
-      if (row && timer && !ended)
-        await deps.jobs.schedule(
-          timerJob,
-          {
-            key: `run:${run.id}`,
-            runAt: timer.at,
-            companyId,
-            payload: { runId: run.id, seq: run.seq, name: timer.name },
-          },
-          on,
-        );
-      return row;
+      return sql`update flow_runs set current_node_id = ${nodeId}, variables = ${JSON.stringify(vars)}::jsonb,
+          node_state = ${JSON.stringify(ended ? {} : nodeState)}::jsonb, status = ${status}, error = ${error ?? null},
+          updated_at = ${now}::timestamptz, ended_at = coalesce(${ended ? now : null}::timestamptz, ended_at)
+          where id = ${run.id} and seq = ${run.seq} returning *`;
+    };
+    const waitsOnTimer = () => Boolean(timer) && status !== 'completed' && status !== 'failed';
+    /** Without messages: the position, then its timer (a crash between: the timer sweep schedules it again). */
+    const save = async () => {
+      const [raw] = await executeRows(db, saveStatement(), 'flow_save_run');
+      if (raw && waitsOnTimer()) await deps.jobs.schedule(timerJob, timerInput());
+      return raw ? rowOf(flowRuns, raw) : undefined;
     };
     let saved: RunRow | undefined;
     let savedWithMessages = false;
     if (pending.length) {
-      // The step's last messages and its new position: one transaction.
+      // The step's last messages, its new position and its timer: one statement (messageService.deliverMany).
       try {
-        await flush(async (tx) => {
-          saved = await save(tx);
-          savedWithMessages = true;
+        // A timer of a position the run has left (cancelled meanwhile) does nothing when it fires (its seq).
+        const raw = await flush({
+          name: waitsOnTimer() ? 'flow_save_timer' : 'flow_save',
+          returning: saveStatement(),
+          others: waitsOnTimer() ? [deps.jobs.scheduleStatement(timerJob, timerInput())] : [],
         });
+        savedWithMessages = true;
+        saved = raw ? rowOf(flowRuns, raw) : undefined;
       } catch (err) {
         // Not stored (refused before), or stored and not sent: the run fails at the node that said it.
         failedNode =
@@ -776,7 +767,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     const ended = status === 'completed' || status === 'failed';
     if (status === 'failed')
       steps.push({ nodeId: failedNode?.id ?? nodeId ?? '', kind: 'end', exit: 'failed' });
-    if (!savedWithMessages) saved = await save(db);
+    if (!savedWithMessages) saved = await save();
     if (!saved) return undefined; // cancelled meanwhile (a person took the ticket)
     if (ended) await deps.jobs.cancel(timerJob, `run:${run.id}`).catch(() => undefined);
 

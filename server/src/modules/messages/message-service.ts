@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import {
   rooms,
   splitSignature,
@@ -17,7 +17,7 @@ import {
 import type { MessageTemplateService } from '../message-templates/message-template-service.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Db, Tx } from '../../db/client.js';
-import { preparedQuery } from '../../db/rows.js';
+import { executeRows, preparedQuery, rowOf } from '../../db/rows.js';
 import { contacts, messages, tickets, whatsapps, type OutboundJob } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { subscriptionExpired } from '../../http/subscription-block.js';
@@ -45,9 +45,10 @@ import {
 import { voiceNotes, type VoiceNotes } from './voice-note.js';
 import { withTicketVariables } from '../../lib/ticket-variables.js';
 import { identityKindOf, identityValue } from '../contacts/contact-identities.js';
-import type { DomainBus } from '../../events/domain-events.js';
+import type { DomainBus, DomainEvents } from '../../events/domain-events.js';
 import { assertHumanReplyAllowed } from '../privacy/consent-gate.js';
 import type { OutboxBus } from '../../events/outbox.js';
+import type { EmitMeta } from '../../events/bus.js';
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -93,7 +94,7 @@ export function messageService(deps: {
   clock?: Clock;
   /** message.sent for listeners (outgoing webhooks). */
   /** stage: message.sent's outbox row commits with the message (docs/events.md "The outbox"). */
-  bus?: Pick<DomainBus, 'emit'> & Partial<Pick<OutboxBus, 'stage'>>;
+  bus?: Pick<DomainBus, 'emit'> & Partial<Pick<OutboxBus, 'stage' | 'hasDurable'>>;
   /** Whether the company's subscription is blocked (billing): then nothing is sent for it. */
   blocked?: (companyId: number) => Promise<boolean>;
 }) {
@@ -241,6 +242,11 @@ export function messageService(deps: {
   };
   /** What the caller holds already (the flow runtime: the ticket's contact and connection's channel). */
   type DeliverKnown = { contact?: typeof contacts.$inferSelect; channel?: string };
+  /**
+   * Statements that commit with deliverMany's messages (a flow's run position and its timer): CTEs of its one
+   * statement, or statements of its transaction. `returning`'s first row comes back (raw: column names).
+   */
+  type AlsoStatements = { name?: string; returning?: SQL; others?: SQL[] };
 
   /**
    * Stores, sends and records one outbound message. `userId` null means the system (bot, greeting).
@@ -255,7 +261,9 @@ export function messageService(deps: {
     content: DeliverContent,
     known: DeliverKnown = {},
   ): Promise<MessageView> {
-    const [view] = await deliverMany(companyId, ticket, [content], known);
+    const {
+      messages: [view],
+    } = await deliverMany(companyId, ticket, [content], known);
     return view!;
   }
 
@@ -271,9 +279,9 @@ export function messageService(deps: {
     ticket: TicketRow,
     items: DeliverContent[],
     known: DeliverKnown = {},
-    onBatchStored?: (tx: Tx, messageIds: number[]) => Promise<void>,
-  ): Promise<MessageView[]> {
-    if (!items.length) return [];
+    also?: AlsoStatements,
+  ): Promise<{ messages: MessageView[]; also: Record<string, unknown> | null }> {
+    if (!items.length) return { messages: [], also: null };
     // Every send of a blocked company stops here, whoever asked: bot, automations, timers, ratings, schedules.
     if (await deps.blocked?.(companyId)) throw subscriptionExpired();
     // #35.2 No person writes to a contact whose required consent is pending or refused (docs/privacy.md).
@@ -420,43 +428,12 @@ export function messageService(deps: {
       const preview = (content.body || (fileMeta ? `[${mediaTypeOf(fileMeta.mimetype)}]` : '')).slice(0, 255);
       prepared.push({ content, quoted, job, values, preview });
     }
-    const stored = await db.transaction(async (tx) => {
-      const inserted = await tx
-        .insert(messages)
-        .values(prepared.map((p) => p.values))
-        .returning();
-      // In the order given (RETURNING's order is not promised): each row by its local id.
-      const byLocalId = new Map(inserted.map((m) => [m.providerId, m]));
-      const rows = prepared.map((p) => byLocalId.get(p.values.providerId!)!);
-      const personal = rows.find((m, i) => prepared[i]!.content.userId != null);
-      await lastMessageQuery(tx).execute({
-        id: ticket.id,
-        preview: prepared[prepared.length - 1]!.preview,
-        now: new Date().toISOString(),
-        // A person's first message is the ticket's first response (docs/metrics.md); the bot's are not.
-        firstResponse: personal ? personal.createdAt.toISOString() : null,
-      });
-      const queueIds = await outbound.enqueueMany(
-        tx,
-        rows.map((m, i) => ({ messageId: m.id, companyId, whatsappId, job: prepared[i]!.job })),
-        here,
-      );
-      for (const [i, m] of rows.entries()) await prepared[i]!.content.onStored?.(tx, m.id);
-      if (onBatchStored)
-        await onBatchStored(
-          tx,
-          rows.map((m) => m.id),
-        );
-      const metas =
-        (await deps.bus?.stage?.(
-          tx,
-          rows.map((m) => ({
-            event: 'message.sent' as const,
-            payload: { companyId, ticketId: ticket.id, message: m },
-          })),
-        )) ?? [];
-      return rows.map((row, i) => ({ row, queueId: queueIds[i]!, meta: metas[i] }));
-    });
+    // One statement when this process sends them and no caller needs a transaction of its own (the flow's
+    // step, most sends): no BEGIN/COMMIT, no round trip per table.
+    const { stored, alsoRow } =
+      here && !contents.some((c) => c.onStored)
+        ? await storeTogether(companyId, ticket, whatsappId, prepared, also)
+        : await storeInTransaction(companyId, ticket, whatsappId, prepared, here, also);
     const created: { message: MessageView; quoted: MessageRow | undefined }[] = [];
     /** The ticket's view the first announcement read: the others (and the updates) reuse it. */
     let viewOf: { view: TicketView | undefined } | undefined;
@@ -474,7 +451,7 @@ export function messageService(deps: {
       created.push({ message: c.message, quoted });
       deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row }, meta);
     }
-    if (!here) return created.map((c) => c.message);
+    if (!here) return { messages: created.map((c) => c.message), also: alsoRow };
     const views: MessageView[] = [];
     let failure: AppError | undefined;
     for (const [i, { row, queueId }] of stored.entries()) {
@@ -499,7 +476,146 @@ export function messageService(deps: {
       if (!outcome.ok) failure ??= new AppError(outcome.code as ErrorCode, 400, outcome.reason);
     }
     if (failure) throw failure;
-    return views;
+    return { messages: views, also: alsoRow };
+  }
+
+  type Prepared = {
+    content: DeliverContent;
+    quoted: MessageRow | undefined;
+    job: OutboundJob;
+    values: typeof messages.$inferInsert;
+    preview: string;
+  };
+  type Stored = { row: MessageRow; queueId: number; meta: EmitMeta | undefined }[];
+
+  /**
+   * deliverMany's messages, their outbound jobs (claimed by this process), the ticket's last message, their
+   * `message.sent` outbox rows (ids only: the sweep rebuilds them, `rebuildSent`) and the caller's `also`
+   * statements: one statement of data-modifying CTEs, atomic without a transaction, prepared by its text.
+   */
+  async function storeTogether(
+    companyId: number,
+    ticket: TicketRow,
+    whatsappId: number,
+    prepared: Prepared[],
+    also?: AlsoStatements,
+  ): Promise<{ stored: Stored; alsoRow: Record<string, unknown> | null }> {
+    const durable = Boolean(deps.bus?.stage) && (deps.bus?.hasDurable?.('message.sent') ?? true);
+    const at = new Date();
+    const now = at.toISOString();
+    const items = prepared.map((p, i) => ({
+      i,
+      provider_id: p.values.providerId,
+      body: p.values.body ?? '',
+      media_type: p.values.mediaType ?? null,
+      media_url: p.values.mediaUrl ?? null,
+      media_name: p.values.mediaName ?? null,
+      quoted_msg_id: p.values.quotedMsgId ?? null,
+      user_id: p.values.userId ?? null,
+      data: p.values.data ?? null,
+      job: p.job,
+      outbox_id: durable ? randomUUID() : null,
+    }));
+    const others = (also?.others ?? []).map((q, i) => sql`, ${sql.raw(`also_${i}`)} as (${q})`);
+    const query = sql`with x as (
+        select * from jsonb_to_recordset(${JSON.stringify(items)}::jsonb) as x(i int, provider_id text, body text,
+          media_type text, media_url text, media_name text, quoted_msg_id bigint, user_id int, data jsonb, job jsonb,
+          outbox_id uuid)),
+      m as (
+        insert into messages (company_id, ticket_id, contact_id, whatsapp_id, provider_id, body, media_type, media_url,
+          media_name, from_me, ack, read, quoted_msg_id, user_id, data)
+        select ${companyId}::int, ${ticket.id}::int, ${ticket.contactId}::int, ${whatsappId}::int, x.provider_id, x.body,
+          x.media_type, x.media_url, x.media_name, true, 0, true, x.quoted_msg_id, x.user_id, x.data
+        from x order by x.i
+        returning *),
+      t as (
+        update tickets set last_message = ${prepared[prepared.length - 1]!.preview}, last_message_at = ${now}::timestamptz,
+          updated_at = ${now}::timestamptz,
+          first_response_at = coalesce(first_response_at, (select min(m.created_at) from m where m.user_id is not null))
+        where id = ${ticket.id}::int),
+      q as (
+        insert into outbound_queue (message_id, company_id, whatsapp_id, status, claimed_by, claimed_at, job)
+        select m.id, ${companyId}::int, ${whatsappId}::int, 'sending', ${outbound.claimant()}, ${now}::timestamptz, x.job
+        from m join x on x.provider_id = m.provider_id order by x.i
+        returning id, message_id),
+      o as (
+        insert into event_outbox (id, company_id, event, payload, created_at)
+        select x.outbox_id, ${companyId}::int, 'message.sent',
+          json_build_object('$rebuild', json_build_object('messageId', m.id))::text, ${now}::timestamptz
+        from m join x on x.provider_id = m.provider_id where x.outbox_id is not null)
+      ${sql.join(others, sql``)}${also?.returning ? sql`, r as (${also.returning})` : sql``}
+      select (select json_agg(row_to_json(m)) from m) as messages,
+        (select json_agg(json_build_object('id', q.id, 'message_id', q.message_id)) from q) as queue
+        ${also?.returning ? sql`, (select row_to_json(r) from r limit 1) as also` : sql``}`;
+    const [res] = await executeRows<{ messages: unknown; queue: unknown; also?: unknown }>(
+      db,
+      query,
+      `deliver_${durable ? 'd' : 'n'}_${others.length}_${also?.returning ? (also.name ?? 'r') : '-'}`,
+    );
+    const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+    const rows = json<Record<string, unknown>[]>(res!.messages).map((r) => rowOf(messages, r));
+    const queue = json<{ id: number; message_id: number }[]>(res!.queue);
+    const byLocalId = new Map(rows.map((m) => [m.providerId, m]));
+    const queueOf = new Map(queue.map((q) => [Number(q.message_id), Number(q.id)]));
+    const stored = items.map((item) => {
+      const row = byLocalId.get(item.provider_id!)!;
+      return {
+        row,
+        queueId: queueOf.get(row.id)!,
+        meta: item.outbox_id ? ({ outboxId: item.outbox_id, at } as EmitMeta) : ({} as EmitMeta),
+      };
+    });
+    const alsoRow =
+      res!.also === undefined || res!.also === null ? null : json<Record<string, unknown>>(res!.also);
+    return { stored, alsoRow };
+  }
+
+  /** deliverMany's storing in a transaction: items with `onStored`, or a connection whose session runs elsewhere. */
+  async function storeInTransaction(
+    companyId: number,
+    ticket: TicketRow,
+    whatsappId: number,
+    prepared: Prepared[],
+    here: boolean,
+    also?: AlsoStatements,
+  ): Promise<{ stored: Stored; alsoRow: Record<string, unknown> | null }> {
+    return db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(messages)
+        .values(prepared.map((p) => p.values))
+        .returning();
+      // In the order given (RETURNING's order is not promised): each row by its local id.
+      const byLocalId = new Map(inserted.map((m) => [m.providerId, m]));
+      const rows = prepared.map((p) => byLocalId.get(p.values.providerId!)!);
+      const personal = rows.find((m, i) => prepared[i]!.content.userId != null);
+      await lastMessageQuery(tx).execute({
+        id: ticket.id,
+        preview: prepared[prepared.length - 1]!.preview,
+        now: new Date().toISOString(),
+        // A person's first message is the ticket's first response (docs/metrics.md); the bot's are not.
+        firstResponse: personal ? personal.createdAt.toISOString() : null,
+      });
+      const queueIds = await outbound.enqueueMany(
+        tx,
+        rows.map((m, i) => ({ messageId: m.id, companyId, whatsappId, job: prepared[i]!.job })),
+        here,
+      );
+      for (const [i, m] of rows.entries()) await prepared[i]!.content.onStored?.(tx, m.id);
+      for (const q of also?.others ?? []) await tx.execute(q);
+      const [alsoRow] = also?.returning ? await executeRows(tx as unknown as Db, also.returning) : [];
+      const metas =
+        (await deps.bus?.stage?.(
+          tx,
+          rows.map((m) => ({
+            event: 'message.sent' as const,
+            payload: { companyId, ticketId: ticket.id, message: m },
+          })),
+        )) ?? [];
+      return {
+        stored: rows.map((row, i) => ({ row, queueId: queueIds[i]!, meta: metas[i] })),
+        alsoRow: alsoRow ?? null,
+      };
+    });
   }
 
   /** The owner process sent (or failed to send) a message stored elsewhere: announce it like a direct send. */
@@ -688,3 +804,13 @@ export function messageService(deps: {
   };
 }
 export type MessageService = ReturnType<typeof messageService>;
+
+/** #31 The sweep's way back from a `message.sent` outbox row deliverMany's one statement wrote (the message's id). */
+export function rebuildSent(db: Db) {
+  return async (partial: unknown): Promise<DomainEvents['message.sent'] | null> => {
+    const p = partial as { messageId?: unknown };
+    if (typeof p.messageId !== 'number') return null;
+    const [message] = await db.select().from(messages).where(eq(messages.id, p.messageId));
+    return message ? { companyId: message.companyId, ticketId: message.ticketId, message } : null;
+  };
+}
