@@ -13,7 +13,7 @@ export const containsText = (value: SQLWrapper, search: string): SQL =>
 
 /**
  * containsText for a column that already holds search_norm() of the text (a stored generated column, such as
- * messages.body_search, migration 0065): only the search is normalised, the row's value is read as it is, and
+ * messages.body_search, migration 0067): only the search is normalised, the row's value is read as it is, and
  * the trigram index on that column serves it (docs/search.md).
  */
 export const containsNormalised = (normalised: SQLWrapper, search: string): SQL =>

@@ -163,7 +163,7 @@ export const contacts = pgTable(
     index('contacts_company_name_idx').on(t.companyId, sql`lower(${t.name})`),
     // Searches by any part of a name (accent- and case-blind: search_norm, docs/search.md) or number
     // (LIKE '%x%'), pg_trgm's GIN indexes.
-    // A 64 kB pending list: each search reads all of it (migration 0065, docs/search.md).
+    // A 64 kB pending list: each search reads all of it (migration 0067, docs/search.md).
     index('contacts_name_search_idx')
       .using('gin', sql`search_norm(${t.name}) gin_trgm_ops`)
       .with({ gin_pending_list_limit: 64 }),
@@ -294,6 +294,11 @@ export const tickets = pgTable(
       t.updatedAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // #31 Whether a company has any SLA clock at all (sla-service clocksRunning, migration 0068): a company
+    // without policies nor clocks costs its customer messages no ticket read.
+    index('tickets_company_sla_idx')
+      .on(t.companyId)
+      .where(sql`sla_state is not null`),
     // The "Adiados" tab: the few snoozed tickets of a company.
     index('tickets_company_snoozed_idx')
       .on(t.companyId, t.snoozedAt)
@@ -352,7 +357,7 @@ export const messages = pgTable(
       .where(sql`from_me = false`),
     // Ticket search inside message texts (body_search LIKE search_norm('%x%'), docs/search.md), pg_trgm's GIN
     // index on the stored normalised text. `body_search` is a generated column (search_norm(body), migration
-    // 0065) left out of this model on purpose: no read of messages carries the text twice, no write names it.
+    // 0067) left out of this model on purpose: no read of messages carries the text twice, no write names it.
     index('messages_body_search_idx')
       .using('gin', sql`body_search gin_trgm_ops`)
       .with({ gin_pending_list_limit: 64 }),

@@ -148,7 +148,7 @@ export const TABLES: TableSpec[] = [
     refs: { ticket_id: 'tickets', contact_id: 'contacts', whatsapp_id: 'whatsapps', user_id: 'users' },
     self: 'quoted_msg_id',
     media: ['media_url'],
-    // Generated from body (search_norm, migration 0065): the importing database computes its own.
+    // Generated from body (search_norm, migration 0067): the importing database computes its own.
     omit: ['body_search'],
   },
   { name: 'contact_lists', scope: own, key: ['id'], id: true },

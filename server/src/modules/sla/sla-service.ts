@@ -31,7 +31,7 @@ import { defineJob, type JobQueue } from '../../jobs/job-queue.js';
 import type { DomainBus } from '../../events/domain-events.js';
 import type { Events } from '../../realtime/events.js';
 import { ticketEventRooms } from '../../realtime/room-policy.js';
-import { executeRows } from '../../db/rows.js';
+import { executeRows, preparedQuery } from '../../db/rows.js';
 import { canonicalTimeZone, readSettings } from '../settings/setting-service.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
 import { addBusinessTime, businessTimeBetween } from './business-time.js';
@@ -103,6 +103,15 @@ const targetsOf = (p: PolicyRow | null): Targets | null =>
       }
     : null;
 
+/** The ticket the clocks sync (every customer message and announcement of a company with policies). */
+const ticketRowQuery = preparedQuery((db: Db) =>
+  db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.id, sql.placeholder('id')), eq(tickets.companyId, sql.placeholder('companyId'))))
+    .prepare('sla_ticket_row'),
+);
+
 /** How long a process keeps a company's SLA policies (policiesOf). */
 export const POLICY_CACHE_TTL_MS = 5_000;
 
@@ -149,7 +158,30 @@ export function slaService(deps: {
     });
     return rows;
   }
-  const forgetPolicies = (companyId: number) => void policyCache.delete(companyId);
+  /**
+   * Whether any ticket of the company has SLA bookkeeping (kept like the policies, and forgotten with them):
+   * a company without policies and without clocks has nothing to sync, so its events read no ticket.
+   */
+  const clockCache = new Map<number, { until: number; any: Promise<boolean> }>();
+  function clocksRunning(companyId: number): Promise<boolean> {
+    const now = performance.now();
+    const hit = clockCache.get(companyId);
+    if (hit && hit.until > now) return hit.any;
+    const any = executeRows<{ any: boolean }>(
+      db,
+      sql`select exists (select 1 from tickets where company_id = ${companyId} and sla_state is not null) as any`,
+    ).then(([r]) => Boolean(r?.any));
+    const entry = { until: now + POLICY_CACHE_TTL_MS, any };
+    clockCache.set(companyId, entry);
+    any.catch(() => {
+      if (clockCache.get(companyId) === entry) clockCache.delete(companyId);
+    });
+    return any;
+  }
+  const forgetPolicies = (companyId: number) => {
+    policyCache.delete(companyId);
+    clockCache.delete(companyId);
+  };
 
   async function policyRow(t: Tenant, id: number) {
     const [r] = await db
@@ -281,11 +313,10 @@ export function slaService(deps: {
    */
   async function handle(companyId: number, ticketId: number, event: SlaEvent): Promise<void> {
     const policies = await policiesOf(companyId);
+    // A company without policies keeps no bookkeeping: unless clocks of earlier policies still run, nothing to read.
+    if (!policies.length && !(await clocksRunning(companyId))) return;
     for (let attempt = 0; attempt < 6; attempt++) {
-      const [row] = await db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+      const [row] = await ticketRowQuery(db).execute({ id: ticketId, companyId });
       if (!row) return;
       // A company without policies keeps no bookkeeping (a policy created later starts open tickets' clocks then).
       if (!policies.length && !row.slaState) return;

@@ -3,7 +3,7 @@
 -- message (≈3 µs each, a few milliseconds on a thousand matches). A generated column: every write of
 -- `body` (insert, edit) keeps it without application code. Adding it rewrites the table under an exclusive
 -- lock, and the index is rebuilt on the column: ≈7 s + 9 s for 1,000,000 messages on the 2-core machine
--- under load 4 (docs/search.md "Migrating a big messages table (0065)": plan a maintenance window).
+-- under load 4 (docs/search.md "Migrating a big messages table (0067)": plan a maintenance window).
 DROP INDEX IF EXISTS "messages_body_search_idx";--> statement-breakpoint
 ALTER TABLE "messages" ADD COLUMN IF NOT EXISTS "body_search" text GENERATED ALWAYS AS (search_norm("body")) STORED;--> statement-breakpoint
 -- The ticket search asks how many messages match before choosing its plan (ticket-queries.ts
