@@ -137,31 +137,76 @@ export interface Viewer extends VisibilityViewer {
   allTicket: string;
 }
 
+/**
+ * The viewer's row, its queues and the company's own-contacts rule (#30.4) in one prepared statement (read on
+ * every list and every visibility check: one round trip, built once per connection, not planned again); with
+ * `pins`, the user's pinned tickets (#32.9) too — the ticket list's own read.
+ */
+const viewerColumns = {
+  showQueuelessTickets: users.showQueuelessTickets,
+  allTicket: users.allTicket,
+  ownContactsOnly: sql<boolean>`exists (select 1 from ${settings} s where s.company_id = ${sql.placeholder('companyId')}
+    and s.key = 'ownContactsOnly' and s.value = 'enabled')`,
+  queueIds: sql<
+    number[]
+  >`array(select uq.queue_id from ${userQueues} uq where uq.user_id = ${sql.placeholder('userId')})`,
+};
+const viewerQuery = preparedQuery((db: Db) =>
+  db
+    .select(viewerColumns)
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('ticket_viewer'),
+);
+const viewerWithPinsQuery = preparedQuery((db: Db) =>
+  db
+    .select({
+      ...viewerColumns,
+      pins: sql<
+        number[]
+      >`array(select p.ticket_id from ticket_pins p where p.user_id = ${sql.placeholder('userId')}
+        and p.company_id = ${sql.placeholder('companyId')})`,
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('ticket_viewer_pins'),
+);
+
 export async function loadViewer(
   db: Db,
   t: { userId: number; companyId: number; profile: string; super: boolean },
 ): Promise<Viewer> {
-  const [u] = await db
-    .select({
-      showQueuelessTickets: users.showQueuelessTickets,
-      allTicket: users.allTicket,
-      // #30.4 The company's own-contacts rule (settings' ownContactsOnly), in the same statement.
-      ownContactsOnly: sql<boolean>`exists (select 1 from ${settings} s where s.company_id = ${t.companyId}
-        and s.key = 'ownContactsOnly' and s.value = 'enabled')`,
-    })
-    .from(users)
-    .where(eq(users.id, t.userId));
-  const qs = await db
-    .select({ id: userQueues.queueId })
-    .from(userQueues)
-    .where(eq(userQueues.userId, t.userId));
+  const [u] = await viewerQuery(db).execute({ userId: t.userId, companyId: t.companyId });
+  return viewerOf(t, u);
+}
+
+/** loadViewer and the user's pinned tickets (the ticket list's first read), in one statement. */
+export async function loadListViewer(
+  db: Db,
+  t: { userId: number; companyId: number; profile: string; super: boolean },
+): Promise<Viewer & { pins: number[] }> {
+  const [u] = await viewerWithPinsQuery(db).execute({ userId: t.userId, companyId: t.companyId });
+  return { ...viewerOf(t, u), pins: (u?.pins ?? []).map(Number) };
+}
+
+function viewerOf(
+  t: { userId: number; companyId: number; profile: string; super: boolean },
+  u:
+    | {
+        showQueuelessTickets: boolean | null;
+        allTicket: string | null;
+        ownContactsOnly: boolean;
+        queueIds: number[];
+      }
+    | undefined,
+): Viewer {
   return {
     ownContactsOnly: u?.ownContactsOnly ?? false,
     userId: t.userId,
     companyId: t.companyId,
     profile: t.profile,
     super: t.super,
-    queueIds: qs.map((q) => q.id),
+    queueIds: (u?.queueIds ?? []).map(Number),
     showQueuelessTickets: u?.showQueuelessTickets ?? true,
     allTicket: u?.allTicket ?? 'desabled',
   };
@@ -336,7 +381,7 @@ export const ticketQueries = {
     return r ? toTicketView(r as ViewRow) : undefined;
   },
 
-  async page(db: Db, v: Viewer, q: TicketListQuery, canShowAll: boolean, now?: Date) {
+  async page(db: Db, v: Viewer & { pins?: number[] }, q: TicketListQuery, canShowAll: boolean, now?: Date) {
     const conds: (SQL | undefined)[] = [eq(tickets.companyId, v.companyId)];
     if (q.status) conds.push(eq(tickets.status, q.status));
     // Snoozed tickets (#30.7) leave the open list for the "Adiados" tab (status open, snoozed).
@@ -419,7 +464,7 @@ export const ticketQueries = {
     }
     // #32.9 The asking user's pinned tickets (a few) come first, on page 1; the rest keep the list indexes'
     // order and pages (the pins are left out of them by id, so a page still reads its rows in index order).
-    const pins = await pinnedTicketIds(db, v.companyId, v.userId);
+    const pins = v.pins ?? (await pinnedTicketIds(db, v.companyId, v.userId));
     const listOrder = [desc(tickets.priority), desc(tickets.updatedAt), desc(tickets.id)];
     const pinnedRows =
       pins.length && q.pageNumber === 1

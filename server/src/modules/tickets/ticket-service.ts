@@ -43,6 +43,7 @@ import { ticketEventRooms } from '../../realtime/room-policy.js';
 import {
   canSeeTicket,
   isManager,
+  loadListViewer,
   loadViewer,
   ticketQueries,
   visibleWhere,
@@ -187,8 +188,9 @@ export function ticketService(deps: {
     stageTicket,
 
     async list(t: Tenant, q: TicketListQuery) {
-      // The visibility rule (allTicket's waiting tickets included) is part of every list's query.
-      const viewer = await loadViewer(db, t);
+      // The visibility rule (allTicket's waiting tickets included) is part of every list's query; the
+      // viewer's pinned tickets come with it (one statement).
+      const viewer = await loadListViewer(db, t);
       return ticketQueries.page(
         db,
         viewer,
