@@ -356,17 +356,22 @@ async function messageSearchTickets(
   companyId: number,
   search: string,
 ): Promise<Map<number, number[]> | undefined> {
-  const rows = await executeRows<{ ticket_id: number; id: number | string }>(
+  // One row (the pairs as one text), not a row per match: a thousand rows cost the client ≈0.5 ms to parse.
+  const [row] = await executeRows<{ n: number; hits: string | null }>(
     db,
-    sql`select m.ticket_id, m.id from messages m where m.company_id = ${companyId}
-      and ${containsNormalised(sql`m.body_search`, search)} limit ${RARE_MESSAGE_MATCHES + 1}`,
+    sql`select count(*)::int as n, string_agg(h.ticket_id || ':' || h.id, ',') as hits
+      from (select m.ticket_id, m.id from messages m where m.company_id = ${companyId}
+        and ${containsNormalised(sql`m.body_search`, search)} limit ${RARE_MESSAGE_MATCHES + 1}) h`,
   );
-  if (rows.length > RARE_MESSAGE_MATCHES) return undefined;
+  if (Number(row?.n ?? 0) > RARE_MESSAGE_MATCHES) return undefined;
   const byTicket = new Map<number, number[]>();
-  for (const r of rows) {
-    const ids = byTicket.get(Number(r.ticket_id));
-    if (ids) ids.push(Number(r.id));
-    else byTicket.set(Number(r.ticket_id), [Number(r.id)]);
+  for (const pair of row?.hits ? row.hits.split(',') : []) {
+    const at = pair.indexOf(':');
+    const ticketId = Number(pair.slice(0, at));
+    const id = Number(pair.slice(at + 1));
+    const ids = byTicket.get(ticketId);
+    if (ids) ids.push(id);
+    else byTicket.set(ticketId, [id]);
   }
   return byTicket;
 }
@@ -487,22 +492,26 @@ export const ticketQueries = {
       // statement for the page. A rare text's matches are known by id already; a common one's are found for
       // the page's tickets on the (ticket, created_at) index.
       const known = messageTickets && page.flatMap((p) => messageTickets!.get(p.id) ?? []);
-      const matches =
-        known && !known.length
-          ? []
-          : await executeRows<{ ticket_id: number; id: number | string; body: string }>(
+      type Match = { ticket_id: number; id: number | string; body: string };
+      const newestFirst = sql`order by m.ticket_id, m.created_at desc, m.id desc`;
+      const matches = !known
+        ? await executeRows<Match>(
+            db,
+            sql`select distinct on (m.ticket_id) m.ticket_id, m.id, m.body from messages m
+              where m.company_id = ${v.companyId} and m.ticket_id in (${sql.join(
+                page.map((p) => sql`${p.id}`),
+                sql`, `,
+              )}) and ${containsNormalised(sql`m.body_search`, search)} ${newestFirst}`,
+          )
+        : known.length
+          ? // A fixed text: prepared by name on PostgreSQL (not parsed nor planned again).
+            await executeRows<Match>(
               db,
               sql`select distinct on (m.ticket_id) m.ticket_id, m.id, m.body from messages m
-                where m.company_id = ${v.companyId} and ${
-                  known
-                    ? sql`m.id = any(${`{${known.join(',')}}`}::bigint[])`
-                    : sql`m.ticket_id in (${sql.join(
-                        page.map((p) => sql`${p.id}`),
-                        sql`, `,
-                      )}) and ${containsNormalised(sql`m.body_search`, search)}`
-                }
-                order by m.ticket_id, m.created_at desc, m.id desc`,
-            );
+                where m.company_id = ${v.companyId} and m.id = any(${`{${known.join(',')}}`}::bigint[]) ${newestFirst}`,
+              'ticket_search_matches_by_id',
+            )
+          : [];
       const byTicket = new Map(matches.map((m) => [Number(m.ticket_id), m]));
       for (const ticket of page) {
         const m = byTicket.get(ticket.id);
