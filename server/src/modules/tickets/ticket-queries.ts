@@ -127,6 +127,18 @@ const viewByIdQuery = preparedQuery((db: Db) =>
     .prepare('ticket_view_by_id'),
 );
 
+/** The ticket list's page: the views of the ids it found (ticketQueries.page), prepared like viewByIdQuery. */
+const viewsByIdsQuery = preparedQuery((db: Db) =>
+  selectViews(db)
+    .where(
+      and(
+        sql`${tickets.id} = any(${sql.placeholder('ids')}::int[])`,
+        eq(tickets.companyId, sql.placeholder('companyId')),
+      ),
+    )
+    .prepare('ticket_views_by_ids'),
+);
+
 export interface Viewer extends VisibilityViewer {
   userId: number;
   companyId: number;
@@ -477,15 +489,31 @@ export const ticketQueries = {
             .where(and(...conds, inArray(tickets.id, pins)))
             .orderBy(...listOrder)
         : [];
-    const rows = await selectViews(db)
-      .where(and(...conds, pins.length ? notInArray(tickets.id, pins) : undefined))
-      // Priority first (#30.6: urgent on top), then the newest activity: the list indexes' order.
-      .orderBy(...listOrder)
-      .limit(TICKET_PAGE_SIZE + 1)
-      .offset((q.pageNumber - 1) * TICKET_PAGE_SIZE);
+    // The page in two statements: its ids (the filters, the search's ways, the order and the page: a
+    // statement of `tickets` alone, planned in a fraction of the five-join one), then their views by a
+    // prepared statement (built once per connection, its plan generic). As one statement the planner
+    // weighed the joins and subplans with every filter: the text search's list spent 2.3 ms planning for
+    // 1.2 ms of execution.
+    const ids = (
+      await db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(and(...conds, pins.length ? notInArray(tickets.id, pins) : undefined))
+        // Priority first (#30.6: urgent on top), then the newest activity: the list indexes' order.
+        .orderBy(...listOrder)
+        .limit(TICKET_PAGE_SIZE + 1)
+        .offset((q.pageNumber - 1) * TICKET_PAGE_SIZE)
+    ).map((r) => r.id);
+    const pageIds = ids.slice(0, TICKET_PAGE_SIZE);
+    const views = pageIds.length
+      ? await viewsByIdsQuery(db).execute({ ids: `{${pageIds.join(',')}}`, companyId: v.companyId })
+      : [];
+    // In the ids' order (a ticket updated between the two statements keeps the place it was paged at).
+    const at = new Map(pageIds.map((id, i) => [id, i]));
+    const rows = (views as ViewRow[]).sort((a, b) => at.get(a.ticket.id)! - at.get(b.ticket.id)!);
     const page = [
       ...pinnedRows.map((r) => ({ ...toTicketView(r as ViewRow), pinned: true })),
-      ...rows.slice(0, TICKET_PAGE_SIZE).map((r) => ({ ...toTicketView(r as ViewRow), pinned: false })),
+      ...rows.map((r) => ({ ...toTicketView(r), pinned: false })),
     ];
     if (search && page.length) {
       // Each result shows the message that matched (its newest one), not merely its last message: one
@@ -518,6 +546,6 @@ export const ticketQueries = {
         if (m) ticket.searchMatch = { messageId: Number(m.id), body: m.body };
       }
     }
-    return { tickets: page, hasMore: rows.length > TICKET_PAGE_SIZE };
+    return { tickets: page, hasMore: ids.length > TICKET_PAGE_SIZE };
   },
 };
