@@ -82,6 +82,7 @@ export interface JobQueue {
     job: { key?: string; runAt?: Date; payload: P; companyId?: number },
   ): SQL;
   cancel(definition: Pick<JobDefinition, 'kind'>, key: string): Promise<void>;
+  cancelStatement(definition: Pick<JobDefinition, 'kind'>, key: string): SQL;
   /**
    * Claims every due job (runAt <= clock.now()) and runs its handler; returns how many ran, not counting
    * recurring jobs, which run in the background of any pass.
@@ -229,7 +230,12 @@ export function jobQueue(deps: {
   }
 
   async function cancel(definition: Pick<JobDefinition, 'kind'>, key: string) {
-    await exec(sql`delete from jobs where kind = ${definition.kind} and key = ${key}`);
+    await exec(cancelStatement(definition, key));
+  }
+
+  /** `cancel` as a statement, for a caller's own statement (a CTE) or transaction. */
+  function cancelStatement(definition: Pick<JobDefinition, 'kind'>, key: string): SQL {
+    return sql`delete from jobs where kind = ${definition.kind} and key = ${key}`;
   }
 
   function every(kind: string, everyMs: number, handler: Registration['handler'], opts: JobOptions = {}) {
@@ -423,6 +429,7 @@ export function jobQueue(deps: {
     schedule,
     scheduleStatement,
     cancel,
+    cancelStatement,
     // One pass at a time in a process: a call made during a pass runs its own pass after it.
     runDue() {
       const next = pass.catch(() => 0).then(() => onePass(true));

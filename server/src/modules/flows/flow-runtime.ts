@@ -736,8 +736,18 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     };
     const waitsOnTimer = () => Boolean(timer) && status !== 'completed' && status !== 'failed';
     /** Without messages: the position, then its timer (a crash between: the timer sweep schedules it again). */
+    /** An ended run whose position had a timer (node_state records it): its job goes with the last save. */
+    const cancelsTimer = () =>
+      (status === 'completed' || status === 'failed') && Boolean(run.nodeState?.[TIMER_KEY]);
     const save = async () => {
-      const [raw] = await executeRows(db, saveStatement(), 'flow_save_run');
+      const [raw] = cancelsTimer()
+        ? await executeRows(
+            db,
+            sql`with s as (${saveStatement()}), d as (${deps.jobs.cancelStatement(timerJob, `run:${run.id}`)})
+              select * from s`,
+            'flow_save_run_end',
+          )
+        : await executeRows(db, saveStatement(), 'flow_save_run');
       if (raw && waitsOnTimer()) await deps.jobs.schedule(timerJob, timerInput());
       return raw ? rowOf(flowRuns, raw) : undefined;
     };
@@ -748,9 +758,13 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       try {
         // A timer of a position the run has left (cancelled meanwhile) does nothing when it fires (its seq).
         const raw = await flush({
-          name: waitsOnTimer() ? 'flow_save_timer' : 'flow_save',
+          name: waitsOnTimer() ? 'flow_save_timer' : cancelsTimer() ? 'flow_save_end' : 'flow_save',
           returning: saveStatement(),
-          others: waitsOnTimer() ? [deps.jobs.scheduleStatement(timerJob, timerInput())] : [],
+          others: waitsOnTimer()
+            ? [deps.jobs.scheduleStatement(timerJob, timerInput())]
+            : cancelsTimer()
+              ? [deps.jobs.cancelStatement(timerJob, `run:${run.id}`)]
+              : [],
         });
         savedWithMessages = true;
         saved = raw ? rowOf(flowRuns, raw) : undefined;
@@ -769,7 +783,6 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       steps.push({ nodeId: failedNode?.id ?? nodeId ?? '', kind: 'end', exit: 'failed' });
     if (!savedWithMessages) saved = await save();
     if (!saved) return undefined; // cancelled meanwhile (a person took the ticket)
-    if (ended) await deps.jobs.cancel(timerJob, `run:${run.id}`).catch(() => undefined);
 
     tell(run, ended ? null : nodeId, status, vars, undefined, error);
     if (steps.length)
@@ -1115,6 +1128,8 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
           where company_id = ${companyId} and active and published_version is not null and triggers is not null
           and (jsonb_array_length(coalesce(triggers->'keywords', '[]'::jsonb)) > 0
             or (triggers->>'campaignReply')::boolean or (triggers->>'outOfHours')::boolean)) as triggers`,
+      // Every customer message of a company on a connection asks this: prepared (planned once per connection).
+      'flow_precheck',
     );
     if (!pre) return;
     // A connection with a flow never shows the queue menu, whatever happens below.

@@ -434,10 +434,25 @@ export function messageService(deps: {
       here && !contents.some((c) => c.onStored)
         ? await storeTogether(companyId, ticket, whatsappId, prepared, also)
         : await storeInTransaction(companyId, ticket, whatsappId, prepared, here, also);
+    for (const { row, meta } of stored)
+      deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row }, meta);
+    // The ticket's view for the announcements is read while the messages go out (in order, one by one).
+    const viewRead = ticketQueries.byId(db, companyId, ticket.id);
+    const sending = here
+      ? (async () => {
+          const outcomes = [];
+          for (const [i, { row, queueId }] of stored.entries())
+            outcomes.push(
+              await outbound.sendNow(queueId, { messageId: row.id, whatsappId, job: prepared[i]!.job }),
+            );
+          return outcomes;
+        })()
+      : null;
+    // Awaited after the announcements; marked handled now so that a failure meanwhile is not "unhandled".
+    sending?.catch(() => undefined);
+    const viewOf = { view: await viewRead };
     const created: { message: MessageView; quoted: MessageRow | undefined }[] = [];
-    /** The ticket's view the first announcement read: the others (and the updates) reuse it. */
-    let viewOf: { view: TicketView | undefined } | undefined;
-    for (const [i, { row, meta }] of stored.entries()) {
+    for (const [i, { row }] of stored.entries()) {
       const quoted = prepared[i]!.quoted;
       const c = await emitMessageWith(
         companyId,
@@ -447,19 +462,13 @@ export function messageService(deps: {
         { contact: { id: contact.id, name: contact.name }, quoted },
         viewOf,
       );
-      viewOf ??= { view: c.view };
       created.push({ message: c.message, quoted });
-      deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row }, meta);
     }
-    if (!here) return { messages: created.map((c) => c.message), also: alsoRow };
+    if (!sending) return { messages: created.map((c) => c.message), also: alsoRow };
     const views: MessageView[] = [];
     let failure: AppError | undefined;
-    for (const [i, { row, queueId }] of stored.entries()) {
-      const outcome = await outbound.sendNow(queueId, {
-        messageId: row.id,
-        whatsappId,
-        job: prepared[i]!.job,
-      });
+    for (const [i, outcome] of (await sending).entries()) {
+      const row = stored[i]!.row;
       const [after] = outcome.message
         ? [{ ...row, ...outcome.message }]
         : await db.select().from(messages).where(eq(messages.id, row.id));
