@@ -339,16 +339,24 @@ registerFlowNodeExecutor('transfer', {
       if (!u) throw new Error(`attendant ${d.userId} not found`);
       userId = u.id;
     } else if (!d.queueId) throw new Error('no queue chosen');
-    await ctx.note(ctx.render(d.note));
-    // #31 The ticket as it was and as it is now, from the update itself (no read before it); no queue
-    // chosen (to an attendant): it stays in its queue.
+    const rendered = ctx.render(d.note);
+    const note = rendered.trim() ? rendered : null;
+    // #31 The ticket as it was and as it is now, from the update itself (no read before it), its history row
+    // and the transfer's note: one statement. No queue chosen (to an attendant): it stays in its queue.
     const [moved] = await executeRows<{ after: Record<string, unknown>; before: Record<string, unknown> }>(
       db,
       sql`with b as (select id, status, user_id, queue_id from tickets
             where id = ${ctx.ticket.id} and company_id = ${ctx.companyId}),
           a as (update tickets t set queue_id = ${queueId ?? sql`b.queue_id`}, user_id = ${userId},
               status = ${userId ? 'open' : 'pending'}, chatbot = false, updated_at = ${clock.now().toISOString()}::timestamptz
-            from b where t.id = b.id returning t.*)
+            from b where t.id = b.id returning t.*),
+          h as (insert into ticket_histories (company_id, ticket_id, action, user_id, queue_id, whatsapp_id, status, data)
+            select ${ctx.companyId}::int, a.id, 'transfer', null, a.queue_id, a.whatsapp_id, a.status,
+              jsonb_build_object('by', 'flow', 'flowId', ${ctx.run.flowId}::int, 'nodeId', ${ctx.node.id}::text,
+                'from', jsonb_build_object('status', b.status, 'userId', b.user_id, 'queueId', b.queue_id))
+            from a, b),
+          n as (insert into ticket_notes (company_id, ticket_id, contact_id, user_id, note)
+            select ${ctx.companyId}::int, a.id, a.contact_id, null, ${note}::text from a where ${note}::text is not null)
         select row_to_json(a) as after, row_to_json(b) as before from a, b`,
     );
     if (!moved) throw new Error('the ticket is gone');
@@ -361,21 +369,6 @@ registerFlowNodeExecutor('transfer', {
       userId: was.user_id as number | null,
       queueId: was.queue_id as number | null,
     };
-    await db.insert(ticketHistories).values({
-      companyId: ctx.companyId,
-      ticketId: after.id,
-      action: 'transfer',
-      userId: null,
-      queueId: after.queueId,
-      whatsappId: after.whatsappId,
-      status: after.status,
-      data: {
-        by: 'flow',
-        flowId: ctx.run.flowId,
-        nodeId: ctx.node.id,
-        from: { status: before.status, userId: before.userId, queueId: before.queueId },
-      },
-    });
     await announceTicket(ctx, before, 'transfer');
     // Into a queue, waiting for anyone: the queue's own automation (AI prompt, Typebot, n8n…) takes it the
     // same way it does when the bot's menu puts the customer there (the bot's onQueued hook).
