@@ -196,6 +196,11 @@ async function main() {
     const numberOf = new Map<number, string>();
     const waiters = new Map<string, () => void>();
     const stepMs: number[] = [];
+    /** The same per step of the conversation (1: greeting and name, 2: CPF, 3: look-up and hand-over). */
+    const stepMsByIndex: number[][] = Array.from({ length: STEPS }, () => []);
+    const indexOf = new Map<string, number>();
+    /** The slowest steps: when (ms into the flow phase), which step, how long. */
+    const slowest: { at: number; index: number; ms: number }[] = [];
     /** From the customer's HTTP request leaving the bench to the end of the step that answered it. */
     const sentAt = new Map<string, number>();
     const endToEndMs: number[] = [];
@@ -212,6 +217,7 @@ async function main() {
       }
     };
     let steps = 0;
+    let phaseStart = 0;
     let storedCount = 0;
     let storedWaiter: (() => void) | null = null;
     let storedTarget = 0;
@@ -223,7 +229,14 @@ async function main() {
         if (storedWaiter && storedCount >= storedTarget) storedWaiter();
       } else if (event === 'flow.steps' && !payload.isTry) {
         const at = storedAt.get(payload.ticketId);
-        if (at !== undefined) stepMs.push(performance.now() - at);
+        const index = indexOf.get(numberOf.get(payload.ticketId) ?? '');
+        if (at !== undefined) {
+          const ms = performance.now() - at;
+          stepMs.push(ms);
+          if (index !== undefined) stepMsByIndex[index]!.push(ms);
+          if (counting)
+            slowest.push({ at: Math.round(performance.now() - phaseStart), index: (index ?? -1) + 1, ms });
+        }
         steps++;
         if (steps % 100 === 0) log(`${steps} steps`);
         const number = numberOf.get(payload.ticketId);
@@ -306,6 +319,7 @@ async function main() {
     counting = true;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
+    phaseStart = t0;
     log(`database: ${database.kind}; ${CONVERSATIONS} conversations × ${STEPS} steps on a 10-node flow`);
     await Promise.all(
       Array.from({ length: CONVERSATIONS }, async (_, i) => {
@@ -314,6 +328,7 @@ async function main() {
         for (const [j, body] of answers(i).entries()) {
           if (THINK_MS && j > 0) await think();
           const answered = new Promise<void>((r) => waiters.set(from, r));
+          indexOf.set(from, j);
           sentAt.set(from, performance.now());
           await send(conn.id, from, body);
           await Promise.race([
@@ -345,6 +360,16 @@ async function main() {
     );
     log(
       `added latency per step (stored -> step ended): p50 ${round(pct(stepMs, 50))} ms, p99 ${round(pct(stepMs, 99))} ms`,
+    );
+    log(
+      `per step of the conversation (p50/p99 ms): ${stepMsByIndex.map((xs, i) => `${i + 1}: ${round(pct(xs, 50))}/${round(pct(xs, 99))}`).join(', ')}`,
+    );
+    log(
+      `slowest steps (ms into the run, step, ms): ${slowest
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 8)
+        .map((x) => `${x.at} #${x.index} ${round(x.ms)}`)
+        .join('; ')}`,
     );
     log(
       `end to end (the customer's request sent -> step ended): p50 ${round(pct(endToEndMs, 50))} ms, p99 ${round(pct(endToEndMs, 99))} ms`,
