@@ -14,13 +14,23 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 export const SUPER = { email: 'super@restart.test', password: 'Super@12345' };
 
 /** A TCP port nothing listens on right now. */
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
+/**
+ * A port for a child server, found free: drawn at random from 20000-29999, outside Linux's ephemeral range
+ * (32768-60999) that `listen(0)` draws from. An ephemeral port just closed here can be handed to another test
+ * file's `listen(0)` before this file's child binds it; that file's health check then reached this file's
+ * server (a CI run: one file's requests went to another's crash-configured server).
+ */
+export const freePort = async (): Promise<number> => {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 10000);
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
+};
 
 /** One JSON request to a child server's API (`base` ends in /api). */
 export const call = async (base: string, method: string, path: string, token?: string, body?: unknown) => {
