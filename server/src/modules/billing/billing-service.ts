@@ -30,6 +30,7 @@ import { AppError } from '../../http/errors.js';
 import type { Tenant } from '../../http/tenant.js';
 import { defineJob, noPayload, type JobDefinition, type JobQueue } from '../../jobs/job-queue.js';
 import type { Clock } from '../../lib/clock.js';
+import { ttlCache } from '../../lib/ttl-cache.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { containsText, isDbId } from '../../lib/sql.js';
 import type { Events } from '../../realtime/events.js';
@@ -160,32 +161,23 @@ export function billingService(deps: {
    * (`forgetSendCheck`); another process's writes are seen within the TTL. The HTTP guard and the paused jobs
    * keep reading the database (`isBlocked`).
    */
-  const sendChecks = new Map<number, { until: number; after: Promise<number | null> }>();
+  const sendChecks = ttlCache(SEND_CHECK_TTL_MS, (companyId: number) =>
+    db
+      .select({
+        dueDate: companies.dueDate,
+        timezone: sql<string | null>`(select s.value from ${settings} s
+          where s.company_id = ${companies.id} and s.key = 'timezone')`,
+      })
+      .from(companies)
+      .where(eq(companies.id, companyId))
+      .then(([c]) => blockedAfter(c?.dueDate ?? null, c?.timezone || SETTING_DEFAULTS.timezone)),
+  );
   async function sendBlocked(companyId: number): Promise<boolean> {
-    const now = performance.now();
-    let hit = sendChecks.get(companyId);
-    if (!hit || hit.until <= now) {
-      const after = db
-        .select({
-          dueDate: companies.dueDate,
-          timezone: sql<string | null>`(select s.value from ${settings} s
-            where s.company_id = ${companies.id} and s.key = 'timezone')`,
-        })
-        .from(companies)
-        .where(eq(companies.id, companyId))
-        .then(([c]) => blockedAfter(c?.dueDate ?? null, c?.timezone || SETTING_DEFAULTS.timezone));
-      hit = { until: now + SEND_CHECK_TTL_MS, after };
-      sendChecks.set(companyId, hit);
-      // A failed read is not kept: the next send reads again.
-      after.catch(() => {
-        if (sendChecks.get(companyId) === hit) sendChecks.delete(companyId);
-      });
-    }
-    const after = await hit.after;
+    const after = await sendChecks.get(companyId);
     return after !== null && clock.now().getTime() > after;
   }
   /** This process changed the company's dueDate, trial or timezone: the next send reads them again. */
-  const forgetSendCheck = (companyId: number) => void sendChecks.delete(companyId);
+  const forgetSendCheck = (companyId: number) => sendChecks.forget(companyId);
 
   /**
    * Jobs of a blocked company (campaign sends, schedules) wait instead of running: the run puts itself

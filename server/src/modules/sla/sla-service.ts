@@ -32,6 +32,7 @@ import type { DomainBus } from '../../events/domain-events.js';
 import type { Events } from '../../realtime/events.js';
 import { ticketEventRooms } from '../../realtime/room-policy.js';
 import { executeRows, preparedQuery } from '../../db/rows.js';
+import { ttlCache } from '../../lib/ttl-cache.js';
 import { canonicalTimeZone, readSettings } from '../settings/setting-service.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
 import { addBusinessTime, businessTimeBetween } from './business-time.js';
@@ -140,47 +141,28 @@ export function slaService(deps: {
    * per company for POLICY_CACHE_TTL_MS of real time. This module's writes forget the entry at once; another
    * process's are seen within the TTL, and the resync a change schedules runs again after it (resyncCompany).
    */
-  const policyCache = new Map<number, { until: number; rows: Promise<PolicyRow[]> }>();
-  function policiesOf(companyId: number): Promise<PolicyRow[]> {
-    const now = performance.now();
-    const hit = policyCache.get(companyId);
-    if (hit && hit.until > now) return hit.rows;
-    // A real promise (a query builder runs again each time it is awaited).
-    const rows = db
+  const policyCache = ttlCache(POLICY_CACHE_TTL_MS, (companyId: number) =>
+    db
       .select()
       .from(slaPolicies)
       .where(eq(slaPolicies.companyId, companyId))
-      .then((r) => r);
-    const entry = { until: now + POLICY_CACHE_TTL_MS, rows };
-    policyCache.set(companyId, entry);
-    rows.catch(() => {
-      if (policyCache.get(companyId) === entry) policyCache.delete(companyId);
-    });
-    return rows;
-  }
+      .then((rows): PolicyRow[] => rows),
+  );
+  const policiesOf = (companyId: number) => policyCache.get(companyId);
   /**
    * Whether any ticket of the company has SLA bookkeeping (kept like the policies, and forgotten with them):
    * a company without policies and without clocks has nothing to sync, so its events read no ticket.
    */
-  const clockCache = new Map<number, { until: number; any: Promise<boolean> }>();
-  function clocksRunning(companyId: number): Promise<boolean> {
-    const now = performance.now();
-    const hit = clockCache.get(companyId);
-    if (hit && hit.until > now) return hit.any;
-    const any = executeRows<{ any: boolean }>(
+  const clockCache = ttlCache(POLICY_CACHE_TTL_MS, (companyId: number) =>
+    executeRows<{ any: boolean }>(
       db,
       sql`select exists (select 1 from tickets where company_id = ${companyId} and sla_state is not null) as any`,
-    ).then(([r]) => Boolean(r?.any));
-    const entry = { until: now + POLICY_CACHE_TTL_MS, any };
-    clockCache.set(companyId, entry);
-    any.catch(() => {
-      if (clockCache.get(companyId) === entry) clockCache.delete(companyId);
-    });
-    return any;
-  }
+    ).then(([r]) => Boolean(r?.any)),
+  );
+  const clocksRunning = (companyId: number) => clockCache.get(companyId);
   const forgetPolicies = (companyId: number) => {
-    policyCache.delete(companyId);
-    clockCache.delete(companyId);
+    policyCache.forget(companyId);
+    clockCache.forget(companyId);
   };
 
   async function policyRow(t: Tenant, id: number) {
