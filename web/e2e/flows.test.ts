@@ -181,7 +181,12 @@ test('flows: drag four blocks, connect them with the mouse, edit, publish, try i
     await screenshot(page, 'flows-issues-light');
     await node(page, 'question-1').locator('[data-testid="flow-node-name"]').click();
     await panel.locator('[data-field="text"]').fill('Como você se chama?');
+    // The rightmost block lies under the open panel (the layout fitted the canvas without it): closed
+    // first, as a user would, so the click reaches the block and not the panel.
+    await page.getByTestId('flow-panel-close').click();
+    await panel.waitFor({ state: 'detached', ...LONG });
     await node(page, 'transfer-1').locator('[data-testid="flow-node-name"]').click();
+    await panel.getByText('transfer-1', { exact: true }).waitFor(LONG);
     await panel.getByRole('combobox', { name: 'Fila' }).click();
     await page.getByRole('option', { name: `Vendas ${stamp}` }).click();
     await panel.locator('[data-field="note"]').fill('Cliente: {{nome}}');

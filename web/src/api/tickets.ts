@@ -297,7 +297,7 @@ function loadTicket(client: QueryClient, id: number, viewer: Viewer) {
   inflight.set(id, state);
   api
     .get<TicketView>(`/tickets/${id}`)
-    .then((t) => putTicket(client, t, viewer))
+    .then((t) => putTicket(client, newerOf(client, t), viewer))
     .catch(() => dropTicket(client, id))
     .finally(() => {
       inflight.delete(id);
@@ -554,11 +554,10 @@ export function useTicketsRealtime(viewer: Viewer | null) {
       if (!viewer) return;
       if (e.action === 'delete') dropTicket(client, Number(e.ticketId));
       else if (e.action === 'updateUnread') {
-        if (e.ticket) applyTicketEvent(client, e.ticket, viewer);
-        else {
-          const cached = cachedTicket(client, Number(e.ticketId));
-          if (cached) putTicket(client, { ...cached, unreadMessages: 0 }, viewer);
-        }
+        // Read marks leave updatedAt as it was: a copy read before a newer change keeps that change.
+        const cached = cachedTicket(client, Number(e.ticketId));
+        if (e.ticket && !isStale(cached, e.ticket)) applyTicketEvent(client, e.ticket, viewer);
+        else if (cached) putTicket(client, { ...cached, unreadMessages: 0 }, viewer);
       } else if (e.ticket) applyTicketEvent(client, e.ticket, viewer);
     },
     Boolean(viewer),

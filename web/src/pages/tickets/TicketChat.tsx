@@ -9,7 +9,14 @@ import { useAuth } from '../../app/auth.js';
 import { useToast } from '../../app/useToast.js';
 import { ConfirmationDialog } from '../../components/ConfirmationDialog.js';
 import { useCompanyEvent } from '../../realtime/useCompanyEvent.js';
-import { putTicket, useDeleteTicket, useTicket, useUpdateTicket, viewerOf } from '../../api/tickets.js';
+import {
+  newerOf,
+  putTicket,
+  useDeleteTicket,
+  useTicket,
+  useUpdateTicket,
+  viewerOf,
+} from '../../api/tickets.js';
 import type { TicketView } from '@recado/contracts';
 import { markTicketRead, useChatBox, type MessageView } from '../../api/messages.js';
 import { ChatHeader, type TicketAction } from './ChatHeader.js';
@@ -107,7 +114,10 @@ export function TicketChat({
     const timer = window.setTimeout(() => {
       markTicketRead(ticketId)
         .then((view) => {
-          if (view && typeof view === 'object' && 'id' in view) putTicket(client, view, viewer);
+          // The answer was read when the marks were saved: a change announced since (the automation
+          // failing, a transfer) is newer and stays; only the read marks are taken from it.
+          if (view && typeof view === 'object' && 'id' in view)
+            putTicket(client, { ...newerOf(client, view), unreadMessages: 0 }, viewer);
         })
         .catch(() => undefined);
     }, READ_DELAY_MS);
