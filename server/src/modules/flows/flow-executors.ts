@@ -142,6 +142,12 @@ export interface FlowExecContext<T extends FlowNodeType = FlowNodeType> {
   send(text: string, options?: FlowSendOptions): Promise<void>;
   /** Writes an internal note on the ticket (what a person sees when they take it). */
   note(text: string): Promise<void>;
+  /**
+   * Work the node's change sets off outside the flow (announcing a moved ticket, the queue's own
+   * automation): run once the step's position is saved, in order; `saved` false when the run was
+   * cancelled meanwhile (a person took the ticket). A failure is logged, never the step's.
+   */
+  afterStep(work: (saved: boolean) => Promise<void>): void;
   deps: FlowDeps;
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import {
   campaignShippings,
@@ -11,6 +11,7 @@ import {
   ticketNotes,
   ticketTags,
 } from '../../db/schema/index.js';
+import { executeRows } from '../../db/rows.js';
 import { manualClock } from '../../lib/clock.js';
 import { expectError, testApp, waitFor } from '../../../test/helpers.js';
 import { botKit, newNumber } from '../bot/bot-test-kit.js';
@@ -382,6 +383,34 @@ test('transfer to an attendant and to another flow (variables carried); a failin
   expect(await lastRun(td.id)).toMatchObject({ status: 'failed', currentNodeId: 'broken' });
   const notes = await db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, td.id));
   expect(notes[0]!.note).toMatch(/node "Etiqueta" \(broken\) \(set\) failed: tag \d+ not found/);
+}, 120_000);
+
+test("a transfer whose queue is not the company's (changed behind validation's back) fails the node: nothing moves", async () => {
+  const a = await company('FlowXferA', ['Minha']);
+  const b = await company('FlowXferB', ['Alheia']);
+  const f = await a.flows.onConnection(
+    a.whatsappId,
+    chain([
+      { id: 'hi', type: 'message', data: { text: 'Um momento.' } },
+      { id: 'go', type: 'transfer', data: { target: 'queue', queueId: a.queues.Minha, note: 'x' } },
+    ]),
+  );
+  // The published version now names the other company's queue (no route allows this: the database does).
+  await executeRows(
+    db,
+    sql`update flow_versions set graph = regexp_replace(graph::text, '"queueId": ?${sql.raw(String(a.queues.Minha))}\\y',
+      '"queueId": ${sql.raw(String(b.queues.Alheia))}')::jsonb where flow_id = ${f.id}`,
+  );
+  const n = newNumber();
+  expect(await kit.say(a.c.admin, a.whatsappId, n, 'oi')).toEqual(['Um momento.']);
+  const ticket = await kit.ticketOf(a.c.id, a.whatsappId, n);
+  expect(ticket).toMatchObject({ status: 'pending', chatbot: false });
+  expect(ticket.queueId).not.toBe(b.queues.Alheia);
+  expect(await lastRun(ticket.id)).toMatchObject({ status: 'failed', currentNodeId: 'go' });
+  const notes = await db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, ticket.id));
+  expect(notes.map((x) => x.note)).toEqual([
+    expect.stringMatching(new RegExp(`go.*\\(transfer\\) failed: queue ${b.queues.Alheia} not found`)),
+  ]);
 }, 120_000);
 
 test('a redelivered message never advances the run twice (the event again, and the channel again)', async () => {

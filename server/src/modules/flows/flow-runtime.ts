@@ -546,6 +546,14 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
         .where(and(eq(flowRuns.id, run.id), eq(flowRuns.seq, run.seq)));
     };
 
+    /** What nodes set off outside the flow (ctx.afterStep): run once the position is saved. */
+    const afterStep: ((saved: boolean) => Promise<void>)[] = [];
+    const runAfterStep = async (saved: boolean) => {
+      for (const work of afterStep.splice(0))
+        await work(saved).catch((err: unknown) =>
+          log.warn({ err, runId: run.id, ticketId: run.ticketId }, 'flow: work after the step failed'),
+        );
+    };
     const graph = await graphOf(run);
     const row =
       known?.ticket.id === run.ticketId && known.ticket.companyId === companyId
@@ -665,6 +673,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
                 });
               },
               note: (text) => note(companyId, row.ticket, text),
+              afterStep: (work) => void afterStep.push(work),
               deps,
             };
             result = await executor.execute(ctx);
@@ -782,7 +791,10 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     if (status === 'failed')
       steps.push({ nodeId: failedNode?.id ?? nodeId ?? '', kind: 'end', exit: 'failed' });
     if (!savedWithMessages) saved = await save();
-    if (!saved) return undefined; // cancelled meanwhile (a person took the ticket)
+    if (!saved) {
+      await runAfterStep(false);
+      return undefined; // cancelled meanwhile (a person took the ticket)
+    }
 
     tell(run, ended ? null : nodeId, status, vars, undefined, error);
     if (steps.length)
@@ -794,6 +806,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
         isTry: Boolean(run.tryGraph),
         steps,
       });
+    await runAfterStep(true);
     if (!ended) return saved;
 
     if (status === 'failed') {
@@ -807,7 +820,8 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
         'flow node failed',
       );
       await handToPeople(companyId, run.ticketId, text);
-    } else if (!startFlow) {
+    } else if (!startFlow && !steps.some((x) => x.kind === 'end' && x.exit === 'transferred')) {
+      // (A transfer node already took the bot off in its own statement.)
       await setChatbot(companyId, run.ticketId, false);
     }
     void deps.bus.emit('flow.ended', {

@@ -17,7 +17,6 @@ import {
   ticketHistories,
   tickets,
   ticketTags,
-  users,
 } from '../../../db/schema/index.js';
 import { executeRows, rowOf } from '../../../db/rows.js';
 import { ticketQueries } from '../../tickets/ticket-queries.js';
@@ -320,34 +319,31 @@ registerFlowNodeExecutor('transfer', {
   async execute(ctx) {
     const { db, clock } = ctx.deps;
     const d = ctx.node.data;
-    let queueId: number | null = null;
-    if (d.queueId) {
-      const [q] = await db
-        .select({ id: queues.id })
-        .from(queues)
-        .where(and(eq(queues.id, d.queueId), eq(queues.companyId, ctx.companyId)));
-      if (!q) throw new Error(`queue ${d.queueId} not found`);
-      queueId = q.id;
-    }
+    const queueId = d.queueId || null;
     let userId: number | null = null;
     if (d.target === 'user') {
       if (!d.userId) throw new Error('no attendant chosen');
-      const [u] = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.id, d.userId), eq(users.companyId, ctx.companyId)));
-      if (!u) throw new Error(`attendant ${d.userId} not found`);
-      userId = u.id;
-    } else if (!d.queueId) throw new Error('no queue chosen');
+      userId = d.userId;
+    } else if (!queueId) throw new Error('no queue chosen');
     const rendered = ctx.render(d.note);
     const note = rendered.trim() ? rendered : null;
     // #31 The ticket as it was and as it is now, from the update itself (no read before it), its history row
-    // and the transfer's note: one statement. No queue chosen (to an attendant): it stays in its queue.
-    const [moved] = await executeRows<{ after: Record<string, unknown>; before: Record<string, unknown> }>(
+    // and the transfer's note: one statement, which also checks that the queue and the attendant are this
+    // company's (no move otherwise). No queue chosen (to an attendant): it stays in its queue.
+    const [moved] = await executeRows<{
+      after: Record<string, unknown> | string | null;
+      before: Record<string, unknown> | string | null;
+      queue_ok: boolean;
+      user_ok: boolean;
+    }>(
       db,
-      sql`with b as (select id, status, user_id, queue_id from tickets
-            where id = ${ctx.ticket.id} and company_id = ${ctx.companyId}),
-          a as (update tickets t set queue_id = ${queueId ?? sql`b.queue_id`}, user_id = ${userId},
+      sql`with q as (select id from queues where id = ${queueId}::int and company_id = ${ctx.companyId}),
+          u as (select id from users where id = ${userId}::int and company_id = ${ctx.companyId}),
+          ok as (select (${queueId}::int is null or exists (select 1 from q))
+              and (${userId}::int is null or exists (select 1 from u)) as go),
+          b as (select id, status, user_id, queue_id from tickets
+            where id = ${ctx.ticket.id} and company_id = ${ctx.companyId} and (select go from ok)),
+          a as (update tickets t set queue_id = coalesce(${queueId}::int, b.queue_id), user_id = ${userId}::int,
               status = ${userId ? 'open' : 'pending'}, chatbot = false, updated_at = ${clock.now().toISOString()}::timestamptz
             from b where t.id = b.id returning t.*),
           h as (insert into ticket_histories (company_id, ticket_id, action, user_id, queue_id, whatsapp_id, status, data)
@@ -357,9 +353,14 @@ registerFlowNodeExecutor('transfer', {
             from a, b),
           n as (insert into ticket_notes (company_id, ticket_id, contact_id, user_id, note)
             select ${ctx.companyId}::int, a.id, a.contact_id, null, ${note}::text from a where ${note}::text is not null)
-        select row_to_json(a) as after, row_to_json(b) as before from a, b`,
+        select (select row_to_json(a) from a) as after, (select row_to_json(b) from b) as before,
+          ${queueId}::int is null or exists (select 1 from q) as queue_ok,
+          ${userId}::int is null or exists (select 1 from u) as user_ok`,
+      'flow_transfer',
     );
-    if (!moved) throw new Error('the ticket is gone');
+    if (!moved?.queue_ok) throw new Error(`queue ${queueId} not found`);
+    if (!moved.user_ok) throw new Error(`attendant ${userId} not found`);
+    if (!moved.after || !moved.before) throw new Error('the ticket is gone');
     const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
     const after = rowOf(tickets, json(moved.after));
     const was = json(moved.before);
@@ -369,11 +370,15 @@ registerFlowNodeExecutor('transfer', {
       userId: was.user_id as number | null,
       queueId: was.queue_id as number | null,
     };
-    await announceTicket(ctx, before, 'transfer');
-    // Into a queue, waiting for anyone: the queue's own automation (AI prompt, Typebot, n8n…) takes it the
-    // same way it does when the bot's menu puts the customer there (the bot's onQueued hook).
-    if (!userId && after.queueId !== null)
-      await ctx.deps.automation?.onQueued(ctx.companyId, after.id, after);
+    // Once the step's position is saved (the run ended here): the lists hear of the move, and a ticket put in
+    // a queue waiting for anyone goes to the queue's own automation (AI prompt, Typebot, n8n…) the same way it
+    // does when the bot's menu puts the customer there (the bot's onQueued hook) — after the flow's last
+    // message, with the run no longer active.
+    ctx.afterStep(async (saved) => {
+      await announceTicket(ctx, before, 'transfer');
+      if (saved && !userId && after.queueId !== null)
+        await ctx.deps.automation?.onQueued(ctx.companyId, after.id, after);
+    });
     return { end: 'transferred' };
   },
 });
