@@ -42,7 +42,7 @@ const {
   statements,
   byText,
   install: countStatements,
-} = statementCounter({ keyLength: 120, listing: () => counting });
+} = statementCounter({ keyLength: Number(process.env.BENCH_KEY_LENGTH ?? 120), listing: () => counting });
 
 /** A valid CPF for conversation `i` (check digits computed). */
 function cpf(i: number): string {
@@ -348,7 +348,9 @@ async function main() {
     const cpuMsPerStep = (cpu.user + cpu.system) / 1000 / Math.max(1, steps);
     if (process.env.BENCH_STATEMENTS)
       for (const [text, n] of [...byText].sort((x, y) => y[1] - x[1]).slice(0, 25))
-        log(`  ${(n / Math.max(1, steps)).toFixed(2)}/step  ${text}`);
+        log(
+          `  ${(n / Math.max(1, steps)).toFixed(2)}/step  ${text.length > 200 ? `${text.slice(0, 100)} … ${text.slice(-100)}` : text}`,
+        );
     const flowStatements = statements.all - st1;
     const done = (await call('GET', `/flows/${flow.json.id}/stats`, token)).json as {
       runs: { started: number; completed: number; failed: number };

@@ -295,6 +295,8 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     on: boolean,
     release = false,
     known?: TicketRow,
+    /** Announce later (the caller runs it once its step is saved): the row and the announcement apart. */
+    later?: { announce?: () => Promise<void> },
   ): Promise<TicketRow | undefined> {
     const [before] =
       known?.id === ticketId
@@ -310,7 +312,9 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       .set({ chatbot: on, ...(moves ? { status: 'pending', userId: null } : {}), updatedAt: clock.now() })
       .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)))
       .returning();
-    if (after) await announce(companyId, before, after, moves ? 'transfer' : 'update');
+    // (A release is told at once: the record shows the ticket leaving its attendant before the flow's steps.)
+    if (after && later && !moves) later.announce = () => announce(companyId, before, after, 'update');
+    else if (after) await announce(companyId, before, after, moves ? 'transfer' : 'update');
     return after;
   }
 
@@ -519,6 +523,8 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     opening: Step[] = [],
     /** The ticket as the caller read it in this step (onStored, start): not read again. */
     known?: Loaded | null,
+    /** The caller's own work for after the step's save (start: the bot marker's announcement). */
+    after: ((saved: boolean) => Promise<void>)[] = [],
   ): Promise<RunRow | undefined> {
     const companyId = run.companyId;
     const steps: Step[] = [...opening];
@@ -547,7 +553,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     };
 
     /** What nodes set off outside the flow (ctx.afterStep): run once the position is saved. */
-    const afterStep: ((saved: boolean) => Promise<void>)[] = [];
+    const afterStep: ((saved: boolean) => Promise<void>)[] = [...after];
     const runAfterStep = async (saved: boolean) => {
       for (const work of afterStep.splice(0))
         await work(saved).catch((err: unknown) =>
@@ -903,13 +909,17 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     if (!run) return null;
     if (o.version) versionCache.set(o.version.id, o.version.graph);
     const loaded = o.loaded?.ticket.id === o.ticket.id ? { ...o.loaded } : null;
-    const ticketNow = await setChatbot(o.companyId, o.ticket.id, true, o.release, loaded?.ticket);
+    // The bot marker goes on now; the lists hear of it once the first step is saved (its messages' events
+    // carry the ticket with the marker already).
+    const later: { announce?: () => Promise<void> } = {};
+    const ticketNow = await setChatbot(o.companyId, o.ticket.id, true, o.release, loaded?.ticket, later);
     if (loaded && ticketNow) loaded.ticket = ticketNow;
     const saved = await advance(
       run,
       { kind: 'enter' },
       [{ nodeId: startNode.id, kind: 'start', exit: o.trigger }],
       loaded,
+      [async () => later.announce?.()],
     );
     if (saved) return saved;
     const [after] = await db.select().from(flowRuns).where(eq(flowRuns.id, run.id));
