@@ -1159,24 +1159,33 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     // A connection with a flow never shows the queue menu, whatever happens below.
     if (pre.connection_flow) take(message.id);
     if (!pre.run_id && !pre.connection_flow && !pre.triggers?.length) return;
-    const loaded = await loadTicket(companyId, ticketId);
-    const ticket = loaded?.ticket;
-    if (!loaded || !ticket || ticket.isGroup) return;
     if (pre.run_id) {
       take(message.id);
+      if (pre.run_processed) return; // a redelivery
+      // The ticket and the run's claim side by side (from what the statement above read): a claim whose
+      // ticket turns out to be a person's only bumped the run's seq before it is cancelled.
+      const [loaded, first] = await Promise.all([
+        loadTicket(companyId, ticketId),
+        pre.run_seq !== null
+          ? claim({ id: pre.run_id, seq: Number(pre.run_seq) }, message.id)
+          : Promise.resolve(null),
+      ]);
+      const ticket = loaded?.ticket;
+      if (!loaded || !ticket || ticket.isGroup) return;
       if (!waitsForAnyone(ticket) && !(ticket.status === 'pending' && ticket.userId === null)) {
         // A person has the ticket: the flow is over.
         await cancelTicket(companyId, ticketId);
         return;
       }
-      for (let attempt = 0; attempt < 3; attempt++) {
-        // First from what the statement above read; after a lost race, from the run as it is now.
-        const [run] =
-          attempt === 0 && pre.run_seq !== null
-            ? [{ id: pre.run_id, seq: Number(pre.run_seq), processed: Boolean(pre.run_processed) }]
-            : (await db.select().from(flowRuns).where(eq(flowRuns.id, pre.run_id)))
-                .filter((r) => ACTIVE.includes(r.status as FlowRunStatus))
-                .map((r) => ({ id: r.id, seq: r.seq, processed: r.processedMessageIds.includes(mid) }));
+      if (first) {
+        await advance(first, { kind: 'message', message }, [], loaded);
+        return;
+      }
+      for (let attempt = 1; attempt < 3; attempt++) {
+        // After a lost race: from the run as it is now.
+        const [run] = (await db.select().from(flowRuns).where(eq(flowRuns.id, pre.run_id)))
+          .filter((r) => ACTIVE.includes(r.status as FlowRunStatus))
+          .map((r) => ({ id: r.id, seq: r.seq, processed: r.processedMessageIds.includes(mid) }));
         if (!run) return;
         if (run.processed) return; // a redelivery
         const claimed = await claim(run, message.id);
@@ -1187,6 +1196,9 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       }
       return;
     }
+    const loaded = await loadTicket(companyId, ticketId);
+    const ticket = loaded?.ticket;
+    if (!loaded || !ticket || ticket.isGroup) return;
     if (pre.use_flows === false || !waitsForAnyone(ticket)) return;
     const hit = await triggered(companyId, ticket, pre, message.body);
     if (!hit) return;
