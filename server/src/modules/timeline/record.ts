@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../db/client.js';
 import { ticketEvents } from '../../db/schema/index.js';
+import { groupCommit } from '../../lib/group-commit.js';
 
 /**
  * #32.5 One entry on a ticket's timeline (docs/productivity.md "Ticket timeline"). Pass the transaction
@@ -37,14 +38,59 @@ function row(e: TicketEventInput) {
   };
 }
 
+const rowsOf = (list: TicketEventInput[]) =>
+  list.map((e, i) => row(e.outboxId ? { outboxPart: i, ...e } : e));
+
+/**
+ * Entries written outside a transaction (the listeners') leave together: what concurrent events hand in while
+ * an insert is on its way goes in the next one (lib/group-commit.ts). An insert that fails is tried again
+ * list by list, so one bad entry (its ticket deleted meanwhile) fails only its own caller.
+ */
+const batchers = new WeakMap<object, (list: TicketEventInput[]) => Promise<void>>();
+function batcherOf(db: Db) {
+  let batch = batchers.get(db);
+  if (!batch) {
+    const commit = groupCommit<TicketEventInput[], Error | null>(
+      async (lists) => {
+        try {
+          await db.insert(ticketEvents).values(lists.flatMap(rowsOf)).onConflictDoNothing();
+          return lists.map(() => null);
+        } catch {
+          const errors: (Error | null)[] = [];
+          for (const list of lists)
+            errors.push(
+              await db
+                .insert(ticketEvents)
+                .values(rowsOf(list))
+                .onConflictDoNothing()
+                .then(
+                  () => null,
+                  (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+                ),
+            );
+          return errors;
+        }
+      },
+      { inFlight: 2, maxWeight: 200, weight: (list) => list.length },
+    );
+    batch = async (list) => {
+      const err = await commit(list);
+      if (err) throw err;
+    };
+    batchers.set(db, batch);
+  }
+  return batch;
+}
+
+/** A transaction's own entries go with it; the pool's are batched with concurrent ones. */
+const inTransaction = (db: Db | Tx): db is Tx => 'rollback' in db;
+
 export async function recordTicketEvent(db: Db | Tx, e: TicketEventInput): Promise<void> {
-  await db.insert(ticketEvents).values(row(e)).onConflictDoNothing();
+  await recordTicketEvents(db, [e]);
 }
 
 export async function recordTicketEvents(db: Db | Tx, list: TicketEventInput[]): Promise<void> {
   if (list.length === 0) return;
-  await db
-    .insert(ticketEvents)
-    .values(list.map((e, i) => row(e.outboxId ? { outboxPart: i, ...e } : e)))
-    .onConflictDoNothing();
+  if (!inTransaction(db)) return batcherOf(db)(list);
+  await db.insert(ticketEvents).values(rowsOf(list)).onConflictDoNothing();
 }
