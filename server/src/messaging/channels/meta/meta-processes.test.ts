@@ -12,10 +12,14 @@ import { secondProcess, waitFor } from '../../../../test/helpers.js';
 const { t, db, graph, signedPost, delivery, fromCustomer, metaConnection } = await metaTestApp(
   'meta-procs-secret',
   {
-    sessions: { processId: 'proc-A', leaseMs: 800 },
+    sessions: { processId: 'proc-A', leaseMs: 3000 },
   },
 );
-const second = await secondProcess(t, { sessions: { processId: 'proc-B', leaseMs: 800 } }, { ownPool: true });
+const second = await secondProcess(
+  t,
+  { sessions: { processId: 'proc-B', leaseMs: 3000 } },
+  { ownPool: true },
+);
 const B = second.app;
 afterAll(() => second.close());
 
