@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { eventOutbox } from '../db/schema/event-outbox.js';
 import { executeRows } from '../db/rows.js';
-import { groupCommit } from '../lib/group-commit.js';
 import { defineJob, noPayload } from '../jobs/job-queue.js';
 import type { EmitMeta } from './bus.js';
 import type { DomainBus, DomainEvents } from './domain-events.js';
@@ -120,6 +119,8 @@ export function outboxBus(
   const recoverers = new Map<string, Recoverer>();
   const rebuilders = new Map<string, (partial: unknown) => Promise<unknown>>();
   const working = new Set<Promise<unknown>>();
+  let rows: (typeof eventOutbox.$inferInsert)[] = [];
+  let writing: Promise<boolean> | null = null;
   let doomed: string[] = [];
   let deleteTimer: NodeJS.Timeout | null = null;
   let deleting: Promise<void> | null = null;
@@ -130,23 +131,27 @@ export function outboxBus(
     return p;
   };
 
-  /**
-   * The rows emitted meanwhile, in one INSERT beside the dispatch: those of one turn of the loop, and under
-   * load those emitted while the previous inserts are on their way (lib/group-commit.ts).
-   */
-  const write = groupCommit<typeof eventOutbox.$inferInsert, boolean>(
-    async (batch) => {
-      try {
-        // A keyed event emitted again while its row is still here: one row.
-        await db.insert(eventOutbox).values(batch).onConflictDoNothing();
-        return batch.map(() => true);
-      } catch (err) {
-        log.warn({ err, events: batch.length }, 'outbox rows not written');
-        return batch.map(() => false);
-      }
-    },
-    { inFlight: 2, maxWeight: 500 },
-  );
+  /** The rows emitted in this tick, in one INSERT beside the dispatch. */
+  function write(row: typeof eventOutbox.$inferInsert): Promise<boolean> {
+    rows.push(row);
+    if (!writing)
+      writing = track(
+        Promise.resolve().then(async () => {
+          const batch = rows;
+          rows = [];
+          writing = null;
+          try {
+            // A keyed event emitted again while its row is still here: one row.
+            await db.insert(eventOutbox).values(batch).onConflictDoNothing();
+            return true;
+          } catch (err) {
+            log.warn({ err, events: batch.length }, 'outbox rows not written');
+            return false;
+          }
+        }),
+      );
+    return writing;
+  }
 
   async function flushDeletes() {
     if (deleteTimer) clearTimeout(deleteTimer);
@@ -304,7 +309,7 @@ export function outboxBus(
     async idle() {
       for (;;) {
         await inner.idle();
-        if (!working.size && !doomed.length) return;
+        if (!working.size && !doomed.length && !writing) return;
         await Promise.all([...working]);
         await flushDeletes();
       }
