@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { DEFAULT_QUEUE_SCHEDULES, QUEUE_COLORS } from '@recado/contracts';
-import { queueOptions, tickets } from '../../db/schema/index.js';
+import { messages, queueOptions, tickets } from '../../db/schema/index.js';
 import {
   collectEvents,
   nextEvent,
@@ -299,6 +299,17 @@ describe('queues', () => {
       if (!ticket) await new Promise((r) => setTimeout(r, 100));
     }
     expect(ticket).toBeTruthy();
+    // The bot answers the first message with the queue menu; wait for it, or a bot still handling that
+    // message after the delete would see one queue left and put the ticket in it.
+    let menu: { id: number } | undefined;
+    for (let i = 0; i < 100 && !menu; i++) {
+      [menu] = await db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(and(eq(messages.ticketId, ticket!.id), eq(messages.fromMe, true)));
+      if (!menu) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(menu).toBeTruthy();
     await db.update(tickets).set({ queueId: q1.id }).where(eq(tickets.id, ticket!.id));
 
     expect((await t.as(c.admin).del(`/queue/${q1.id}`)).status).toBe(200);
