@@ -349,7 +349,7 @@ async function main() {
     if (process.env.BENCH_STATEMENTS)
       for (const [text, n] of [...byText].sort((x, y) => y[1] - x[1]).slice(0, 25))
         log(
-          `  ${(n / Math.max(1, steps)).toFixed(2)}/step  ${text.length > 200 ? `${text.slice(0, 100)} … ${text.slice(-100)}` : text}`,
+          `  ${(n / Math.max(1, steps)).toFixed(2)}/step  ${process.env.BENCH_FULL ? text : text.length > 200 ? `${text.slice(0, 100)} … ${text.slice(-100)}` : text}`,
         );
     const flowStatements = statements.all - st1;
     const done = (await call('GET', `/flows/${flow.json.id}/stats`, token)).json as {

@@ -34,7 +34,7 @@ import {
 } from '../../messaging/outbound-sender.js';
 import { mediaTypeOf } from '../../messaging/channels/simulator-channel.js';
 import { channelCommands } from '../../messaging/channel-commands.js';
-import { ticketQueries, visibleTicketRow } from '../tickets/ticket-queries.js';
+import { ticketQueries, viewFromJson, viewJsonOf, visibleTicketRow } from '../tickets/ticket-queries.js';
 import {
   messagePage,
   toMessageView,
@@ -430,14 +430,18 @@ export function messageService(deps: {
     }
     // One statement when this process sends them and no caller needs a transaction of its own (the flow's
     // step, most sends): no BEGIN/COMMIT, no round trip per table.
-    const { stored, alsoRow } =
+    const { stored, alsoRow, view } =
       here && !contents.some((c) => c.onStored)
         ? await storeTogether(companyId, ticket, whatsappId, prepared, also)
-        : await storeInTransaction(companyId, ticket, whatsappId, prepared, here, also);
+        : {
+            ...(await storeInTransaction(companyId, ticket, whatsappId, prepared, here, also)),
+            view: undefined,
+          };
     for (const { row, meta } of stored)
       deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row }, meta);
-    // The ticket's view for the announcements is read while the messages go out (in order, one by one).
-    const viewRead = ticketQueries.byId(db, companyId, ticket.id);
+    // The ticket's view for the announcements: built with the messages (storeTogether), or read while they
+    // go out (in order, one by one).
+    const viewRead = view ? Promise.resolve(view) : ticketQueries.byId(db, companyId, ticket.id);
     const sending = here
       ? (async () => {
           const outcomes = [];
@@ -508,7 +512,7 @@ export function messageService(deps: {
     whatsappId: number,
     prepared: Prepared[],
     also?: AlsoStatements,
-  ): Promise<{ stored: Stored; alsoRow: Record<string, unknown> | null }> {
+  ): Promise<{ stored: Stored; alsoRow: Record<string, unknown> | null; view: TicketView | undefined }> {
     const durable = Boolean(deps.bus?.stage) && (deps.bus?.hasDurable?.('message.sent') ?? true);
     const at = new Date();
     const now = at.toISOString();
@@ -541,7 +545,8 @@ export function messageService(deps: {
         update tickets set last_message = ${prepared[prepared.length - 1]!.preview}, last_message_at = ${now}::timestamptz,
           updated_at = ${now}::timestamptz,
           first_response_at = coalesce(first_response_at, (select min(m.created_at) from m where m.user_id is not null))
-        where id = ${ticket.id}::int),
+        where id = ${ticket.id}::int
+        returning *),
       q as (
         insert into outbound_queue (message_id, company_id, whatsapp_id, status, claimed_by, claimed_at, job)
         select m.id, ${companyId}::int, ${whatsappId}::int, 'sending', ${outbound.claimant()}, ${now}::timestamptz, x.job
@@ -554,9 +559,10 @@ export function messageService(deps: {
         from m join x on x.provider_id = m.provider_id where x.outbox_id is not null)
       ${sql.join(others, sql``)}${also?.returning ? sql`, r as (${also.returning})` : sql``}
       select (select json_agg(row_to_json(m)) from m) as messages,
-        (select json_agg(json_build_object('id', q.id, 'message_id', q.message_id)) from q) as queue
+        (select json_agg(json_build_object('id', q.id, 'message_id', q.message_id)) from q) as queue,
+        ${viewJsonOf('t')} as view
         ${also?.returning ? sql`, (select row_to_json(r) from r limit 1) as also` : sql``}`;
-    const [res] = await executeRows<{ messages: unknown; queue: unknown; also?: unknown }>(
+    const [res] = await executeRows<{ messages: unknown; queue: unknown; view: unknown; also?: unknown }>(
       db,
       query,
       `deliver_${durable ? 'd' : 'n'}_${others.length}_${also?.returning ? (also.name ?? 'r') : '-'}`,
@@ -576,7 +582,7 @@ export function messageService(deps: {
     });
     const alsoRow =
       res!.also === undefined || res!.also === null ? null : json<Record<string, unknown>>(res!.also);
-    return { stored, alsoRow };
+    return { stored, alsoRow, view: viewFromJson(res!.view) };
   }
 
   /** deliverMany's storing in a transaction: items with `onStored`, or a connection whose session runs elsewhere. */

@@ -15,7 +15,7 @@ import type { Db } from '../../db/client.js';
 import { contacts, queues, settings, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { containsNormalised, containsText } from '../../lib/sql.js';
-import { executeRows, preparedQuery } from '../../db/rows.js';
+import { executeRows, preparedQuery, rowOf } from '../../db/rows.js';
 import { pinnedTicketIds } from '../ticket-pins/pin-queries.js';
 import { customFieldFilterWhere } from '../custom-fields/custom-field-service.js';
 
@@ -51,6 +51,35 @@ const viewColumns = {
   tags: tagsOf,
   tracking: trackingOf,
 };
+
+/** `json_build_object` of columns of a table aliased `alias`, keyed like the drizzle select (`viewColumns`). */
+const jsonOfColumns = (alias: string, cols: Record<string, AnyPgColumn>) =>
+  `json_build_object(${Object.entries(cols)
+    .map(([key, c]) => `'${key}', ${alias}.${c.name}`)
+    .join(', ')})`;
+
+/**
+ * The view of the ticket row a CTE of the same statement holds (`t as (update tickets ... returning *)`), as
+ * JSON: a change that announces its ticket builds the view with the change, no read after it (viewFromJson
+ * reads it back). The row is the one the change wrote; the joined rows and tags as the statement began.
+ */
+export const viewJsonOf = (cte: string) => sql`(select json_build_object('ticket', row_to_json(vt),
+    'contact', ${sql.raw(jsonOfColumns('vc', viewColumns.contact))},
+    'queue', ${sql.raw(jsonOfColumns('vq', viewColumns.queue))},
+    'user', ${sql.raw(jsonOfColumns('vu', viewColumns.user))},
+    'whatsapp', ${sql.raw(jsonOfColumns('vw', viewColumns.whatsapp))},
+    'tags', ${tagsFor(sql.raw('vt.id'))}, 'tracking', ${trackingFor(sql.raw('vt.id'))})
+  from ${sql.raw(cte)} vt join contacts vc on vc.id = vt.contact_id left join queues vq on vq.id = vt.queue_id
+    left join users vu on vu.id = vt.user_id left join whatsapps vw on vw.id = vt.whatsapp_id limit 1)`;
+
+/** The view viewJsonOf built (undefined when its CTE held no row). */
+export function viewFromJson(raw: unknown): TicketView | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  const r = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Omit<ViewRow, 'ticket'> & {
+    ticket: Record<string, unknown>;
+  };
+  return toTicketView({ ...r, ticket: rowOf(tickets, r.ticket) });
+}
 
 export type ViewRow = {
   ticket: typeof tickets.$inferSelect;
