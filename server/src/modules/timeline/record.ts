@@ -71,7 +71,8 @@ function batcherOf(db: Db) {
           return errors;
         }
       },
-      { inFlight: 2, maxWeight: 200, weight: (list) => list.length },
+      // One insert at a time: entries handed in one after another get ids in that order.
+      { inFlight: 1, maxWeight: 200, weight: (list) => list.length },
     );
     batch = async (list) => {
       const err = await commit(list);

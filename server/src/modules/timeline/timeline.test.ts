@@ -106,6 +106,9 @@ describe('ticket timeline', () => {
     const tag = await (await t.as(s.admin).post('/tags', { name: 'VIP', color: '#aa0000' })).json();
     expect((await t.as(s.admin).put(`/ticket-tags/${s.ticketId}/${tag.id}`)).status).toBe(200);
     expect((await t.as(s.admin).del(`/ticket-tags/${s.ticketId}/${tag.id}`)).status).toBe(200);
+    // The tag's entries come from a listener after the answer; the note's is written with the note. A
+    // person's next action comes seconds later: here, once the listener wrote.
+    await bus.idle();
     const note = await t
       .as(s.admin)
       .post('/ticket-notes', { ticketId: s.ticketId, note: 'Cliente pediu 2ª via' });
