@@ -4,6 +4,7 @@ import { executeRows } from '../src/db/rows.js';
 import { waitFor } from './helpers.js';
 import { call, restartHarness } from './restart.js';
 import { webhookReceiver } from './webhook-receiver.js';
+import { chain } from '../src/modules/flows/flow-test-kit.js';
 
 // #32 "The record must not be lost on a crash" (docs/events.md "The outbox"): the real server in a child process
 // accepts a ticket and is killed with SIGKILL right after the change committed, before the bus dispatched its
@@ -248,4 +249,76 @@ test('a kill -9 right after an ack is stored loses not its webhook', async () =>
   expect(acks()[0]!.json.data).toMatchObject({ messageId, ticketId, ack: 2 });
   second.kill();
   await second.exited;
+}, 240_000);
+
+// A flow's step writes its `flow.steps` row in the statement that saves the run's position (and its messages):
+// a kill -9 right after that commit, before the dispatch, still gives the ticket its "flow" timeline entry, once.
+test("a kill -9 right after a flow's step is saved loses not its timeline entry", async () => {
+  const { first, c } = await crashingCompany(
+    'flow.steps',
+    'Outbox Flow Crash',
+    'admin@outbox-flow.test',
+    'message.created',
+  );
+  const flow = await call(first.base, 'POST', '/flows', c.token, {
+    name: 'Pergunta',
+    graph: chain([{ id: 'q1', type: 'question', data: { text: 'Seu nome?', variable: 'nome' } }]),
+  });
+  expect(flow.status, JSON.stringify(flow.body)).toBe(201);
+  expect((await call(first.base, 'POST', `/flows/${flow.body.id}/publish`, c.token)).status).toBe(200);
+  expect(
+    (await call(first.base, 'PUT', `/whatsapp/${c.whatsappId}`, c.token, { flowId: flow.body.id })).status,
+  ).toBe(200);
+  await call(first.base, 'POST', `/simulator/${c.whatsappId}/inbound`, c.token, {
+    from: '5511987650003',
+    body: 'oi',
+  }).catch(() => undefined);
+  await first.exited;
+  expect(first.child.signalCode).toBe('SIGKILL');
+
+  // The step was saved (the run waits on the question) with its event's row; no timeline entry yet.
+  const ticketId = await withDatabase(async ({ db }) => {
+    const runs = await executeRows<{ ticket_id: number; current_node_id: string; status: string }>(
+      db,
+      sql`select ticket_id, current_node_id, status from flow_runs`,
+    );
+    expect(runs).toMatchObject([{ current_node_id: 'q1', status: 'waiting' }]);
+    const rows = await executeRows<{ event: string }>(
+      db,
+      sql`select event from event_outbox where event = 'flow.steps'`,
+    );
+    expect(rows).toHaveLength(1);
+    const entries = await executeRows(
+      db,
+      sql`select id from ticket_events where ticket_id = ${runs[0]!.ticket_id} and type = 'flow'`,
+    );
+    expect(entries).toHaveLength(0);
+    return runs[0]!.ticket_id;
+  });
+
+  const second = await startServer();
+  const timeline = async () =>
+    ((await call(second.base, 'GET', `/tickets/${ticketId}/events`, c.token)).body.events ?? []) as {
+      type: string;
+      data: { nodes?: { id: string }[] };
+    }[];
+  const events = await waitFor(async () => {
+    const list = await timeline();
+    return list.some((e) => e.type === 'flow') ? list : undefined;
+  }, 60_000);
+  const flowEntries = events.filter((e) => e.type === 'flow');
+  expect(flowEntries).toHaveLength(1);
+  expect(flowEntries[0]!.data.nodes?.map((n) => n.id)).toEqual(['q1']);
+  // Another sweep period later: still once, and the row is gone.
+  await new Promise((r) => setTimeout(r, 12_000));
+  expect((await timeline()).filter((e) => e.type === 'flow')).toHaveLength(1);
+  second.kill();
+  await second.exited;
+  await withDatabase(async ({ db }) => {
+    const left = await executeRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from event_outbox where event = 'flow.steps'`,
+    );
+    expect(left[0]!.n).toBe(0);
+  });
 }, 240_000);

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { eventOutbox } from '../db/schema/event-outbox.js';
 import { executeRows } from '../db/rows.js';
@@ -84,6 +84,13 @@ export interface OutboxBus extends DomainBus {
    * emit each event after the commit with its meta. Events without a durable consumer get no row.
    */
   stage(tx: Tx | Db, events: OutboxEvent[]): Promise<EmitMeta[]>;
+  /**
+   * `stage` as a statement for the change's own statement (a CTE of a data-modifying statement) or
+   * transaction: null when no event has a durable consumer. `when`: the rows are written only if it holds
+   * (`exists (select 1 from r)`: only when the change's CTE `r` changed a row). Emit each event after the
+   * statement with its meta, and only if the condition held.
+   */
+  stageStatement(events: OutboxEvent[], when?: SQL): { statement: SQL | null; metas: EmitMeta[] };
   /**
    * A row of its own (not a bus event: an audit intent), recovered by `recoverWith(kind)` if not forgotten;
    * `graceMs`: the sweep leaves it alone that much longer (work that may legitimately run long).
@@ -185,6 +192,29 @@ export function outboxBus(
       deleteTimer = setTimeout(() => void track(flushDeletes()), DELETE_AFTER_MS);
       deleteTimer.unref?.();
     }
+  }
+
+  /** The outbox rows of events about to be staged (those with a durable consumer) and every event's meta. */
+  function staged(events: OutboxEvent[]) {
+    const metas: EmitMeta[] = [];
+    const values: (typeof eventOutbox.$inferInsert)[] = [];
+    const at = new Date();
+    for (const e of events) {
+      if (!inner.hasDurable(e.event)) {
+        metas.push({});
+        continue;
+      }
+      const id = randomUUID();
+      metas.push({ outboxId: id, at });
+      values.push({
+        id,
+        companyId: companyOf(e.payload),
+        event: e.event,
+        payload: encodePayload(e.event, e.payload),
+        createdAt: at,
+      });
+    }
+    return { values, metas };
   }
 
   function publish<K extends Name>(event: K, payload: DomainEvents[K], meta: EmitMeta = {}) {
@@ -316,26 +346,26 @@ export function outboxBus(
     },
 
     async stage(tx, events) {
-      const metas: EmitMeta[] = [];
-      const values: (typeof eventOutbox.$inferInsert)[] = [];
-      const at = new Date();
-      for (const e of events) {
-        if (!inner.hasDurable(e.event)) {
-          metas.push({});
-          continue;
-        }
-        const id = randomUUID();
-        metas.push({ outboxId: id, at });
-        values.push({
-          id,
-          companyId: companyOf(e.payload),
-          event: e.event,
-          payload: encodePayload(e.event, e.payload),
-          createdAt: at,
-        });
-      }
+      const { values, metas } = staged(events);
       if (values.length) await tx.insert(eventOutbox).values(values);
       return metas;
+    },
+
+    stageStatement(events, when) {
+      const { values, metas } = staged(events);
+      if (!values.length) return { statement: null, metas };
+      const rows = sql.join(
+        values.map(
+          (v) =>
+            sql`(${v.id}::uuid, ${v.companyId ?? null}::int, ${v.event}::text, ${v.payload}::text, ${v.createdAt!.toISOString()}::timestamptz)`,
+        ),
+        sql`, `,
+      );
+      return {
+        statement: sql`insert into event_outbox (id, company_id, event, payload, created_at)
+          select * from (values ${rows}) as v (id, company_id, event, payload, created_at)${when ? sql` where ${when}` : sql``}`,
+        metas,
+      };
     },
 
     async put(kind, companyId, payload, opts) {

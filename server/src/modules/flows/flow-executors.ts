@@ -2,6 +2,7 @@ import type { FlowGraph, FlowNode, FlowNodeOf, FlowNodeType, FlowOption } from '
 import type { Db } from '../../db/client.js';
 import type { contacts, tickets, whatsapps } from '../../db/schema/index.js';
 import type { DomainBus } from '../../events/domain-events.js';
+import type { OutboxBus } from '../../events/outbox.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/crypto.js';
@@ -89,7 +90,8 @@ export interface FlowDeps {
   jobs: JobQueue;
   messages: MessageService;
   emitTicket: EmitTicket;
-  bus: DomainBus;
+  /** The app's bus; the outbox's `stageStatement` when it has one (a step's event goes in its save). */
+  bus: DomainBus & Partial<Pick<OutboxBus, 'stageStatement'>>;
   box: SecretBox;
   media: MediaStore;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };

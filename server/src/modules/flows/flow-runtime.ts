@@ -30,6 +30,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { defineJob, noPayload } from '../../jobs/job-queue.js';
 import { mimeOf } from '../../http/uploads.js';
 import type { Events } from '../../realtime/events.js';
+import type { EmitMeta } from '../../events/bus.js';
 import { ticketQueries } from '../tickets/ticket-queries.js';
 import { readSettings } from '../settings/setting-service.js';
 import { closedPeriodKey } from '../bot/business-hours.js';
@@ -57,7 +58,7 @@ const PROCESSED_KEEP = 50;
 const ACTIVE: FlowRunStatus[] = ['running', 'waiting', 'held'];
 
 /** What commits with a step's messages (messageService.deliverMany's `also`). */
-type FlushAlso = { name: string; returning?: SQL; others?: SQL[] };
+type FlushAlso = { name: string; returning?: SQL; others?: SQL[]; afterReturning?: SQL[] };
 
 /** A step's ticket, contact (with its custom fields) and connection: one prepared statement (flowRuntime). */
 const loadTicketQuery = preparedQuery((db: Db) =>
@@ -543,7 +544,9 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       nodeId: string;
       vars: Record<string, unknown>;
     }[] = [];
-    let flush: (also?: FlushAlso) => Promise<Record<string, unknown> | null> = async () => null;
+    let flush: (
+      also?: FlushAlso,
+    ) => Promise<{ row: Record<string, unknown> | null; staged: boolean } | null> = async () => null;
     /** In the transaction storing a node's messages: the run stands ON that node (a crash never asks twice). */
     const checkpoint = async (tx: Tx, at: string, v: Record<string, unknown>) => {
       await tx
@@ -597,7 +600,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
               ],
             },
           );
-          return stored.also;
+          return { row: stored.also, staged: stored.staged };
         } catch (err) {
           // The node that said it fails (as when its message went out alone).
           throw Object.assign(err instanceof Error ? err : new Error(String(err)), {
@@ -754,35 +757,68 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     /** An ended run whose position had a timer (node_state records it): its job goes with the last save. */
     const cancelsTimer = () =>
       (status === 'completed' || status === 'failed') && Boolean(run.nodeState?.[TIMER_KEY]);
+    /** The step's `flow.steps` event as it stands (a failed run: its last step ends at the failed node). */
+    const stepsEvent = () => ({
+      companyId,
+      flowId: run.flowId,
+      runId: run.id,
+      ticketId: run.ticketId,
+      isTry: Boolean(run.tryGraph),
+      steps:
+        status === 'failed'
+          ? [...steps, { nodeId: failedNode?.id ?? nodeId ?? '', kind: 'end' as const, exit: 'failed' }]
+          : steps,
+    });
+    /**
+     * The event's outbox row in the save's own statement, written only if the save changed the run (`when`,
+     * naming the save's CTE): no statement of its own, and never a row for a step that was not saved.
+     */
+    const stageSteps = (when: SQL) => {
+      const e = stepsEvent();
+      if (!e.steps.length || !deps.bus.stageStatement) return null;
+      const st = deps.bus.stageStatement([{ event: 'flow.steps', payload: e }], when);
+      return st.statement ? { statement: st.statement, meta: st.metas[0], payload: e } : null;
+    };
+    /** What the save wrote of the event: emitted with its meta (no second row) after the save. */
+    let stagedSteps: { meta: EmitMeta | undefined; payload: ReturnType<typeof stepsEvent> } | null = null;
     const save = async () => {
+      const st = stageSteps(sql`exists (select 1 from s)`);
+      const o = st ? sql`, o as (${st.statement})` : sql``;
       const [raw] = cancelsTimer()
         ? await executeRows(
             db,
-            sql`with s as (${saveStatement()}), d as (${deps.jobs.cancelStatement(timerJob, `run:${run.id}`)})
+            sql`with s as (${saveStatement()}), d as (${deps.jobs.cancelStatement(timerJob, `run:${run.id}`)})${o}
               select * from s`,
-            'flow_save_run_end',
+            st ? 'flow_save_run_end_o' : 'flow_save_run_end',
           )
-        : await executeRows(db, saveStatement(), 'flow_save_run');
+        : st
+          ? await executeRows(db, sql`with s as (${saveStatement()})${o} select * from s`, 'flow_save_run_o')
+          : await executeRows(db, saveStatement(), 'flow_save_run');
+      if (raw && st) stagedSteps = { meta: st.meta, payload: st.payload };
       if (raw && waitsOnTimer()) await deps.jobs.schedule(timerJob, timerInput());
       return raw ? rowOf(flowRuns, raw) : undefined;
     };
     let saved: RunRow | undefined;
     let savedWithMessages = false;
     if (pending.length) {
-      // The step's last messages, its new position and its timer: one statement (messageService.deliverMany).
+      // The step's last messages, its new position, its timer and its flow.steps event: one statement
+      // (messageService.deliverMany).
+      const st = stageSteps(sql`exists (select 1 from r)`);
       try {
         // A timer of a position the run has left (cancelled meanwhile) does nothing when it fires (its seq).
-        const raw = await flush({
-          name: waitsOnTimer() ? 'flow_save_timer' : cancelsTimer() ? 'flow_save_end' : 'flow_save',
+        const done = await flush({
+          name: `${waitsOnTimer() ? 'flow_save_timer' : cancelsTimer() ? 'flow_save_end' : 'flow_save'}${st ? '_o' : ''}`,
           returning: saveStatement(),
           others: waitsOnTimer()
             ? [deps.jobs.scheduleStatement(timerJob, timerInput())]
             : cancelsTimer()
               ? [deps.jobs.cancelStatement(timerJob, `run:${run.id}`)]
               : [],
+          afterReturning: st ? [st.statement] : [],
         });
         savedWithMessages = true;
-        saved = raw ? rowOf(flowRuns, raw) : undefined;
+        saved = done?.row ? rowOf(flowRuns, done.row) : undefined;
+        if (saved && st && done?.staged) stagedSteps = { meta: st.meta, payload: st.payload };
       } catch (err) {
         // Not stored (refused before), or stored and not sent: the run fails at the node that said it.
         failedNode =
@@ -794,8 +830,6 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       }
     }
     const ended = status === 'completed' || status === 'failed';
-    if (status === 'failed')
-      steps.push({ nodeId: failedNode?.id ?? nodeId ?? '', kind: 'end', exit: 'failed' });
     if (!savedWithMessages) saved = await save();
     if (!saved) {
       await runAfterStep(false);
@@ -803,15 +837,8 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     }
 
     tell(run, ended ? null : nodeId, status, vars, undefined, error);
-    if (steps.length)
-      void deps.bus.emit('flow.steps', {
-        companyId,
-        flowId: run.flowId,
-        runId: run.id,
-        ticketId: run.ticketId,
-        isTry: Boolean(run.tryGraph),
-        steps,
-      });
+    const told = stagedSteps ?? { payload: stepsEvent(), meta: undefined };
+    if (told.payload.steps.length) void deps.bus.emit('flow.steps', told.payload, told.meta);
     await runAfterStep(true);
     if (!ended) return saved;
 

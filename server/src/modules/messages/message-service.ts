@@ -246,7 +246,17 @@ export function messageService(deps: {
    * Statements that commit with deliverMany's messages (a flow's run position and its timer): CTEs of its one
    * statement, or statements of its transaction. `returning`'s first row comes back (raw: column names).
    */
-  type AlsoStatements = { name?: string; returning?: SQL; others?: SQL[] };
+  type AlsoStatements = {
+    name?: string;
+    returning?: SQL;
+    others?: SQL[];
+    /**
+     * Only with `returning`, and only when the messages go in one statement (storeTogether): more CTEs after
+     * `r as (returning)`, which may name it (`where exists (select 1 from r)`); the answer's `staged` says
+     * whether they went in.
+     */
+    afterReturning?: SQL[];
+  };
 
   /**
    * Stores, sends and records one outbound message. `userId` null means the system (bot, greeting).
@@ -280,8 +290,8 @@ export function messageService(deps: {
     items: DeliverContent[],
     known: DeliverKnown = {},
     also?: AlsoStatements,
-  ): Promise<{ messages: MessageView[]; also: Record<string, unknown> | null }> {
-    if (!items.length) return { messages: [], also: null };
+  ): Promise<{ messages: MessageView[]; also: Record<string, unknown> | null; staged: boolean }> {
+    if (!items.length) return { messages: [], also: null, staged: false };
     // Every send of a blocked company stops here, whoever asked: bot, automations, timers, ratings, schedules.
     if (await deps.blocked?.(companyId)) throw subscriptionExpired();
     // #35.2 No person writes to a contact whose required consent is pending or refused (docs/privacy.md).
@@ -430,13 +440,14 @@ export function messageService(deps: {
     }
     // One statement when this process sends them and no caller needs a transaction of its own (the flow's
     // step, most sends): no BEGIN/COMMIT, no round trip per table.
-    const { stored, alsoRow, view } =
-      here && !contents.some((c) => c.onStored)
-        ? await storeTogether(companyId, ticket, whatsappId, prepared, also)
-        : {
-            ...(await storeInTransaction(companyId, ticket, whatsappId, prepared, here, also)),
-            view: undefined,
-          };
+    const together = here && !contents.some((c) => c.onStored);
+    const staged = together && Boolean(also?.returning && also.afterReturning?.length);
+    const { stored, alsoRow, view } = together
+      ? await storeTogether(companyId, ticket, whatsappId, prepared, also)
+      : {
+          ...(await storeInTransaction(companyId, ticket, whatsappId, prepared, here, also)),
+          view: undefined,
+        };
     for (const { row, meta } of stored)
       deps.bus?.emit('message.sent', { companyId, ticketId: ticket.id, message: row }, meta);
     // The ticket's view for the announcements: built with the messages (storeTogether), or read while they
@@ -468,7 +479,7 @@ export function messageService(deps: {
       );
       created.push({ message: c.message, quoted });
     }
-    if (!sending) return { messages: created.map((c) => c.message), also: alsoRow };
+    if (!sending) return { messages: created.map((c) => c.message), also: alsoRow, staged };
     const views: MessageView[] = [];
     let failure: AppError | undefined;
     for (const [i, outcome] of (await sending).entries()) {
@@ -489,7 +500,7 @@ export function messageService(deps: {
       if (!outcome.ok) failure ??= new AppError(outcome.code as ErrorCode, 400, outcome.reason);
     }
     if (failure) throw failure;
-    return { messages: views, also: alsoRow };
+    return { messages: views, also: alsoRow, staged };
   }
 
   type Prepared = {
@@ -530,6 +541,9 @@ export function messageService(deps: {
       outbox_id: durable ? randomUUID() : null,
     }));
     const others = (also?.others ?? []).map((q, i) => sql`, ${sql.raw(`also_${i}`)} as (${q})`);
+    const after = also?.returning
+      ? (also.afterReturning ?? []).map((q, i) => sql`, ${sql.raw(`after_${i}`)} as (${q})`)
+      : [];
     const query = sql`with x as (
         select * from jsonb_to_recordset(${JSON.stringify(items)}::jsonb) as x(i int, provider_id text, body text,
           media_type text, media_url text, media_name text, quoted_msg_id bigint, user_id int, data jsonb, job jsonb,
@@ -557,7 +571,7 @@ export function messageService(deps: {
         select x.outbox_id, ${companyId}::int, 'message.sent',
           json_build_object('$rebuild', json_build_object('messageId', m.id))::text, ${now}::timestamptz
         from m join x on x.provider_id = m.provider_id where x.outbox_id is not null)
-      ${sql.join(others, sql``)}${also?.returning ? sql`, r as (${also.returning})` : sql``}
+      ${sql.join(others, sql``)}${also?.returning ? sql`, r as (${also.returning})` : sql``}${sql.join(after, sql``)}
       select (select json_agg(row_to_json(m)) from m) as messages,
         (select json_agg(json_build_object('id', q.id, 'message_id', q.message_id)) from q) as queue,
         ${viewJsonOf('t')} as view
@@ -565,7 +579,7 @@ export function messageService(deps: {
     const [res] = await executeRows<{ messages: unknown; queue: unknown; view: unknown; also?: unknown }>(
       db,
       query,
-      `deliver_${durable ? 'd' : 'n'}_${others.length}_${also?.returning ? (also.name ?? 'r') : '-'}`,
+      `deliver_${durable ? 'd' : 'n'}_${others.length}_${also?.returning ? (also.name ?? 'r') : '-'}_${after.length}`,
     );
     const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
     const rows = json<Record<string, unknown>[]>(res!.messages).map((r) => rowOf(messages, r));
