@@ -306,16 +306,6 @@ function start(script: HTMLScriptElement) {
       composer.append(attach, fileInput, text, send);
       panel.append(typingLine, composer);
 
-      if (stored) {
-        const res = await fetch(`${api}/messages`, { headers: auth() }).catch(() => null);
-        if (res?.status === 401) {
-          // The visitor is gone (deleted): start over.
-          localStorage.removeItem(key);
-          stored = null;
-        } else if (res?.ok) for (const m of (await res.json()) as Message[]) show(m);
-      }
-      if (stored) connect();
-
       let typingSent = 0;
       let typingStop: ReturnType<typeof setTimeout> | undefined;
       text.addEventListener('input', () => {
@@ -357,6 +347,17 @@ function start(script: HTMLScriptElement) {
         if (!FILE_TYPES.test(file.type)) return showError(t.fileType);
         void upload(file);
       });
+
+      // The history and the socket come after the composer works: what the visitor types meanwhile is sent.
+      if (stored) {
+        const res = await fetch(`${api}/messages`, { headers: auth() }).catch(() => null);
+        if (res?.status === 401) {
+          // The visitor is gone (deleted): start over.
+          localStorage.removeItem(key);
+          stored = null;
+        } else if (res?.ok) for (const m of (await res.json()) as Message[]) show(m);
+      }
+      if (stored) connect();
     }
 
     async function sendText(body: string): Promise<boolean> {
@@ -464,8 +465,14 @@ function start(script: HTMLScriptElement) {
         minute: '2-digit',
       });
       div.append(el('div', { class: 'meta' }, m.fromVisitor ? `${time} ${m.read ? '✓✓' : '✓'}` : time));
+      div.dataset.at = String(new Date(m.createdAt).getTime());
       shown.set(m.id, div);
-      content.append(div);
+      // In time order: the history may arrive after a message the visitor sent meanwhile.
+      const later = [...content.querySelectorAll<HTMLElement>('.msg')].find(
+        (x) => Number(x.dataset.at) > Number(div.dataset.at),
+      );
+      if (later) content.insertBefore(div, later);
+      else content.append(div);
       content.scrollTop = content.scrollHeight;
     }
 
