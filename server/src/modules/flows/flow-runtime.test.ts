@@ -721,3 +721,42 @@ test('a message sends a file of a file list (caption = the text); a step longer 
   const notes = await db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, tried.ticketId));
   expect(notes[0]!.note).toMatch(/more than 50 nodes in one step/);
 }, 120_000);
+
+test("a step's messages stored and not sent (the network fails): the run fails at the node, its steps on the timeline once", async () => {
+  const { c, whatsappId, flows } = await company('FlowSendFail');
+  await flows.onConnection(
+    whatsappId,
+    chain([
+      { id: 'hi', type: 'message', data: { text: 'Olá!' } },
+      { id: 'q', type: 'question', data: { text: 'Seu nome?', variable: 'nome' } },
+    ]),
+  );
+  // The channel (the WhatsApp network) refuses every text for a moment.
+  const channel = t.app.sessions.get(whatsappId) as unknown as { sendText: (...a: unknown[]) => unknown };
+  const sendText = channel.sendText;
+  channel.sendText = async () => {
+    throw new Error('network down');
+  };
+  const n = newNumber();
+  try {
+    expect(await kit.say(c.admin, whatsappId, n, 'oi')).toEqual([]);
+  } finally {
+    channel.sendText = sendText;
+  }
+  const ticket = await kit.ticketOf(c.id, whatsappId, n);
+  const run = await lastRun(ticket.id);
+  // (The step's texts go together: the run stands on the last node that spoke.)
+  expect(run).toMatchObject({ status: 'failed', currentNodeId: 'q' });
+  // The sweep replays whatever event row is left: the step's entry is still there once.
+  const bus = t.app.services.bus;
+  await bus.recover({ olderThanMs: 0 });
+  await bus.idle();
+  const entries = await executeRows<{ data: { runId: number; nodes: { id: string }[] } }>(
+    db,
+    sql`select data from ticket_events where ticket_id = ${ticket.id} and type = 'flow'`,
+  );
+  expect(entries).toHaveLength(1);
+  expect(entries[0]!.data).toMatchObject({ runId: run.id, nodes: [{ id: 'hi' }, { id: 'q' }] });
+  const left = await executeRows(db, sql`select id from event_outbox where event = 'flow.steps'`);
+  expect(left).toHaveLength(0);
+}, 120_000);

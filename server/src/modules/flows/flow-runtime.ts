@@ -781,8 +781,10 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     };
     /** What the save wrote of the event: emitted with its meta (no second row) after the save. */
     let stagedSteps: { meta: EmitMeta | undefined; payload: ReturnType<typeof stepsEvent> } | null = null;
+    /** The event's row the messages' statement committed before their send failed: the one the event uses. */
+    let committedSteps: EmitMeta | undefined;
     const save = async () => {
-      const st = stageSteps(sql`exists (select 1 from s)`);
+      const st = committedSteps ? null : stageSteps(sql`exists (select 1 from s)`);
       const o = st ? sql`, o as (${st.statement})` : sql``;
       const [raw] = cancelsTimer()
         ? await executeRows(
@@ -821,6 +823,8 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
         if (saved && st && done?.staged) stagedSteps = { meta: st.meta, payload: st.payload };
       } catch (err) {
         // Not stored (refused before), or stored and not sent: the run fails at the node that said it.
+        // Stored, the statement also wrote the event's row: the save below writes no second one.
+        if (st && (err as { staged?: boolean }).staged) committedSteps = st.meta;
         failedNode =
           graph?.nodes.find((n) => n.id === (err as { flowNodeId?: string }).flowNodeId) ?? failedNode;
         nodeId = failedNode?.id ?? nodeId;
@@ -837,7 +841,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     }
 
     tell(run, ended ? null : nodeId, status, vars, undefined, error);
-    const told = stagedSteps ?? { payload: stepsEvent(), meta: undefined };
+    const told = stagedSteps ?? { payload: stepsEvent(), meta: committedSteps };
     if (told.payload.steps.length) void deps.bus.emit('flow.steps', told.payload, told.meta);
     await runAfterStep(true);
     if (!ended) return saved;

@@ -499,7 +499,8 @@ export function messageService(deps: {
       views.push(view);
       if (!outcome.ok) failure ??= new AppError(outcome.code as ErrorCode, 400, outcome.reason);
     }
-    if (failure) throw failure;
+    // Stored (with the caller's `also`, and its afterReturning rows when `staged`) and not sent.
+    if (failure) throw Object.assign(failure, { stored: true, staged });
     return { messages: views, also: alsoRow, staged };
   }
 
