@@ -779,24 +779,25 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       const st = deps.bus.stageStatement([{ event: 'flow.steps', payload: e }], when);
       return st.statement ? { statement: st.statement, meta: st.metas[0], payload: e } : null;
     };
-    /** What the save wrote of the event: emitted with its meta (no second row) after the save. */
-    let stagedSteps: { meta: EmitMeta | undefined; payload: ReturnType<typeof stepsEvent> } | null = null;
-    /** The event's row the messages' statement committed before their send failed: the one the event uses. */
-    let committedSteps: EmitMeta | undefined;
+    /**
+     * The outbox row a statement of this step wrote for its `flow.steps` (the save's, or the messages' whose
+     * send then failed): the event is emitted with its meta, no second row.
+     */
+    let stepsRow: { meta: EmitMeta | undefined; payload: ReturnType<typeof stepsEvent> } | null = null;
     const save = async () => {
-      const st = committedSteps ? null : stageSteps(sql`exists (select 1 from s)`);
-      const o = st ? sql`, o as (${st.statement})` : sql``;
-      const [raw] = cancelsTimer()
-        ? await executeRows(
-            db,
-            sql`with s as (${saveStatement()}), d as (${deps.jobs.cancelStatement(timerJob, `run:${run.id}`)})${o}
-              select * from s`,
-            st ? 'flow_save_run_end_o' : 'flow_save_run_end',
-          )
-        : st
-          ? await executeRows(db, sql`with s as (${saveStatement()})${o} select * from s`, 'flow_save_run_o')
-          : await executeRows(db, saveStatement(), 'flow_save_run');
-      if (raw && st) stagedSteps = { meta: st.meta, payload: st.payload };
+      const st = stepsRow ? null : stageSteps(sql`exists (select 1 from s)`);
+      // The position, with the ended run's timer job and the step's event row when there are.
+      const cancel = cancelsTimer();
+      const ctes = [
+        ...(cancel ? [sql`, d as (${deps.jobs.cancelStatement(timerJob, `run:${run.id}`)})`] : []),
+        ...(st ? [sql`, o as (${st.statement})`] : []),
+      ];
+      const [raw] = await executeRows(
+        db,
+        sql`with s as (${saveStatement()})${sql.join(ctes, sql``)} select * from s`,
+        `flow_save_run${cancel ? '_end' : ''}${st ? '_o' : ''}`,
+      );
+      if (raw && st) stepsRow = { meta: st.meta, payload: st.payload };
       if (raw && waitsOnTimer()) await deps.jobs.schedule(timerJob, timerInput());
       return raw ? rowOf(flowRuns, raw) : undefined;
     };
@@ -820,17 +821,18 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
         });
         savedWithMessages = true;
         saved = done?.row ? rowOf(flowRuns, done.row) : undefined;
-        if (saved && st && done?.staged) stagedSteps = { meta: st.meta, payload: st.payload };
+        if (saved && st && done?.staged) stepsRow = { meta: st.meta, payload: st.payload };
       } catch (err) {
         // Not stored (refused before), or stored and not sent: the run fails at the node that said it.
-        // Stored, the statement also wrote the event's row: the save below writes no second one.
-        if (st && (err as { staged?: boolean }).staged) committedSteps = st.meta;
         failedNode =
           graph?.nodes.find((n) => n.id === (err as { flowNodeId?: string }).flowNodeId) ?? failedNode;
         nodeId = failedNode?.id ?? nodeId;
         status = 'failed';
         error = err instanceof Error ? err.message : String(err);
         savedWithMessages = false;
+        // Stored, the statement also wrote the event's row: the save below writes no second one, and the
+        // event (now ending at the failed node) goes out with that row's meta.
+        if (st && (err as { staged?: boolean }).staged) stepsRow = { meta: st.meta, payload: stepsEvent() };
       }
     }
     const ended = status === 'completed' || status === 'failed';
@@ -841,7 +843,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     }
 
     tell(run, ended ? null : nodeId, status, vars, undefined, error);
-    const told = stagedSteps ?? { payload: stepsEvent(), meta: committedSteps };
+    const told = stepsRow ?? { payload: stepsEvent(), meta: undefined };
     if (told.payload.steps.length) void deps.bus.emit('flow.steps', told.payload, told.meta);
     await runAfterStep(true);
     if (!ended) return saved;

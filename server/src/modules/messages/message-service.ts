@@ -500,7 +500,7 @@ export function messageService(deps: {
       if (!outcome.ok) failure ??= new AppError(outcome.code as ErrorCode, 400, outcome.reason);
     }
     // Stored (with the caller's `also`, and its afterReturning rows when `staged`) and not sent.
-    if (failure) throw Object.assign(failure, { stored: true, staged });
+    if (failure) throw Object.assign(failure, { staged });
     return { messages: views, also: alsoRow, staged };
   }
 
