@@ -221,7 +221,10 @@ async function main() {
     let storedCount = 0;
     let storedWaiter: (() => void) | null = null;
     let storedTarget = 0;
+    /** The bus's events of the flow phase by name (BENCH_EVENTS=1 lists them per step). */
+    const eventCounts = new Map<string, number>();
     bus.tap(({ event, payload }) => {
+      if (counting) eventCounts.set(event, (eventCounts.get(event) ?? 0) + 1);
       if (event === 'message.stored' && !payload.message.fromMe) {
         storedAt.set(payload.ticket.id, performance.now());
         numberOf.set(payload.ticket.id, payload.ticket.contact.number);
@@ -351,6 +354,9 @@ async function main() {
         log(
           `  ${(n / Math.max(1, steps)).toFixed(2)}/step  ${process.env.BENCH_FULL ? text : text.length > 200 ? `${text.slice(0, 100)} … ${text.slice(-100)}` : text}`,
         );
+    if (process.env.BENCH_EVENTS)
+      for (const [name, n] of [...eventCounts].sort((x, y) => y[1] - x[1]))
+        log(`  event ${name}: ${(n / Math.max(1, steps)).toFixed(2)}/step`);
     const flowStatements = statements.all - st1;
     const done = (await call('GET', `/flows/${flow.json.id}/stats`, token)).json as {
       runs: { started: number; completed: number; failed: number };

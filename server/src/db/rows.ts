@@ -1,5 +1,5 @@
-import { fillPlaceholders, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
+import { fillPlaceholders, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.js';
 
 const dialect = new PgDialect();
@@ -89,4 +89,84 @@ export function preparedQuery<Q>(build: (db: Db) => Q): (db: Db | Tx) => Q {
     }
     return q;
   };
+}
+
+const insertTexts = new Map<string, { name: string; text: string; columns: [string, AnyPgColumn][] }>();
+
+/**
+ * Inserts `rows` (table rows by their drizzle keys, every row with the same keys) in one statement whose text
+ * depends only on the table, those keys and the options: the rows go as one JSON parameter
+ * (`jsonb_to_recordset`), so on PostgreSQL the statement is prepared once per connection and a call neither
+ * builds SQL nor parses it; omitted columns take their defaults. For hot inserts of listeners and batchers
+ * (timeline entries, outbox rows, flow statistics, the simulator's phone). Answers the `returning` rows
+ * (snake_case, as `rowOf` maps them) when `returning` is set. Array columns are not supported.
+ */
+export async function insertRows<T extends PgTable>(
+  db: Db | Tx,
+  table: T,
+  rows: Partial<T['$inferInsert']>[],
+  opts: { onConflictDoNothing?: boolean; returning?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
+  if (!rows.length) return [];
+  const keysOf = (r: object) => Object.keys(r).filter((k) => (r as Record<string, unknown>)[k] !== undefined);
+  const keys = keysOf(rows[0]!);
+  const signature = keys.join(',');
+  const odd = rows.filter((r) => keysOf(r).join(',') !== signature);
+  if (odd.length) {
+    // Rows with other keys (a default taken in one, a value given in another) go in statements of their own.
+    const out = await insertRows(
+      db,
+      table,
+      rows.filter((r) => !odd.includes(r)),
+      opts,
+    );
+    return out.concat(await insertRows(db, table, odd, opts));
+  }
+  const tableName = getTableName(table);
+  const cacheKey = `${tableName}:${keys.join(',')}:${opts.onConflictDoNothing ? 1 : 0}${opts.returning ? 1 : 0}`;
+  let made = insertTexts.get(cacheKey);
+  if (!made) {
+    const all = getTableColumns(table) as Record<string, AnyPgColumn>;
+    const columns = keys.map((k) => {
+      const c = all[k];
+      if (!c) throw new Error(`insertRows: ${tableName} has no column ${k}`);
+      return [k, c] as [string, AnyPgColumn];
+    });
+    // Every field travels as text and is cast to its column's type (jsonb keeps its JSON text).
+    const names = columns.map(([, c]) => `"${c.name}"`).join(', ');
+    const typeOf = (c: AnyPgColumn) =>
+      c
+        .getSQLType()
+        .replace(/^bigserial$/, 'bigint')
+        .replace(/^serial$/, 'integer')
+        .replace(/^smallserial$/, 'smallint');
+    const text =
+      `insert into "${tableName}" (${names}) select ${columns.map(([, c]) => `x."${c.name}"::${typeOf(c)}`).join(', ')} ` +
+      `from jsonb_to_recordset($1::jsonb) as x(${columns.map(([, c]) => `"${c.name}" text`).join(', ')})` +
+      (opts.onConflictDoNothing ? ' on conflict do nothing' : '') +
+      (opts.returning ? ' returning *' : '');
+    made = { name: `ins_${insertTexts.size}_${tableName}`.slice(0, 60), text, columns };
+    insertTexts.set(cacheKey, made);
+  }
+  const json = JSON.stringify(
+    rows.map((r) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, c] of made!.columns) {
+        const v = (r as Record<string, unknown>)[k];
+        if (v === null || v === undefined) continue;
+        const d = c.mapToDriverValue(v);
+        out[c.name] =
+          d instanceof Date ? d.toISOString() : typeof d === 'object' ? JSON.stringify(d) : String(d);
+      }
+      return out;
+    }),
+  );
+  const client = (db as unknown as { $client?: Pool }).$client;
+  if (client && typeof client.totalCount === 'number')
+    return (await client.query({ name: made.name, text: made.text, values: [json] })).rows as Record<
+      string,
+      unknown
+    >[];
+  const [head, tail] = made.text.split('$1');
+  return executeRows(db as Db, sql`${sql.raw(head!)}${json}${sql.raw(tail!)}`);
 }

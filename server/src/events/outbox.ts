@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { eventOutbox } from '../db/schema/event-outbox.js';
-import { executeRows } from '../db/rows.js';
+import { executeRows, insertRows } from '../db/rows.js';
 import { defineJob, noPayload } from '../jobs/job-queue.js';
 import type { EmitMeta } from './bus.js';
 import type { DomainBus, DomainEvents } from './domain-events.js';
@@ -149,7 +149,7 @@ export function outboxBus(
           writing = null;
           try {
             // A keyed event emitted again while its row is still here: one row.
-            await db.insert(eventOutbox).values(batch).onConflictDoNothing();
+            await insertRows(db, eventOutbox, batch, { onConflictDoNothing: true });
             return true;
           } catch (err) {
             log.warn({ err, events: batch.length }, 'outbox rows not written');

@@ -1,4 +1,5 @@
 import type { Server } from 'socket.io';
+import { Adapter } from 'socket.io-adapter';
 import { companyEvent, rooms, type CompanyEntity, type ServerEvents } from '@recado/contracts';
 
 /**
@@ -38,8 +39,19 @@ export interface Events {
 }
 
 export function socketEvents(getIo: () => Server | undefined): Events {
-  const emit = (room: string | string[], event: string, payload: unknown) =>
-    getIo()?.to(room).emit(event, payload);
+  const emit = (room: string | string[], event: string, payload: unknown) => {
+    const io = getIo();
+    if (!io) return;
+    // A process alone (the in-memory adapter: no other process to tell) with nobody in these rooms: nothing to
+    // encode and send (socket.io encodes a broadcast before it looks for sockets).
+    const adapter = io.sockets.adapter;
+    if (
+      adapter.constructor === Adapter &&
+      !(Array.isArray(room) ? room : [room]).some((r) => adapter.rooms.has(r))
+    )
+      return;
+    io.to(room).emit(event, payload);
+  };
   return {
     toCompany: (cid, entity, payload) => emit(rooms.company(cid), companyEvent(cid, entity), payload),
     toAdmins: (cid, entity, payload) => emit(rooms.admins(cid), companyEvent(cid, entity), payload),

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { SimulatorMessageView } from '@recado/contracts';
 import { normalizeNumber } from '@recado/contracts';
 import type { Database, Db } from '../../db/client.js';
-import { executeRows, rowOf } from '../../db/rows.js';
+import { executeRows, insertRows, rowOf } from '../../db/rows.js';
 import { groupCommit } from '../../lib/group-commit.js';
 import { simulatorMessages } from '../../db/schema/index.js';
 import type { MediaStore } from '../media-store.js';
@@ -429,23 +429,28 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
     if (!running) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED');
     const number = normalizeNumber(to);
     const providerId = chosenId ?? `SIM${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
-    const [row] = await db
-      .insert(simulatorMessages)
-      .values({
-        whatsappId,
-        number,
-        providerId,
-        fromMe: true,
-        body: fields.body,
-        mediaType: fields.mediaType ?? null,
-        media: fields.media ?? null,
-        quotedProviderId: fields.quoted ?? null,
-        ack: 1,
-        delivered: true,
-      })
-      // The same id again (a resend after a crash): the phone already has it, like WhatsApp drops a repeat.
-      .onConflictDoNothing()
-      .returning();
+    // One prepared statement (db/rows.ts insertRows). The same id again (a resend after a crash): the phone
+    // already has it, like WhatsApp drops a repeat.
+    const [raw] = await insertRows(
+      db,
+      simulatorMessages,
+      [
+        {
+          whatsappId,
+          number,
+          providerId,
+          fromMe: true,
+          body: fields.body,
+          mediaType: fields.mediaType ?? null,
+          media: fields.media ?? null,
+          quotedProviderId: fields.quoted ?? null,
+          ack: 1,
+          delivered: true,
+        },
+      ],
+      { onConflictDoNothing: true, returning: true },
+    );
+    const row = raw ? rowOf(simulatorMessages, raw) : undefined;
     if (!row) return { providerId, timestamp: new Date() };
     deps.notify(companyId, whatsappId, {
       action: 'message',

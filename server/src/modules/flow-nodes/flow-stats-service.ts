@@ -7,7 +7,7 @@ import {
 } from '@recado/contracts';
 import type { Db } from '../../db/client.js';
 import { flowStepEvents, flows } from '../../db/schema/index.js';
-import { executeRows } from '../../db/rows.js';
+import { executeRows, insertRows } from '../../db/rows.js';
 import { groupCommit } from '../../lib/group-commit.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -39,7 +39,10 @@ export function flowStatsService(deps: { db: Db; clock: Clock; log: { warn(o: ob
    */
   const append = groupCommit<{ events: StepEvent[]; at: Date }, void>(
     async (steps) => {
-      await db.insert(flowStepEvents).values(
+      // One prepared statement, the rows as one parameter (db/rows.ts insertRows).
+      await insertRows(
+        db,
+        flowStepEvents,
         steps.flatMap(({ events, at }) =>
           events.map((e) => ({
             companyId: e.companyId,

@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../../db/client.js';
 import { ticketEvents } from '../../db/schema/index.js';
 import { groupCommit } from '../../lib/group-commit.js';
+import { insertRows } from '../../db/rows.js';
 
 /**
  * #32.5 One entry on a ticket's timeline (docs/productivity.md "Ticket timeline"). Pass the transaction
@@ -53,7 +54,7 @@ function batcherOf(db: Db) {
     const commit = groupCommit<TicketEventInput[], Error | null>(
       async (lists) => {
         try {
-          await db.insert(ticketEvents).values(lists.flatMap(rowsOf)).onConflictDoNothing();
+          await insertRows(db, ticketEvents, lists.flatMap(rowsOf), { onConflictDoNothing: true });
           return lists.map(() => null);
         } catch {
           const errors: (Error | null)[] = [];
