@@ -26,6 +26,8 @@ const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 200);
  * BENCH_THINK_MS=0 sends every answer at once (the burst: the queue behind it dominates the latency).
  */
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1000);
+/** Conversations that walk the flow before the measured ones (the JIT's warm-up; 0: none). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
 /** Steps (inbound messages) per conversation in this flow. */
 const STEPS = 3;
 
@@ -138,7 +140,7 @@ async function main() {
   // The customer service is on 127.0.0.1: the bench's app may reach it (docs/outbound-urls.md).
   const { dataDir, config } = benchConfig({ ALLOW_PRIVATE_URLS: 'true' });
   const customers = Object.fromEntries(
-    Array.from({ length: CONVERSATIONS }, (_, i) => [
+    Array.from({ length: Math.max(CONVERSATIONS, WARMUP) }, (_, i) => [
       cpf(i),
       { name: `Cliente ${i}`, plan: i % 2 ? 'premium' : 'basic', since: '2020' },
     ]),
@@ -292,7 +294,7 @@ async function main() {
         req.end(data);
       });
     const number = (phase: string, i: number) =>
-      `55${phase === 'flow' ? '21' : '31'}9${String(10000000 + i).slice(-8)}`;
+      `55${{ flow: '21', plain: '31', warmup: '41' }[phase] ?? '51'}9${String(10000000 + i).slice(-8)}`;
     const answers = (i: number) => ['Oi', `Cliente ${i}`, cpf(i)];
 
     // 1. Baseline: the same messages on the plain connection (statements of the pipeline alone).
@@ -314,9 +316,42 @@ async function main() {
     const baselineCpuMs = (cpuBase.user + cpuBase.system) / 1000 / (CONVERSATIONS * STEPS);
 
     // 2. The flow: every conversation at once, each answering when the flow's step for its last message ended.
+    const think = (ms: number) => new Promise((r) => setTimeout(r, ms * (0.5 + Math.random())));
+    /** `count` conversations (numbers of `phase`) walk the flow, starting spread over 2 × `thinkMs`. */
+    const walk = (phase: string, count: number, thinkMs: number) =>
+      Promise.all(
+        Array.from({ length: count }, async (_, i) => {
+          const from = number(phase, i);
+          if (thinkMs) await new Promise((r) => setTimeout(r, (thinkMs * 2 * i) / count));
+          for (const [j, body] of answers(i).entries()) {
+            if (thinkMs && j > 0) await think(thinkMs);
+            const answered = new Promise<void>((r) => waiters.set(from, r));
+            indexOf.set(from, j);
+            sentAt.set(from, performance.now());
+            await send(conn.id, from, body);
+            await Promise.race([
+              answered,
+              new Promise((_, reject) =>
+                setTimeout(() => reject(new Error(`no flow step for ${from} after 60 s`)), 60_000),
+              ),
+            ]);
+          }
+        }),
+      );
+    // A server answers customers for days: the measured conversations meet code the JIT has compiled, not a
+    // process's first steps. WARMUP conversations walk the flow first (their figures printed apart).
+    let warmup: { p50: number; p99: number } | null = null;
+    if (WARMUP) {
+      log(`warm-up: ${WARMUP} conversations`);
+      await walk('warmup', WARMUP, Math.min(THINK_MS, 1000));
+      await bus.idle();
+      warmup = { p50: round(pct(stepMs, 50)), p99: round(pct(stepMs, 99)) };
+      log(`warm-up's added latency per step: p50 ${warmup.p50} ms, p99 ${warmup.p99} ms`);
+    }
     stepMs.length = 0;
     runtimeMs.length = 0;
-    const think = () => new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
+    endToEndMs.length = 0;
+    stepMsByIndex.forEach((xs) => (xs.length = 0));
     steps = 0;
     const st1 = statements.all;
     counting = true;
@@ -324,25 +359,7 @@ async function main() {
     const t0 = performance.now();
     phaseStart = t0;
     log(`database: ${database.kind}; ${CONVERSATIONS} conversations × ${STEPS} steps on a 10-node flow`);
-    await Promise.all(
-      Array.from({ length: CONVERSATIONS }, async (_, i) => {
-        const from = number('flow', i);
-        if (THINK_MS) await new Promise((r) => setTimeout(r, (THINK_MS * 2 * i) / CONVERSATIONS));
-        for (const [j, body] of answers(i).entries()) {
-          if (THINK_MS && j > 0) await think();
-          const answered = new Promise<void>((r) => waiters.set(from, r));
-          indexOf.set(from, j);
-          sentAt.set(from, performance.now());
-          await send(conn.id, from, body);
-          await Promise.race([
-            answered,
-            new Promise((_, reject) =>
-              setTimeout(() => reject(new Error(`no flow step for ${from} after 60 s`)), 60_000),
-            ),
-          ]);
-        }
-      }),
-    );
+    await walk('flow', CONVERSATIONS, THINK_MS);
     await bus.idle();
     const wall = performance.now() - t0;
     counting = false;
@@ -392,7 +409,7 @@ async function main() {
       log(
         `statements per step: ${round(statementsPerStep)} beyond the pipeline's ${round(baselinePerMessage)} per message`,
       );
-    if (done.runs.completed !== CONVERSATIONS) {
+    if (done.runs.completed !== CONVERSATIONS + WARMUP) {
       const failed = await executeRows(
         database.db,
         sql`select current_node_id, error, count(*)::int as n from flow_runs where status <> 'completed' group by 1, 2`,
@@ -407,6 +424,8 @@ async function main() {
         nodes: 10,
         steps,
         thinkMs: THINK_MS,
+        warmupConversations: WARMUP,
+        ...(warmup ? { warmupP50Ms: warmup.p50, warmupP99Ms: warmup.p99 } : {}),
         p50Ms: round(pct(stepMs, 50)),
         p99Ms: round(pct(stepMs, 99)),
         runtimeP50Ms: round(pct(runtimeMs, 50)),
