@@ -61,7 +61,7 @@ const ACTIVE: FlowRunStatus[] = ['running', 'waiting', 'held'];
 type FlushAlso = { name: string; returning?: SQL; others?: SQL[]; afterReturning?: SQL[] };
 
 /** A step's ticket, contact (with its custom fields) and connection: one prepared statement (flowRuntime). */
-const loadTicketQuery = preparedQuery((db: Db) =>
+export const loadTicketQuery = preparedQuery((db: Db) =>
   db
     .select({
       ticket: tickets,
@@ -78,6 +78,50 @@ const loadTicketQuery = preparedQuery((db: Db) =>
     )
     .prepare('flow_load_ticket'),
 );
+
+/**
+ * loadTicketQuery's row as JSON, for the pre-check to read with everything else: only when the ticket has an
+ * active run or the connection a flow (a message no flow concerns costs nothing more).
+ */
+export const loadedJson = (
+  companyId: number,
+  ticketId: number,
+  whatsappId: number,
+) => sql`(select json_build_object(
+    'ticket', row_to_json(t), 'contact', row_to_json(c), 'connection', case when w.id is null then null else row_to_json(w) end,
+    'extra', coalesce((select json_agg(json_build_object('name', f.name, 'value', f.value) order by f.id)
+      from contact_custom_fields f where f.contact_id = c.id), '[]'::json))
+  from tickets t join contacts c on c.id = t.contact_id left join whatsapps w on w.id = t.whatsapp_id
+  where t.id = ${ticketId} and t.company_id = ${companyId}
+    and (exists (select 1 from flow_runs where ticket_id = ${ticketId} and status in ('running', 'waiting', 'held'))
+      or exists (select 1 from whatsapps w2 where w2.id = ${whatsappId} and w2.company_id = ${companyId}
+        and w2.flow_id is not null)))`;
+
+type Contact = typeof contacts.$inferSelect;
+/** What a step works with: the ticket, its contact (with its custom fields) and its connection. */
+export type FlowTicketLoad = {
+  ticket: TicketRow;
+  contact: Contact;
+  connection: typeof whatsapps.$inferSelect | null;
+  extra: { name: string; value: string }[];
+};
+
+/** What the pre-check read of the ticket (`loadedJson`), as loadTicket answers it. */
+export function loadedFromJson(raw: unknown): FlowTicketLoad | null {
+  if (raw === null || raw === undefined) return null;
+  const j = (typeof raw === 'string' ? JSON.parse(raw) : raw) as {
+    ticket: Record<string, unknown>;
+    contact: Record<string, unknown>;
+    connection: Record<string, unknown> | null;
+    extra: FlowTicketLoad['extra'];
+  };
+  return {
+    ticket: rowOf(tickets, j.ticket),
+    contact: rowOf(contacts, j.contact),
+    connection: j.connection ? rowOf(whatsapps, j.connection) : null,
+    extra: j.extra,
+  };
+}
 
 /** The claim of an active run for a customer message (the common claim): one prepared statement. */
 const claimForMessageQuery = preparedQuery((db: Db) =>
@@ -142,18 +186,12 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
 
   // ---- variables ---------------------------------------------------------------------------------------
 
-  type Contact = typeof contacts.$inferSelect;
   async function customFields(contactId: number) {
     return db.select().from(contactCustomFields).where(eq(contactCustomFields.contactId, contactId));
   }
 
-  /** What a step works with: the ticket, its contact (with its custom fields) and its connection. */
-  type Loaded = {
-    ticket: TicketRow;
-    contact: Contact;
-    connection: typeof whatsapps.$inferSelect | null;
-    extra: { name: string; value: string }[];
-  };
+  type Loaded = FlowTicketLoad;
+
   /** The ticket and everything a step reads about it, in one statement. */
   async function loadTicket(companyId: number, ticketId: number): Promise<Loaded | null> {
     const [row] = await loadTicketQuery(db).execute({ companyId, ticketId });
@@ -1075,6 +1113,8 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
     runs: number;
     schedule_type: string | null;
     triggers: { id: number; triggers: FlowTriggers; published: Published | null }[] | null;
+    /** The ticket as loadTicket reads it (JSON), when the ticket has a run or the connection a flow. */
+    loaded: unknown;
   };
 
   async function triggered(
@@ -1184,7 +1224,8 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
               where v.flow_id = flows.id and v.version = flows.published_version))) from flows
           where company_id = ${companyId} and active and published_version is not null and triggers is not null
           and (jsonb_array_length(coalesce(triggers->'keywords', '[]'::jsonb)) > 0
-            or (triggers->>'campaignReply')::boolean or (triggers->>'outOfHours')::boolean)) as triggers`,
+            or (triggers->>'campaignReply')::boolean or (triggers->>'outOfHours')::boolean)) as triggers,
+        ${loadedJson(companyId, ticketId, ref.id)} as loaded`,
       // Every customer message of a company on a connection asks this: prepared (planned once per connection).
       'flow_precheck',
     );
@@ -1198,7 +1239,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       // The ticket and the run's claim side by side (from what the statement above read): a claim whose
       // ticket turns out to be a person's only bumped the run's seq before it is cancelled.
       const [loaded, first] = await Promise.all([
-        loadTicket(companyId, ticketId),
+        pre.loaded ? loadedFromJson(pre.loaded) : loadTicket(companyId, ticketId),
         pre.run_seq !== null
           ? claim({ id: pre.run_id, seq: Number(pre.run_seq) }, message.id)
           : Promise.resolve(null),
@@ -1229,7 +1270,7 @@ export function flowRuntime(deps: FlowDeps & { events: Events }) {
       }
       return;
     }
-    const loaded = await loadTicket(companyId, ticketId);
+    const loaded = pre.loaded ? loadedFromJson(pre.loaded) : await loadTicket(companyId, ticketId);
     const ticket = loaded?.ticket;
     if (!loaded || !ticket || ticket.isGroup) return;
     if (pre.use_flows === false || !waitsForAnyone(ticket)) return;
