@@ -142,25 +142,21 @@ export function automationService(deps: AutomationDeps) {
 
   /** The queue's automation: its prompt (the queue's promptId, else a prompt made for it), else its integration. */
   async function queueTarget(companyId: number, queueId: number): Promise<Target | null> {
-    const [q] = await db
-      .select({ promptId: queues.promptId, integrationId: queues.integrationId })
-      .from(queues)
-      .where(and(eq(queues.id, queueId), eq(queues.companyId, companyId)));
+    // The queue and its first prompt in one statement (every hand-over to a queue asks this).
+    const [q] = await executeRows<{ prompt_id: number | null; integration_id: number | null }>(
+      db,
+      sql`select coalesce(q.prompt_id, (select p.id from prompts p where p.queue_id = q.id
+          and p.company_id = ${companyId} order by p.id limit 1)) as prompt_id, q.integration_id
+        from queues q where q.id = ${queueId} and q.company_id = ${companyId}`,
+      'automation_queue_target',
+    );
     if (!q) return null;
-    let promptId = q.promptId;
-    if (promptId === null) {
-      const [p] = await db
-        .select({ id: prompts.id })
-        .from(prompts)
-        .where(and(eq(prompts.queueId, queueId), eq(prompts.companyId, companyId)))
-        .orderBy(asc(prompts.id))
-        .limit(1);
-      promptId = p?.id ?? null;
-    }
+    const promptId = q.prompt_id;
+    const integrationId = q.integration_id;
     if (promptId !== null) return { level: 'queue', queueId, promptId, integrationId: null, kind: 'prompt' };
-    if (q.integrationId !== null) {
-      const kind = await integrationKind(companyId, q.integrationId);
-      if (kind) return { level: 'queue', queueId, promptId: null, integrationId: q.integrationId, kind };
+    if (integrationId !== null) {
+      const kind = await integrationKind(companyId, integrationId);
+      if (kind) return { level: 'queue', queueId, promptId: null, integrationId, kind };
     }
     return null;
   }
