@@ -121,7 +121,16 @@ export interface AckUpdate {
    * its own (the simulator's phone row): `cte` a data-modifying statement with `returning`; nothing else of
    * the ack happens when it returns no row; `seen` gets its first returned row (as JSON) after the statement.
    */
-  own?: { cte: SQL; seen(row: Record<string, unknown> | undefined): void | Promise<void> };
+  own?: OwnWrite;
+}
+
+/**
+ * A channel's own write, run inside the caller's statement instead of as a statement of its own: `cte` a
+ * data-modifying statement with `returning`; `seen` gets its first returned row (as JSON) after the statement.
+ */
+export interface OwnWrite {
+  cte: SQL;
+  seen(row: Record<string, unknown> | undefined): void | Promise<void>;
 }
 
 export interface StateUpdate {
@@ -159,6 +168,11 @@ export interface LidPair {
 export interface SendResult {
   providerId: string;
   timestamp: Date;
+  /**
+   * #31 With `stageOwn`: the channel's own record of the send (the simulator's phone row), for the caller to
+   * write in the statement that records the sent message - the send is done once that statement ran.
+   */
+  own?: OwnWrite;
 }
 
 export interface OutboundOptions {
@@ -175,6 +189,8 @@ export interface OutboundOptions {
    * after the customer's last message) instead of as a RESPONSE (docs/channels.md "Instagram and Messenger").
    */
   messageTag?: 'HUMAN_AGENT';
+  /** The caller writes SendResult.own in its own statement (the outbound sender's record). */
+  stageOwn?: boolean;
 }
 
 /** A message template to send: Graph's `template` object of a type "template" message. */

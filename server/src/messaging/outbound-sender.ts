@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { messages, outboundQueue, type OutboundJob } from '../db/schema/index.js';
 import { executeRows } from '../db/rows.js';
-import { ChannelError, type Channel, type TemplateSend } from './channel.js';
+import { ChannelError, type Channel, type OwnWrite, type TemplateSend } from './channel.js';
 import type { MediaStore } from './media-store.js';
 
 /** The NOTIFY channel that wakes the owner of a connection when a message waits for it. */
@@ -85,6 +85,8 @@ export function outboundSender(deps: OutboundSenderDeps) {
     }
   > {
     let outcome: OutboundOutcome;
+    /** The channel's own record of the send, written by record()'s statement (the simulator's phone row). */
+    let own: OwnWrite | undefined;
     try {
       if (!channel) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not running');
       const { job } = row;
@@ -93,6 +95,7 @@ export function outboundSender(deps: OutboundSenderDeps) {
         ...(job.forwarded ? { forwarded: true } : {}),
         ...(job.messageTag ? { messageTag: job.messageTag } : {}),
         ...(channel.chosenIds ? { providerId: outboxProviderId(row.whatsapp_id, row.message_id) } : {}),
+        stageOwn: true,
       };
       if (job.reaction) {
         // #33.7 A reaction: the message reacted to keeps its id; the outcome lands in its data (record()).
@@ -123,6 +126,7 @@ export function outboundSender(deps: OutboundSenderDeps) {
                 )
               : await channel.sendText(job.to, job.body, opts);
         outcome = { ok: true, providerId: sent.providerId };
+        own = sent.own;
       }
     } catch (err) {
       outcome = {
@@ -131,7 +135,7 @@ export function outboundSender(deps: OutboundSenderDeps) {
         reason: err instanceof Error ? err.message : String(err),
       };
     }
-    const message = await record(row.id, row.message_id, outcome, announce, Boolean(row.job.reaction));
+    const message = await record(row.id, row.message_id, outcome, announce, Boolean(row.job.reaction), own);
     return { ...outcome, message };
   }
 
@@ -146,6 +150,8 @@ export function outboundSender(deps: OutboundSenderDeps) {
     announce = true,
     /** #33.7 The row was a reaction: only the message's `data.myReactionError` says how it went. */
     reaction = false,
+    /** The channel's own write of a staged send (SendResult.own), in this statement. */
+    own?: OwnWrite,
   ) {
     const set = reaction
       ? outcome.ok
@@ -156,17 +162,38 @@ export function outboundSender(deps: OutboundSenderDeps) {
         ? sql`provider_id = ${outcome.providerId}, ack = greatest(ack, 1), updated_at = ${new Date()}`
         : sql`data = coalesce(data, '{}'::jsonb) || ${JSON.stringify({ error: outcome.reason })}::jsonb,
           updated_at = ${new Date()}`;
-    const [m] = await executeRows<{
+    type Row = {
       ack: number;
       providerId: string;
       updatedAt: Date | string;
       data: Record<string, unknown> | null;
-    }>(
+      own?: unknown;
+    };
+    let [m] = await executeRows<Row>(
       db,
-      sql`with gone as (delete from ${outboundQueue} where id = ${queueId})
+      own
+        ? // The channel's row is written whether or not the message is still there (its seen runs either way).
+          sql`with gone as (delete from ${outboundQueue} where id = ${queueId}), own as (${own.cte}),
+            upd as (update ${messages} set ${set} where id = ${messageId}
+              returning ack, provider_id as "providerId", updated_at as "updatedAt", data)
+          select upd.*, (select row_to_json(o) from own o limit 1) as own from (select 1) one left join upd on true`
+        : sql`with gone as (delete from ${outboundQueue} where id = ${queueId})
         update ${messages} set ${set} where id = ${messageId}
         returning ack, provider_id as "providerId", updated_at as "updatedAt", data`,
     );
+    if (own) {
+      const raw = m?.own;
+      await Promise.resolve(
+        own.seen(
+          raw === null || raw === undefined
+            ? undefined
+            : ((typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, unknown>),
+        ),
+      ).catch((err: unknown) =>
+        log.warn({ err, messageId }, "the channel's own write failed after the send"),
+      );
+      if (m && m.ack === null) m = undefined;
+    }
     const message = m && {
       ack: Number(m.ack),
       providerId: m.providerId,

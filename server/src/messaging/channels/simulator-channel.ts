@@ -425,58 +425,76 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
     to: string,
     fields: { body: string; mediaType?: string; media?: SimulatorRow['media']; quoted?: string },
     chosenId?: string,
+    stage = false,
   ): Promise<SendResult> {
     if (!running) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED');
     const number = normalizeNumber(to);
     const providerId = chosenId ?? `SIM${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
-    // One prepared statement (db/rows.ts insertRows). The same id again (a resend after a crash): the phone
-    // already has it, like WhatsApp drops a repeat.
-    const [raw] = await insertRows(
-      db,
-      simulatorMessages,
-      [
-        {
-          whatsappId,
-          number,
+    const values = {
+      whatsappId,
+      number,
+      providerId,
+      fromMe: true,
+      body: fields.body,
+      mediaType: fields.mediaType ?? null,
+      media: fields.media ?? null,
+      quotedProviderId: fields.quoted ?? null,
+      ack: 1,
+      delivered: true,
+    };
+    /** The phone shows it; its delivery confirmation follows, as a real phone's would. */
+    const arrived = async (row: SimulatorRow) => {
+      deps.notify(companyId, whatsappId, {
+        action: 'message',
+        message: await viewWithQuote(db, whatsappId, row),
+      });
+      // #31 Its row and the message's ack in one statement (the pipeline's, with this row as a CTE). Read
+      // already (ack 3): the read acked the message then, and "delivered" changes nothing there.
+      later(deps.deliveryDelayMs ?? 300, async () => {
+        await sink.ack({
           providerId,
-          fromMe: true,
-          body: fields.body,
-          mediaType: fields.mediaType ?? null,
-          media: fields.media ?? null,
-          quotedProviderId: fields.quoted ?? null,
-          ack: 1,
-          delivered: true,
-        },
-      ],
-      { onConflictDoNothing: true, returning: true },
-    );
-    const row = raw ? rowOf(simulatorMessages, raw) : undefined;
-    if (!row) return { providerId, timestamp: new Date() };
-    deps.notify(companyId, whatsappId, {
-      action: 'message',
-      message: await viewWithQuote(db, whatsappId, row),
-    });
-    // The customer's phone confirms delivery shortly after, as a real one would.
-    // #31 Its row and the message's ack in one statement (the pipeline's, with this row as a CTE). Read
-    // already (ack 3): the read acked the message then, and "delivered" changes nothing there.
-    later(deps.deliveryDelayMs ?? 300, async () => {
-      await sink.ack({
+          ack: 2,
+          own: {
+            cte: sql`update simulator_messages set ack = greatest(ack, 2) where id = ${row.id} returning *`,
+            seen: async (raw) => {
+              if (!raw) return;
+              const updated = rowOf(simulatorMessages, raw);
+              deps.notify(companyId, whatsappId, {
+                action: 'update',
+                message: await viewWithQuote(db, whatsappId, updated),
+              });
+            },
+          },
+        });
+      });
+    };
+    if (stage)
+      // #31 The sender writes the phone's row in the statement that records the send (OutboundOptions.stageOwn).
+      return {
         providerId,
-        ack: 2,
+        timestamp: new Date(),
         own: {
-          cte: sql`update simulator_messages set ack = greatest(ack, 2) where id = ${row!.id} returning *`,
+          cte: sql`insert into simulator_messages (whatsapp_id, number, provider_id, from_me, body, media_type,
+              media, quoted_provider_id, ack, delivered)
+            values (${whatsappId}, ${number}, ${providerId}, true, ${values.body}, ${values.mediaType},
+              ${values.media === null ? null : JSON.stringify(values.media)}::jsonb, ${values.quotedProviderId},
+              1, true)
+            on conflict do nothing returning *`,
           seen: async (raw) => {
-            if (!raw) return;
-            const updated = rowOf(simulatorMessages, raw);
-            deps.notify(companyId, whatsappId, {
-              action: 'update',
-              message: await viewWithQuote(db, whatsappId, updated),
-            });
+            if (raw) await arrived(rowOf(simulatorMessages, raw));
           },
         },
-      });
+      };
+    // One prepared statement (db/rows.ts insertRows). The same id again (a resend after a crash): the phone
+    // already has it, like WhatsApp drops a repeat.
+    const [raw] = await insertRows(db, simulatorMessages, [values], {
+      onConflictDoNothing: true,
+      returning: true,
     });
-    return { providerId, timestamp: row!.createdAt };
+    if (!raw) return { providerId, timestamp: new Date() };
+    const row = rowOf(simulatorMessages, raw);
+    await arrived(row);
+    return { providerId, timestamp: row.createdAt };
   }
 
   return {
@@ -531,7 +549,8 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
       }
       return rows.length;
     },
-    sendText: (to, body, opts) => outbound(to, { body, quoted: opts?.quotedProviderId }, opts?.providerId),
+    sendText: (to, body, opts) =>
+      outbound(to, { body, quoted: opts?.quotedProviderId }, opts?.providerId, opts?.stageOwn),
     async sendMedia(to, media: MediaPayload & { caption?: string; asVoice?: boolean }, opts) {
       const path = await deps.media.save(companyId, media.data, media.filename, 'simulator');
       return outbound(
@@ -543,6 +562,7 @@ export function simulatorChannel(ctx: ChannelContext, deps: SimulatorDeps): Chan
           quoted: opts?.quotedProviderId,
         },
         opts?.providerId,
+        opts?.stageOwn,
       );
     },
     async markRead(_to, providerIds) {
