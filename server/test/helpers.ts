@@ -6,6 +6,8 @@ import { openDatabase, type Database } from '../src/db/client.js';
 import { scratchDatabase } from '../src/db/scratch.js';
 import { seed } from '../src/db/seed.js';
 import { buildApp, type App, type AppDeps } from '../src/app.js';
+import { eq } from 'drizzle-orm';
+import { tickets } from '../src/db/schema/index.js';
 
 export const SUPER = { email: 'super@test.local', password: 'Super@12345' };
 
@@ -270,4 +272,20 @@ export async function expectError(res: Response, status: number, code: string) {
   const body = await res.json();
   expect({ status: res.status, error: body.error }, JSON.stringify(body)).toEqual({ status, error: code });
   return body;
+}
+
+/**
+ * A company (`name`) with a running simulator connection, and the ticket one customer message (from `from`)
+ * opened on it, read from the database.
+ */
+export async function simulatorConversation(t: TestApp, name: string, from: string, customer = 'Ana') {
+  const c = await t.company(name);
+  const w = await (await t.as(c.admin).post('/whatsapp', { name: 'Sim', channel: 'simulator' })).json();
+  await waitFor(async () => t.app.sessions.get(w.id));
+  await t.as(c.admin).post(`/simulator/${w.id}/inbound`, { from, name: customer, body: 'oi' });
+  const ticket = await waitFor(async () => {
+    const [row] = await t.database.db.select().from(tickets).where(eq(tickets.companyId, c.id));
+    return row;
+  });
+  return { c, w, ticket };
 }

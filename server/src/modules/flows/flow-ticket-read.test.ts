@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { contactCustomFields, contacts, tickets } from '../../db/schema/index.js';
+import { contactCustomFields, contacts } from '../../db/schema/index.js';
 import { executeRows } from '../../db/rows.js';
-import { testApp, waitFor } from '../../../test/helpers.js';
+import { simulatorConversation, testApp } from '../../../test/helpers.js';
 import { loadedFromJson, loadedJson, loadTicketQuery } from './flow-runtime.js';
 import { chain, flowApi } from './flow-test-kit.js';
 
@@ -13,17 +13,7 @@ import { chain, flowApi } from './flow-test-kit.js';
 const t = await testApp();
 const db = t.database.db;
 
-async function conversation(name: string) {
-  const c = await t.company(name);
-  const w = await (await t.as(c.admin).post('/whatsapp', { name: 'Sim', channel: 'simulator' })).json();
-  await waitFor(async () => t.app.sessions.get(w.id));
-  await t.as(c.admin).post(`/simulator/${w.id}/inbound`, { from: '5511944440002', name: 'Bia', body: 'oi' });
-  const ticket = await waitFor(async () => {
-    const [row] = await db.select().from(tickets).where(eq(tickets.companyId, c.id));
-    return row;
-  });
-  return { c, w, ticket };
-}
+const conversation = (name: string) => simulatorConversation(t, name, '5511944440002', 'Bia');
 
 const readInPrecheck = async (companyId: number, ticketId: number, whatsappId: number) => {
   const [row] = await executeRows<{ loaded: unknown }>(

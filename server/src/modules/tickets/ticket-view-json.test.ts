@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { contacts, queues, tags, tickets, ticketSourceTracking, ticketTags } from '../../db/schema/index.js';
 import { executeRows } from '../../db/rows.js';
-import { testApp, waitFor } from '../../../test/helpers.js';
+import { simulatorConversation, testApp } from '../../../test/helpers.js';
 import { ticketQueries, viewFromJson, viewJsonOf } from './ticket-queries.js';
 
 /**
@@ -15,17 +15,7 @@ const db = t.database.db;
 /** A JSON round trip: what a socket or an HTTP answer carries. */
 const wire = (x: unknown) => JSON.parse(JSON.stringify(x));
 
-async function conversation(name: string) {
-  const c = await t.company(name);
-  const w = await (await t.as(c.admin).post('/whatsapp', { name: 'Sim', channel: 'simulator' })).json();
-  await waitFor(async () => t.app.sessions.get(w.id));
-  await t.as(c.admin).post(`/simulator/${w.id}/inbound`, { from: '5511944440001', name: 'Ana', body: 'oi' });
-  const ticket = await waitFor(async () => {
-    const [row] = await db.select().from(tickets).where(eq(tickets.companyId, c.id));
-    return row;
-  });
-  return { c, w, ticket };
-}
+const conversation = (name: string) => simulatorConversation(t, name, '5511944440001', 'Ana');
 
 describe('the ticket view built inside a change', () => {
   test('equals the view read by id: queue, attendant, tags, tracking, custom fields, SLA and snooze', async () => {
